@@ -1,0 +1,53 @@
+# mltutor: two commands on a fresh machine.
+#   make book   build the HTML book (zero warnings allowed)
+#   make test   unit tests + every notebook re-executed and compared (nbval)
+# Both create .venv on first use and install the pinned lock (requirements.txt) plus mltutor.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help install book test lab notebooks exercises bench clean
+
+help:
+	@echo "make book       build the HTML book into _build/html (warnings are errors)"
+	@echo "make test       run the unit tests and re-execute every notebook with nbval"
+	@echo "make lab        copy the exercises into workspace/ (never overwriting) and open JupyterLab"
+	@echo "make notebooks  re-execute all notebooks in place so committed outputs are fresh"
+	@echo "make exercises  regenerate exercises/ from solutions/ (FORCE=1 overwrites hand edits)"
+	@echo "make bench      run the speed comparisons in benchmarks/"
+	@echo "make clean      remove _build/ (keeps .venv and workspace/)"
+
+# Re-install only when the lock or the package metadata changes.
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+install: $(STAMP)
+
+book: $(STAMP)
+	$(BIN)/jupyter-book build --all -W --keep-going .
+	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lab: $(STAMP)
+	$(BIN)/python scripts/lab.py
+
+notebooks: $(STAMP)
+	$(BIN)/python scripts/run_notebooks.py
+
+exercises: $(STAMP)
+	$(BIN)/python scripts/make_exercises.py $(if $(FORCE),--force,)
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf _build
