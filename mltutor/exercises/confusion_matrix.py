@@ -1,0 +1,222 @@
+"""Exercises for chapter 1, *The confusion matrix*.
+
+=====  =========================================================================================
+ex1    count TP, FP, FN and TN for one positive label                 ``count_outcomes``
+ex2    the multiclass confusion matrix with one ``np.bincount``       ``confusion_matrix``
+ex3    per-class precision and recall from a matrix, 0/0 -> 0.0       ``precision_recall_per_class``
+ex4    find the bug: the "accuracy" that says 0.99 on 101 classes     ``accuracy``
+ex5    how high does that bug go for a model that is always wrong?    a number
+=====  =========================================================================================
+
+The functions below are the reference solutions, in plain NumPy (the chapter's own
+``mltutor.metrics`` is deliberately not used, so an exercise cannot inherit its bugs).  Every
+case is small enough to check by hand, except the 101-class one, which is built from a fixed seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mltutor.check import Exercise, ValueExercise, case
+
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
+
+
+# --------------------------------------------------------------------------------------------
+# Reference solutions (shown by exN.solution())
+# --------------------------------------------------------------------------------------------
+
+
+def count_outcomes(y_true, y_pred, pos_label=1):
+    """Return (tp, fp, fn, tn) when `pos_label` is the positive class."""
+    actual = np.asarray(y_true) == pos_label      # truly positive
+    predicted = np.asarray(y_pred) == pos_label   # predicted positive
+    tp = int(np.sum(actual & predicted))
+    fp = int(np.sum(~actual & predicted))
+    fn = int(np.sum(actual & ~predicted))
+    tn = int(np.sum(~actual & ~predicted))
+    return tp, fp, fn, tn
+
+
+def confusion_matrix(y_true, y_pred, n_classes):
+    """Counts C[i, j] of samples with true class i predicted as class j."""
+    y_true = np.asarray(y_true)
+    y_pred = np.asarray(y_pred)
+    # Each (true, predicted) pair gets its own bin: n_classes * true + predicted.
+    counts = np.bincount(n_classes * y_true + y_pred, minlength=n_classes * n_classes)
+    return counts.reshape(n_classes, n_classes)
+
+
+def precision_recall_per_class(cm):
+    """Per-class precision (diagonal / column sums) and recall (diagonal / row sums), 0/0 -> 0."""
+    cm = np.asarray(cm, dtype=float)
+    tp = np.diag(cm)
+    predicted = cm.sum(axis=0)  # column sums: how often each class was predicted
+    actual = cm.sum(axis=1)     # row sums: how often each class really occurs
+    precision = np.divide(tp, predicted, out=np.zeros_like(tp), where=predicted > 0)
+    recall = np.divide(tp, actual, out=np.zeros_like(tp), where=actual > 0)
+    return precision, recall
+
+
+def accuracy(cm):
+    """Fraction of samples on the diagonal: trace / total."""
+    cm = np.asarray(cm)
+    return float(np.trace(cm) / cm.sum())
+
+
+# --------------------------------------------------------------------------------------------
+# Cases
+# --------------------------------------------------------------------------------------------
+
+
+def _a(values, dtype=int):
+    return np.array(values, dtype=dtype)
+
+
+def _simulated_cm(n_classes: int, n_per_class: int, p_right: float, seed: int) -> np.ndarray:
+    """Balanced classes; each prediction is right with probability p_right, else a random class."""
+    rng = np.random.default_rng(seed)
+    y_true = np.repeat(np.arange(n_classes), n_per_class)
+    guess = rng.integers(0, n_classes, size=y_true.size)
+    y_pred = np.where(rng.random(y_true.size) < p_right, y_true, guess)
+    return confusion_matrix(y_true, y_pred, n_classes)
+
+
+_CM_3 = _a([[5, 1, 0],
+            [2, 3, 1],
+            [0, 2, 6]])
+_CM_BINARY = _a([[50, 10],
+                 [5, 35]])
+_CM_101 = _simulated_cm(101, 20, p_right=0.6, seed=101)
+
+ex1 = Exercise(
+    "ex1",
+    title="Count the four outcomes",
+    reference=count_outcomes,
+    outputs=("tp", "fp", "fn", "tn"),
+    cases=[
+        case(_a([1, 0, 1, 1, 0, 0, 1, 0]), _a([1, 1, 0, 1, 1, 0, 1, 0]), pos_label=1,
+             note="binary labels"),
+        case(_a([0, 0, 1, 1, 0]), _a([0, 1, 1, 0, 0]), pos_label=0,
+             note="the positive class is 0"),
+        case(_a(["spam", "ham", "spam", "ham", "ham"], str), _a(["spam", "spam", "ham", "ham", "spam"], str),
+             pos_label="spam", note="string labels"),
+        case(_a([0, 1, 2, 2, 1, 0]), _a([0, 2, 2, 1, 1, 1]), pos_label=2,
+             note="three classes, one of them positive"),
+        case(_a([0, 0, 0]), _a([0, 1, 0]), pos_label=1, note="the positive class never occurs"),
+        case(_a([1, 0, 1, 0]), _a([0, 1, 0, 1]), pos_label=1, note="every prediction wrong"),
+        case(_a([1, 1, 1]), _a([1, 1, 1]), pos_label=1, note="one class only"),
+        case(_a([]), _a([]), pos_label=1, note="no samples at all"),
+    ],
+    hints=[
+        "Make two boolean arrays first: `actual = y_true == pos_label` and "
+        "`predicted = y_pred == pos_label`.",
+        "Combine them with `&` and `~`: a false positive is *predicted* positive but *not actually* "
+        "positive. `np.sum` of a boolean array counts its `True` entries.",
+        "With three classes and `pos_label=2`, a sample of class 0 predicted as class 1 is wrong, "
+        "but for class 2 it is still a true negative.",
+    ],
+)
+
+ex2 = Exercise(
+    "ex2",
+    title="The confusion matrix with one bincount",
+    reference=confusion_matrix,
+    cases=[
+        case(_a([0, 1, 2, 2, 1, 0, 2]), _a([0, 2, 2, 0, 1, 0, 2]), n_classes=3,
+             note="three classes"),
+        case(_a([0, 1, 2, 1]), _a([0, 1, 1, 2]), n_classes=4, note="class 3 never occurs"),
+        case(_a([0, 1, 1, 0, 1]), _a([0, 2, 1, 1, 1]), n_classes=3,
+             note="class 2 is predicted but never true"),
+        case(_a([1, 2, 2]), _a([2, 2, 1]), n_classes=3, note="class 0 never occurs"),
+        case(_a([1, 1]), _a([1, 1]), n_classes=2, note="one class only"),
+        case(_a([0, 0, 0]), _a([0, 0, 0]), n_classes=1, note="a single class"),
+        case(_a([0, 1, 2, 0]), _a([1, 2, 0, 2]), n_classes=3, note="every prediction wrong"),
+    ],
+    hints=[
+        "Give each (true, predicted) pair its own integer: `n_classes * y_true + y_pred` runs "
+        "from 0 to `n_classes**2 - 1`.",
+        "`np.bincount` counts how often each integer occurs. Its `minlength` argument makes sure "
+        "classes that never occur still get their (zero) bins.",
+        "Reshape the `n_classes**2` counts to `(n_classes, n_classes)`. Rows are the truth, "
+        "columns the prediction: row `i` holds the pairs whose *true* class is `i`.",
+    ],
+)
+
+ex3 = Exercise(
+    "ex3",
+    title="Per-class precision and recall",
+    reference=precision_recall_per_class,
+    outputs=("precision", "recall"),
+    cases=[
+        case(_CM_3, note="three classes"),
+        case(_a([[4, 0, 1],
+                 [2, 0, 3],
+                 [0, 0, 5]]), note="class 1 is never predicted"),
+        case(_a([[3, 1, 0],
+                 [0, 0, 0],
+                 [1, 2, 4]]), note="class 1 never occurs"),
+        case(_a([[7]]), note="one class only"),
+        case(_a([[0, 3],
+                 [4, 0]]), note="every prediction wrong"),
+        case(_CM_BINARY, note="two classes"),
+        case(_a([[0, 0],
+                 [0, 0]]), note="no samples at all"),
+        case(_simulated_cm(6, 5, p_right=0.5, seed=6), note="six classes"),
+    ],
+    hints=[
+        "The diagonal `np.diag(cm)` holds the true positives of every class at once.",
+        "Precision divides by how often a class was *predicted* (column sums, `axis=0`); "
+        "recall by how often it *really occurs* (row sums, `axis=1`).",
+        "`np.divide(tp, denominator, out=np.zeros(len(tp)), where=denominator > 0)` leaves 0.0 "
+        "wherever the denominator is zero, without a warning.",
+    ],
+)
+
+ex4 = Exercise(
+    "ex4",
+    title="Find the bug: the 0.99 accuracy",
+    reference=accuracy,
+    cases=[
+        case(_CM_BINARY, note="two classes"),
+        case(_CM_3, note="three classes"),
+        case(_CM_101, note="101 balanced classes, about 60 % right"),
+        case(_a([[0, 2, 3],
+                 [1, 0, 4],
+                 [2, 2, 0]]), note="every prediction wrong"),
+        case(_a([[4, 0, 0],
+                 [0, 7, 0],
+                 [0, 0, 1]]), note="every prediction right"),
+        case(_a([[90, 0, 0],
+                 [5, 0, 0],
+                 [5, 0, 0]]), note="one class dominates"),
+        case(_a([[9]]), note="one class only"),
+    ],
+    hints=[
+        "Accuracy is the fraction of samples whose prediction equals the truth. Where are those "
+        "samples in the confusion matrix?",
+        "They are on the diagonal. Every sample is counted exactly once in the matrix, so the "
+        "total number of samples is `cm.sum()`.",
+        "The buggy version counts each sample once per class (C times): as TP or FN for its true "
+        "class, FP for its predicted class, and TN for all the others.",
+    ],
+)
+
+ex5 = ValueExercise(
+    "ex5",
+    title="How high can the bug go?",
+    answer=1 - 2 / 101,
+    atol=5e-4,
+    hints=[
+        "Take one wrongly classified sample. For how many of the 101 classes is it a true "
+        "negative?",
+        "It is a false positive for the class it was predicted as, a false negative for its "
+        "true class, and a true negative for the other 99 classes.",
+    ],
+    solution="""
+        # Every sample is wrong: no TP anywhere. Each sample is one FP (its predicted class),
+        # one FN (its true class) and a TN for the other C - 2 classes, so the buggy metric
+        # reports (C - 2) * N / (C * N) = 1 - 2 / C, whatever N is.
+        buggy_on_all_wrong = 1 - 2 / 101
+        """,
+)

@@ -1,0 +1,460 @@
+"""The exercises: stored solutions pass, known-wrong "mutants" fail, exercises/ matches solutions/.
+
+The solutions are read from the solutions notebook itself (its code cells are executed here, in
+process, without a kernel), so the notebook the book shows is the one that is tested.  The
+references in ``mltutor.exercises`` are compared with scikit-learn.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mltutor.check import CORRECT, INCORRECT, NOT_ATTEMPTED, CheckFailed, Exercise, ValueExercise
+from mltutor.exercises import CHAPTERS
+from mltutor.exercises import confusion_matrix as ch1
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLUTIONS = ROOT / "solutions"
+EXERCISES = ROOT / "exercises"
+CHECK_CELL = re.compile(r"^\s*(ex\d+)\.check\((\w+)\)\s*$")
+
+
+def load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up here
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_notebook_code(path: Path) -> tuple[dict, list[tuple[str, str, list]]]:
+    """Execute a notebook's code cells here, except the check cells, which are returned.
+
+    Returns the namespace and a list of (exercise name, answer name, stored outputs).
+    """
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    namespace: dict = {"__name__": "__notebook__"}
+    checks = []
+    for k, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        m = CHECK_CELL.match(source)
+        if m:
+            checks.append((m.group(1), m.group(2), cell.get("outputs", [])))
+        else:
+            exec(compile(source, f"{path.name} cell {k}", "exec"), namespace)  # noqa: S102
+    return namespace, checks
+
+
+def plain_text(outputs: list) -> str:
+    return "".join("".join(o.get("data", {}).get("text/plain", "")) for o in outputs)
+
+
+CH1_SOLUTIONS = SOLUTIONS / "01_confusion_matrix.ipynb"
+CH1_EXERCISES = EXERCISES / "01_confusion_matrix.ipynb"
+EXERCISES_CH1 = {name: getattr(ch1, name) for name in ch1.__all__}
+
+
+@pytest.fixture(scope="module")
+def solved():
+    return run_notebook_code(CH1_SOLUTIONS)
+
+
+# --------------------------------------------------------------------------------------------
+# Solutions pass
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(EXERCISES_CH1))
+def test_notebook_solution_passes(name, solved):
+    namespace, checks = solved
+    answer = {ex: ans for ex, ans, _ in checks}[name]
+    result = namespace[name].check(namespace[answer], strict=False)
+    assert result.status == CORRECT, str(result)
+
+
+def test_every_exercise_has_exactly_one_check_cell_in_order(solved):
+    _, checks = solved
+    assert [ex for ex, _, _ in checks] == list(ch1.__all__)
+
+
+@pytest.mark.parametrize("name", sorted(EXERCISES_CH1))
+def test_package_solution_passes(name, solved):
+    """``exN.solution()`` shows code that passes ``exN`` (it cannot drift from the check)."""
+    ex = EXERCISES_CH1[name]
+    namespace = {"np": np}
+    exec(ex.solution_code(), namespace)  # noqa: S102
+    answer = {e: a for e, a, _ in solved[1]}[name]
+    assert ex.check(namespace[answer], strict=False).status == CORRECT
+    assert "```python" in ex.solution()._repr_markdown_()
+
+
+@pytest.mark.parametrize("name", sorted(EXERCISES_CH1))
+def test_exercise_is_well_formed(name):
+    ex = EXERCISES_CH1[name]
+    assert ex.name == name
+    assert ex.title and len(ex.hints) >= 2
+    if isinstance(ex, Exercise):
+        assert len(ex.cases) >= 5
+        notes = [c.note for c in ex.cases]
+        assert all(notes) and len(set(notes)) == len(notes), "every case needs its own note"
+
+
+def test_chapter_modules_are_listed():
+    assert CHAPTERS == ("confusion_matrix",)
+
+
+# --------------------------------------------------------------------------------------------
+# The references agree with scikit-learn
+# --------------------------------------------------------------------------------------------
+
+sklearn_metrics = pytest.importorskip("sklearn.metrics")
+
+
+def labels_from_cm(cm):
+    cm = np.asarray(cm)
+    c = cm.shape[0]
+    idx = np.repeat(np.arange(c * c), cm.ravel())
+    return idx // c, idx % c
+
+
+@pytest.mark.parametrize("i", range(len(ch1.ex1.cases)))
+def test_ex1_reference_matches_sklearn(i):
+    c = ch1.ex1.cases[i]
+    y_true, y_pred = c.args
+    pos = c.kwargs["pos_label"]
+    if y_true.size == 0:
+        assert ch1.ex1.expected(i) == (0, 0, 0, 0)
+        return
+    t, p = y_true == pos, y_pred == pos
+    tn, fp, fn, tp = sklearn_metrics.confusion_matrix(t, p, labels=[False, True]).ravel()
+    assert ch1.ex1.expected(i) == (tp, fp, fn, tn)
+
+
+@pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")
+@pytest.mark.parametrize("i", range(len(ch1.ex2.cases)))
+def test_ex2_reference_matches_sklearn(i):
+    c = ch1.ex2.cases[i]
+    n = c.kwargs["n_classes"]
+    ref = sklearn_metrics.confusion_matrix(*c.args, labels=np.arange(n))
+    np.testing.assert_array_equal(ch1.ex2.expected(i), ref)
+
+
+@pytest.mark.parametrize("i", range(len(ch1.ex3.cases)))
+def test_ex3_reference_matches_sklearn(i):
+    cm = ch1.ex3.cases[i].args[0]
+    precision, recall = ch1.ex3.expected(i)
+    if cm.sum() == 0:
+        assert not precision.any() and not recall.any()
+        return
+    y_true, y_pred = labels_from_cm(cm)
+    p, r, _, _ = sklearn_metrics.precision_recall_fscore_support(
+        y_true, y_pred, labels=np.arange(cm.shape[0]), average=None, zero_division=0)
+    np.testing.assert_allclose(precision, p, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(recall, r, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("i", range(len(ch1.ex4.cases)))
+def test_ex4_reference_matches_sklearn(i):
+    y_true, y_pred = labels_from_cm(ch1.ex4.cases[i].args[0])
+    assert ch1.ex4.expected(i) == pytest.approx(sklearn_metrics.accuracy_score(y_true, y_pred), abs=1e-12)
+
+
+def test_ex5_answer_is_what_the_buggy_metric_reports(solved):
+    namespace, _ = solved
+    buggy = namespace["buggy_accuracy"]
+    for n_per_class in (1, 7, 20):
+        y_true = np.repeat(np.arange(101), n_per_class)
+        y_pred = (y_true + 1 + np.arange(y_true.size) % 100) % 101  # never the true class
+        cm = np.bincount(101 * y_true + y_pred, minlength=101 * 101).reshape(101, 101)
+        assert np.trace(cm) == 0
+        assert buggy(cm) == pytest.approx(ch1.ex5.answer, abs=1e-12)
+
+
+def test_the_101_class_case_shows_the_bug(solved):
+    """The bug the exercise is about: ~0.99 reported on 101 classes for a ~60 % model."""
+    buggy = solved[0]["buggy_accuracy"]
+    cm = ch1._CM_101
+    assert cm.shape == (101, 101)
+    assert 0.5 < ch1.accuracy(cm) < 0.7
+    assert buggy(cm) > 0.99
+    # ... and why binary tests never catch it
+    assert buggy(ch1._CM_BINARY) == pytest.approx(ch1.accuracy(ch1._CM_BINARY))
+
+
+# --------------------------------------------------------------------------------------------
+# Mutants: known-wrong implementations every check must catch
+# --------------------------------------------------------------------------------------------
+
+
+def _outcomes(y_true, y_pred, pos_label):
+    actual, predicted = y_true == pos_label, y_pred == pos_label
+    return (int(np.sum(actual & predicted)), int(np.sum(~actual & predicted)),
+            int(np.sum(actual & ~predicted)), int(np.sum(~actual & ~predicted)))
+
+
+def ex1_fp_fn_swapped(y_true, y_pred, pos_label=1):
+    tp, fp, fn, tn = _outcomes(y_true, y_pred, pos_label)
+    return tp, fn, fp, tn
+
+
+def ex1_sklearn_ravel_order(y_true, y_pred, pos_label=1):
+    tp, fp, fn, tn = _outcomes(y_true, y_pred, pos_label)
+    return tn, fp, fn, tp
+
+
+def ex1_pos_label_ignored(y_true, y_pred, pos_label=1):
+    return _outcomes(y_true, y_pred, 1)
+
+
+def ex1_tn_only_correct_negatives(y_true, y_pred, pos_label=1):
+    tp, fp, fn, _ = _outcomes(y_true, y_pred, pos_label)
+    return tp, fp, fn, int(np.sum((y_true == y_pred) & (y_true != pos_label)))
+
+
+def ex1_tp_counts_every_correct(y_true, y_pred, pos_label=1):
+    _, fp, fn, tn = _outcomes(y_true, y_pred, pos_label)
+    return int(np.sum(y_true == y_pred)), fp, fn, tn
+
+
+def ex1_tn_is_the_rest_after_tp(y_true, y_pred, pos_label=1):
+    tp, fp, fn, _ = _outcomes(y_true, y_pred, pos_label)
+    return tp, fp, fn, len(y_true) - tp
+
+
+def ex1_labels_as_booleans(y_true, y_pred, pos_label=1):
+    actual, predicted = y_true.astype(bool), y_pred.astype(bool)
+    return (int(np.sum(actual & predicted)), int(np.sum(~actual & predicted)),
+            int(np.sum(actual & ~predicted)), int(np.sum(~actual & ~predicted)))
+
+
+def ex2_transposed(y_true, y_pred, n_classes):
+    return np.bincount(n_classes * y_pred + y_true, minlength=n_classes**2).reshape(n_classes, n_classes)
+
+
+def ex2_no_minlength(y_true, y_pred, n_classes):
+    return np.bincount(n_classes * y_true + y_pred).reshape(n_classes, n_classes)
+
+
+def ex2_minlength_n_not_n_squared(y_true, y_pred, n_classes):
+    return np.bincount(n_classes * y_true + y_pred, minlength=n_classes).reshape(n_classes, n_classes)
+
+
+def ex2_size_from_the_data(y_true, y_pred, n_classes):
+    k = int(max(y_true.max(), y_pred.max())) + 1
+    return np.bincount(k * y_true + y_pred, minlength=k * k).reshape(k, k)
+
+
+def ex2_rows_and_columns_from_unique_labels(y_true, y_pred, n_classes):
+    rows, cols = np.unique(y_true), np.unique(y_pred)
+    return np.array([[np.sum((y_true == r) & (y_pred == c)) for c in cols] for r in rows])
+
+
+def ex2_bins_off_by_one(y_true, y_pred, n_classes):
+    counts = np.bincount(n_classes * y_true + y_pred + 1, minlength=n_classes**2 + 1)
+    return counts[:n_classes**2].reshape(n_classes, n_classes)
+
+
+def ex2_wrong_stride(y_true, y_pred, n_classes):
+    counts = np.bincount((n_classes - 1) * y_true + y_pred, minlength=n_classes**2)
+    return counts[:n_classes**2].reshape(n_classes, n_classes)
+
+
+def _pr(cm, zero=0.0):
+    cm = np.asarray(cm, dtype=float)
+    tp, predicted, actual = np.diag(cm), cm.sum(axis=0), cm.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p, r = tp / predicted, tp / actual
+    return np.where(predicted > 0, p, zero), np.where(actual > 0, r, zero)
+
+
+def ex3_axes_swapped(cm):
+    p, r = _pr(cm)
+    return r, p
+
+
+def ex3_transposed_matrix(cm):
+    return _pr(np.asarray(cm).T)
+
+
+def ex3_micro_instead_of_per_class(cm):
+    cm = np.asarray(cm, dtype=float)
+    micro = np.trace(cm) / cm.sum() if cm.sum() else 0.0
+    return np.full(cm.shape[0], micro), np.full(cm.shape[0], micro)
+
+
+def ex3_macro_scalars(cm):
+    p, r = _pr(cm)
+    return float(p.mean()), float(r.mean())
+
+
+def ex3_forgets_zero_division(cm):
+    cm = np.asarray(cm, dtype=float)
+    return np.diag(cm) / cm.sum(axis=0), np.diag(cm) / cm.sum(axis=1)
+
+
+def ex3_zero_division_gives_one(cm):
+    return _pr(cm, zero=1.0)
+
+
+def ex3_divides_by_total(cm):
+    cm = np.asarray(cm, dtype=float)
+    total = cm.sum() or 1.0
+    return np.diag(cm) / total, np.diag(cm) / total
+
+
+def ex3_integer_division(cm):
+    cm = np.asarray(cm)
+    tp, predicted, actual = np.diag(cm), cm.sum(axis=0), cm.sum(axis=1)
+    return (np.where(predicted > 0, tp // np.maximum(predicted, 1), 0),
+            np.where(actual > 0, tp // np.maximum(actual, 1), 0))
+
+
+def ex4_summed_tn(cm):
+    """The popular bug: one-vs-rest TP + TN summed over classes, over C * N."""
+    cm = np.asarray(cm)
+    c, n = cm.shape[0], cm.sum()
+    tp = np.diag(cm)
+    fp, fn = cm.sum(axis=0) - tp, cm.sum(axis=1) - tp
+    return float((tp + (n - tp - fp - fn)).sum() / (c * n))
+
+
+def ex4_mean_recall(cm):
+    return float(_pr(cm)[1].mean())
+
+
+def ex4_mean_precision(cm):
+    return float(_pr(cm)[0].mean())
+
+
+def ex4_trace_over_classes(cm):
+    cm = np.asarray(cm)
+    return float(np.trace(cm) / cm.shape[0])
+
+
+def ex4_integer_division(cm):
+    cm = np.asarray(cm)
+    return int(np.trace(cm) // cm.sum())
+
+
+def ex4_forgets_last_class(cm):
+    cm = np.asarray(cm)
+    return float(np.trace(cm[:-1, :-1]) / cm.sum())
+
+
+MUTANTS = {
+    "ex1": [ex1_fp_fn_swapped, ex1_sklearn_ravel_order, ex1_pos_label_ignored,
+            ex1_tn_only_correct_negatives, ex1_tp_counts_every_correct, ex1_tn_is_the_rest_after_tp,
+            ex1_labels_as_booleans],
+    "ex2": [ex2_transposed, ex2_no_minlength, ex2_minlength_n_not_n_squared, ex2_size_from_the_data,
+            ex2_rows_and_columns_from_unique_labels, ex2_bins_off_by_one, ex2_wrong_stride],
+    "ex3": [ex3_axes_swapped, ex3_transposed_matrix, ex3_micro_instead_of_per_class,
+            ex3_macro_scalars, ex3_forgets_zero_division, ex3_zero_division_gives_one,
+            ex3_divides_by_total, ex3_integer_division],
+    "ex4": [ex4_summed_tn, ex4_mean_recall, ex4_mean_precision, ex4_trace_over_classes,
+            ex4_integer_division, ex4_forgets_last_class],
+}
+# Wrong values a learner might type for ex5: 1 - 1/C, "it is perfect", "it is zero", per-100, 2/C.
+VALUE_MUTANTS = {"ex5": [1 - 1 / 101, 1.0, 0.0, 0.99, 2 / 101, 99 / 100, 100 / 101]}
+
+MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
+VALUE_PARAMS = [pytest.param(ex, v, id=f"{ex}-{v:.6g}") for ex, vs in VALUE_MUTANTS.items() for v in vs]
+
+
+def test_every_exercise_has_mutants():
+    assert set(MUTANTS) | set(VALUE_MUTANTS) == set(EXERCISES_CH1)
+
+
+def _without_own_values(message: str) -> str:
+    return re.sub(r"your value( there)?:? [^ )]+", "your value", message)
+
+
+@pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
+def test_mutant_is_caught(name, mutant):
+    ex = EXERCISES_CH1[name]
+    result = ex.check(mutant, strict=False)
+    assert result.status == INCORRECT, f"{mutant.__name__} passed {name}: {result}"
+    assert result.message.startswith(f"case {result.case} of {len(ex.cases)}")
+    with pytest.raises(CheckFailed):
+        ex.check(mutant, strict=True)
+    # The message does not give away the expected (non-integral) values of the failing case.
+    expected = ex.expected(result.case - 1)
+    values = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in
+                             (expected if isinstance(expected, tuple) else (expected,))])
+    message = _without_own_values(result.message)
+    for v in values[values != np.round(values)]:
+        for text in {f"{v:.6g}", f"{v:.3f}", f"{v:.2f}", repr(float(v))}:
+            assert text not in message, f"{name}/{mutant.__name__} reveals {text}: {message}"
+
+
+@pytest.mark.parametrize("name, value", VALUE_PARAMS)
+def test_wrong_value_is_caught(name, value):
+    result = EXERCISES_CH1[name].check(value, strict=False)
+    assert result.status == INCORRECT
+    assert f"{EXERCISES_CH1[name].answer:.3f}" not in _without_own_values(result.message)
+
+
+def test_mutant_messages_are_useful():
+    """Spot-check that messages point at the mistake."""
+    m = ch1.ex1.check(ex1_fp_fn_swapped, strict=False).message
+    assert "`fp`" in m and "case 1 of 8 (binary labels)" in m
+    m = ch1.ex2.check(ex2_rows_and_columns_from_unique_labels, strict=False).message
+    assert "expected a square matrix" in m
+    m = ch1.ex2.check(ex2_no_minlength, strict=False).message
+    assert "raised ValueError" in m
+    m = ch1.ex3.check(ex3_forgets_zero_division, strict=False).message
+    assert "NaN" in m and "(class 1 is never predicted)" in m
+    m = ch1.ex4.check(ex4_summed_tn, strict=False).message
+    assert "case 2 of 7 (three classes)" in m  # passes the binary case, fails the first multiclass one
+
+
+# --------------------------------------------------------------------------------------------
+# exercises/ is generated from solutions/ and shows "not attempted"
+# --------------------------------------------------------------------------------------------
+
+
+def test_exercises_in_sync_with_solutions():
+    make_exercises = load_script("make_exercises")
+    problems = make_exercises.check_sync(SOLUTIONS, EXERCISES)
+    assert not problems, "\n".join(problems) + "\nRun `make exercises`."
+
+
+def test_exercise_notebook_is_not_attempted_everywhere():
+    namespace, checks = run_notebook_code(CH1_EXERCISES)
+    assert [ex for ex, _, _ in checks] == list(ch1.__all__)
+    for ex, answer, outputs in checks:
+        result = namespace[ex].check(namespace[answer], strict=True)  # not attempted never raises
+        assert result.status == NOT_ATTEMPTED, (ex, str(result))
+        assert plain_text(outputs).startswith("⏳ Not attempted:"), (ex, outputs)
+
+
+def test_solutions_notebook_stores_correct_outputs(solved):
+    for ex, _, outputs in solved[1]:
+        assert plain_text(outputs).startswith("✅ Correct:"), (ex, outputs)
+
+
+def test_exercise_notebook_contains_no_solution_code():
+    text = CH1_EXERCISES.read_text(encoding="utf-8")
+    assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
+    for needle in ("np.trace(cm) / cm.sum()", "minlength=n_classes * n_classes", "1 - 2 / 101",
+                   "out=np.zeros_like(tp)", "Discussion"):
+        assert needle not in text, needle
+
+
+def test_notebook_headings_do_not_skip_levels():
+    for path in (CH1_SOLUTIONS, CH1_EXERCISES):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        levels = []
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                levels += [len(m) for m in re.findall(r"^(#+) ", "".join(cell["source"]), re.M)]
+        assert levels[0] == 1 and levels.count(1) == 1
+        assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), levels
