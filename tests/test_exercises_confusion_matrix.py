@@ -1,62 +1,15 @@
-"""The exercises: stored solutions pass, known-wrong "mutants" fail, exercises/ matches solutions/.
+"""Chapter 1 exercises: references agree with scikit-learn, and known-wrong "mutants" are caught.
 
-The solutions are read from the solutions notebook itself (its code cells are executed here, in
-process, without a kernel), so the notebook the book shows is the one that is tested.  The
-references in ``mltutor.exercises`` are compared with scikit-learn.
+The notebook-level checks shared by every chapter are in ``test_exercise_notebooks.py``.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import re
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from mltutor.check import CORRECT, INCORRECT, NOT_ATTEMPTED, CheckFailed, Exercise, ValueExercise
-from mltutor.exercises import CHAPTERS
+from _exercise_harness import SOLUTIONS, EXERCISES, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
 from mltutor.exercises import confusion_matrix as ch1
-
-ROOT = Path(__file__).resolve().parents[1]
-SOLUTIONS = ROOT / "solutions"
-EXERCISES = ROOT / "exercises"
-CHECK_CELL = re.compile(r"^\s*(ex\d+)\.check\((\w+)\)\s*$")
-
-
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
-
-
-def run_notebook_code(path: Path) -> tuple[dict, list[tuple[str, str, list]]]:
-    """Execute a notebook's code cells here, except the check cells, which are returned.
-
-    Returns the namespace and a list of (exercise name, answer name, stored outputs).
-    """
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    namespace: dict = {"__name__": "__notebook__"}
-    checks = []
-    for k, cell in enumerate(nb["cells"]):
-        if cell["cell_type"] != "code":
-            continue
-        source = "".join(cell["source"])
-        m = CHECK_CELL.match(source)
-        if m:
-            checks.append((m.group(1), m.group(2), cell.get("outputs", [])))
-        else:
-            exec(compile(source, f"{path.name} cell {k}", "exec"), namespace)  # noqa: S102
-    return namespace, checks
-
-
-def plain_text(outputs: list) -> str:
-    return "".join("".join(o.get("data", {}).get("text/plain", "")) for o in outputs)
-
 
 CH1_SOLUTIONS = SOLUTIONS / "01_confusion_matrix.ipynb"
 CH1_EXERCISES = EXERCISES / "01_confusion_matrix.ipynb"
@@ -66,50 +19,6 @@ EXERCISES_CH1 = {name: getattr(ch1, name) for name in ch1.__all__}
 @pytest.fixture(scope="module")
 def solved():
     return run_notebook_code(CH1_SOLUTIONS)
-
-
-# --------------------------------------------------------------------------------------------
-# Solutions pass
-# --------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", sorted(EXERCISES_CH1))
-def test_notebook_solution_passes(name, solved):
-    namespace, checks = solved
-    answer = {ex: ans for ex, ans, _ in checks}[name]
-    result = namespace[name].check(namespace[answer], strict=False)
-    assert result.status == CORRECT, str(result)
-
-
-def test_every_exercise_has_exactly_one_check_cell_in_order(solved):
-    _, checks = solved
-    assert [ex for ex, _, _ in checks] == list(ch1.__all__)
-
-
-@pytest.mark.parametrize("name", sorted(EXERCISES_CH1))
-def test_package_solution_passes(name, solved):
-    """``exN.solution()`` shows code that passes ``exN`` (it cannot drift from the check)."""
-    ex = EXERCISES_CH1[name]
-    namespace = {"np": np}
-    exec(ex.solution_code(), namespace)  # noqa: S102
-    answer = {e: a for e, a, _ in solved[1]}[name]
-    assert ex.check(namespace[answer], strict=False).status == CORRECT
-    assert "```python" in ex.solution()._repr_markdown_()
-
-
-@pytest.mark.parametrize("name", sorted(EXERCISES_CH1))
-def test_exercise_is_well_formed(name):
-    ex = EXERCISES_CH1[name]
-    assert ex.name == name
-    assert ex.title and len(ex.hints) >= 2
-    if isinstance(ex, Exercise):
-        assert len(ex.cases) >= 5
-        notes = [c.note for c in ex.cases]
-        assert all(notes) and len(set(notes)) == len(notes), "every case needs its own note"
-
-
-def test_chapter_modules_are_listed():
-    assert CHAPTERS == ("confusion_matrix",)
 
 
 # --------------------------------------------------------------------------------------------
@@ -373,33 +282,16 @@ def test_every_exercise_has_mutants():
     assert set(MUTANTS) | set(VALUE_MUTANTS) == set(EXERCISES_CH1)
 
 
-def _without_own_values(message: str) -> str:
-    return re.sub(r"your value( there)?:? [^ )]+", "your value", message)
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
 def test_mutant_is_caught(name, mutant):
-    ex = EXERCISES_CH1[name]
-    result = ex.check(mutant, strict=False)
-    assert result.status == INCORRECT, f"{mutant.__name__} passed {name}: {result}"
-    assert result.message.startswith(f"case {result.case} of {len(ex.cases)}")
-    with pytest.raises(CheckFailed):
-        ex.check(mutant, strict=True)
-    # The message does not give away the expected (non-integral) values of the failing case.
-    expected = ex.expected(result.case - 1)
-    values = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in
-                             (expected if isinstance(expected, tuple) else (expected,))])
-    message = _without_own_values(result.message)
-    for v in values[values != np.round(values)]:
-        for text in {f"{v:.6g}", f"{v:.3f}", f"{v:.2f}", repr(float(v))}:
-            assert text not in message, f"{name}/{mutant.__name__} reveals {text}: {message}"
+    assert_mutant_caught(EXERCISES_CH1[name], mutant)
 
 
 @pytest.mark.parametrize("name, value", VALUE_PARAMS)
 def test_wrong_value_is_caught(name, value):
-    result = EXERCISES_CH1[name].check(value, strict=False)
-    assert result.status == INCORRECT
-    assert f"{EXERCISES_CH1[name].answer:.3f}" not in _without_own_values(result.message)
+    assert_wrong_value_caught(EXERCISES_CH1[name], value)
 
 
 def test_mutant_messages_are_useful():
@@ -416,45 +308,8 @@ def test_mutant_messages_are_useful():
     assert "case 2 of 7 (three classes)" in m  # passes the binary case, fails the first multiclass one
 
 
-# --------------------------------------------------------------------------------------------
-# exercises/ is generated from solutions/ and shows "not attempted"
-# --------------------------------------------------------------------------------------------
-
-
-def test_exercises_in_sync_with_solutions():
-    make_exercises = load_script("make_exercises")
-    problems = make_exercises.check_sync(SOLUTIONS, EXERCISES)
-    assert not problems, "\n".join(problems) + "\nRun `make exercises`."
-
-
-def test_exercise_notebook_is_not_attempted_everywhere():
-    namespace, checks = run_notebook_code(CH1_EXERCISES)
-    assert [ex for ex, _, _ in checks] == list(ch1.__all__)
-    for ex, answer, outputs in checks:
-        result = namespace[ex].check(namespace[answer], strict=True)  # not attempted never raises
-        assert result.status == NOT_ATTEMPTED, (ex, str(result))
-        assert plain_text(outputs).startswith("⏳ Not attempted:"), (ex, outputs)
-
-
-def test_solutions_notebook_stores_correct_outputs(solved):
-    for ex, _, outputs in solved[1]:
-        assert plain_text(outputs).startswith("✅ Correct:"), (ex, outputs)
-
-
 def test_exercise_notebook_contains_no_solution_code():
     text = CH1_EXERCISES.read_text(encoding="utf-8")
-    assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
     for needle in ("np.trace(cm) / cm.sum()", "minlength=n_classes * n_classes", "1 - 2 / 101",
                    "out=np.zeros_like(tp)", "Discussion"):
         assert needle not in text, needle
-
-
-def test_notebook_headings_do_not_skip_levels():
-    for path in (CH1_SOLUTIONS, CH1_EXERCISES):
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        levels = []
-        for cell in nb["cells"]:
-            if cell["cell_type"] == "markdown":
-                levels += [len(m) for m in re.findall(r"^(#+) ", "".join(cell["source"]), re.M)]
-        assert levels[0] == 1 and levels.count(1) == 1
-        assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), levels
