@@ -1,0 +1,250 @@
+"""Rates and averages built on the confusion count (kernel 1).
+
+Nothing here looks at a sample: every function takes counts from :mod:`mltutor.confusion` and
+does arithmetic on them.  Inputs are assumed valid (see :mod:`mltutor._validation`).
+
+Undefined ratios (0/0) follow scikit-learn's ``zero_division`` rule: the value is replaced by
+0.0, 1.0 or NaN, and with ``'warn'`` by 0.0 plus an :class:`UndefinedMetricWarning` worded
+exactly like scikit-learn's.  NaN results are left out of averages.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+
+from ._validation import UndefinedMetricWarning, warn
+from .confusion import PerClassCounts
+
+__all__ = [
+    "accuracy",
+    "balanced_accuracy",
+    "normalize_confusion",
+    "ratio",
+    "nan_average",
+    "precision_recall_fscore",
+    "specificity",
+    "format_report",
+]
+
+
+def accuracy(correct: float, total: float, normalize: bool = True) -> float:
+    """Fraction (or, with ``normalize=False``, weighted number) of correct predictions.
+
+    .. math:: \\mathrm{accuracy} = \\frac{\\operatorname{tr} C}{\\sum_{ij} C_{ij}}
+
+    >>> accuracy(3, 4)
+    0.75
+    """
+    if not normalize:
+        return float(correct)
+    if total == 0:  # only reachable with negative weights that cancel
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    return float(correct / total)
+
+
+def balanced_accuracy(cm: np.ndarray, adjusted: bool = False) -> float:
+    """Mean recall over the classes that occur in ``y_true`` (rows of ``cm`` with a non-zero sum).
+
+    .. math:: \\mathrm{BA} = \\frac{1}{K} \\sum_k \\frac{C_{kk}}{\\sum_j C_{kj}},\\qquad
+              \\mathrm{adjusted} = \\frac{\\mathrm{BA} - 1/K}{1 - 1/K}
+
+    >>> balanced_accuracy(np.array([[3, 1], [0, 2]]))
+    0.875
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_class = np.diagonal(cm) / cm.sum(axis=1)
+    if np.isnan(per_class).any():
+        warn("y_pred contains classes not in y_true", UserWarning)
+        per_class = per_class[~np.isnan(per_class)]
+    score = np.mean(per_class)
+    if adjusted:
+        chance = 1 / per_class.shape[0]
+        score = (score - chance) / (1 - chance)
+    return float(score)
+
+
+def normalize_confusion(cm: np.ndarray, normalize: str | None) -> np.ndarray:
+    """Divide by row sums ('true'), column sums ('pred') or the total ('all'); 0/0 becomes 0."""
+    if normalize is None:
+        return cm
+    with np.errstate(all="ignore"):
+        if normalize == "true":
+            cm = cm / cm.sum(axis=1, keepdims=True)
+        elif normalize == "pred":
+            cm = cm / cm.sum(axis=0, keepdims=True)
+        else:
+            cm = cm / cm.sum()
+    return np.nan_to_num(cm)
+
+
+def _undefined_message(metric: str, modifier: str, average: Any, size: int) -> str:
+    """scikit-learn's wording, e.g. 'Precision is ill-defined and being set to 0.0 in labels with
+    no predicted samples. Use `zero_division` parameter to control this behavior.'"""
+    axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
+    where = "due to" if size == 1 else f"in {axis1}s with"
+    return (
+        f"{metric} is ill-defined and being set to 0.0 {where} no {modifier} {axis0}s. "
+        "Use `zero_division` parameter to control this behavior."
+    )
+
+
+def ratio(
+    numerator: np.ndarray,
+    denominator: np.ndarray,
+    zero_division: Any,
+    *,
+    metric: str,
+    modifier: str,
+    average: Any,
+    warn_for: Iterable[str] = (),
+) -> np.ndarray:
+    """``numerator / denominator`` with 0/0 replaced by ``zero_division`` (sklearn's _prf_divide).
+
+    ``metric`` ('precision', 'recall', 'f-score', 'specificity') and ``modifier`` ('predicted',
+    'true', ...) only word the warning, issued when ``zero_division == 'warn'`` and ``metric`` is
+    in ``warn_for``.
+    """
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    undefined = denominator == 0
+    result = numerator / np.where(undefined, 1.0, denominator)
+    if not undefined.any():
+        return result
+    warn_now = isinstance(zero_division, str) and zero_division == "warn"
+    result[undefined] = 0.0 if warn_now else float(zero_division)
+    if warn_now and metric in warn_for:
+        name = metric.capitalize()
+        warn(_undefined_message(name, modifier, average, result.shape[0]), UndefinedMetricWarning)
+    return result
+
+
+def nan_average(values: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """Weighted mean that skips NaN (values set by ``zero_division=np.nan``).
+
+    NaN if there is nothing to average; if the remaining weights sum to 0 the plain mean is used,
+    as in scikit-learn.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    keep = ~np.isnan(values)
+    if not keep.any():
+        return float("nan")
+    if weights is None:
+        return float(np.mean(values[keep]))
+    w = np.asarray(weights, dtype=np.float64)[keep]
+    if w.sum() == 0:
+        return float(np.mean(values[keep]))
+    return float(np.sum(values[keep] * w) / w.sum())
+
+
+def precision_recall_fscore(
+    counts: PerClassCounts,
+    *,
+    beta: float = 1.0,
+    average: Any = None,
+    warn_for: Iterable[str] = ("precision", "recall", "f-score"),
+    zero_division: Any = "warn",
+    sample_weight: np.ndarray | None = None,
+) -> tuple[Any, Any, Any, Any]:
+    """Precision, recall, F-beta and support from per-label (or per-sample) counts.
+
+    .. math::
+        P = \\frac{tp}{tp + fp},\\quad R = \\frac{tp}{tp + fn},\\quad
+        F_\\beta = \\frac{(1 + \\beta^2)\\, tp}{(1 + \\beta^2)\\, tp + \\beta^2 fn + fp}
+
+    ``average``: None (per label), 'micro' (pool the counts), 'macro' (mean over labels),
+    'weighted' (mean weighted by support ``tp + fn``), 'samples' (``counts`` are per sample; mean
+    weighted by ``sample_weight``), 'binary' (``counts`` hold the positive label only).
+
+    >>> c = PerClassCounts(np.array([2]), np.array([1]), np.array([2]), np.array([5]))
+    >>> precision_recall_fscore(c, average="binary")
+    (0.6666666666666666, 0.5, 0.5714285714285714, None)
+    """
+    tp, fp, fn = counts.tp, counts.fp, counts.fn
+    pred_sum, true_sum = tp + fp, tp + fn
+    if average == "micro":
+        tp, pred_sum, true_sum = (np.reshape(np.sum(a), (1,)) for a in (tp, pred_sum, true_sum))
+    kw = dict(average=average, warn_for=tuple(warn_for))
+    precision = ratio(tp, pred_sum, zero_division, metric="precision", modifier="predicted", **kw)
+    recall = ratio(tp, true_sum, zero_division, metric="recall", modifier="true", **kw)
+    if np.isposinf(beta):
+        f_score = recall
+    elif beta == 0:
+        f_score = precision
+    else:
+        beta2 = beta**2
+        denominator = beta2 * true_sum.astype(np.float64) + pred_sum.astype(np.float64)
+        f_score = ratio((1 + beta2) * tp.astype(np.float64), denominator, zero_division,
+                        metric="f-score", modifier="true nor predicted", **kw)
+    if average is None:
+        return precision, recall, f_score, true_sum
+    weights = {"weighted": true_sum, "samples": sample_weight}.get(average)
+    return (nan_average(precision, weights), nan_average(recall, weights),
+            nan_average(f_score, weights), None)
+
+
+def specificity(
+    counts: PerClassCounts,
+    *,
+    average: Any = None,
+    zero_division: Any = "warn",
+    sample_weight: np.ndarray | None = None,
+) -> Any:
+    """Specificity (true negative rate) of each label: how many actual negatives were left alone.
+
+    .. math:: \\mathrm{TNR} = \\frac{tn}{tn + fp}
+
+    Averages as for recall: 'micro' pools ``tn`` and ``fp`` over labels; 'weighted' weights each
+    label by its support ``tp + fn`` (the same weights ``recall_score`` uses, so the averaging rule
+    is the one learners already know); 'samples' averages per-sample values with ``sample_weight``.
+
+    >>> specificity(PerClassCounts(np.array([2]), np.array([1]), np.array([2]), np.array([5])))
+    array([0.83333333])
+    """
+    tn, fp = counts.tn, counts.fp
+    if average == "micro":
+        tn, fp = np.reshape(np.sum(tn), (1,)), np.reshape(np.sum(fp), (1,))
+    spec = ratio(tn, tn + fp, zero_division, metric="specificity", modifier="negative",
+                 average=average, warn_for=("specificity",))
+    if average is None:
+        return spec
+    weights = {"weighted": counts.tp + counts.fn, "samples": sample_weight}.get(average)
+    return nan_average(spec, weights)
+
+
+def format_report(
+    names: list[str],
+    per_label: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    averages: dict[str, tuple[float, float, float, Any]],
+    *,
+    digits: int = 2,
+    output_dict: bool = False,
+) -> str | dict:
+    """Lay out a classification report exactly as scikit-learn does.
+
+    ``averages`` maps a row heading ('accuracy', 'micro avg', 'macro avg', ...) to
+    ``(precision, recall, f1, support)``; the 'accuracy' row shows only the f1 column (which equals
+    accuracy) and the support.
+    """
+    headers = ["precision", "recall", "f1-score", "support"]
+    rows = list(zip(names, *per_label))
+    if output_dict:
+        report: dict = {row[0]: dict(zip(headers, [float(v) for v in row[1:]])) for row in rows}
+        for heading, values in averages.items():
+            scores = dict(zip(headers, [float(v) for v in values]))
+            report[heading] = scores["precision"] if heading == "accuracy" else scores
+        return report
+    width = max(max(len(n) for n in names), len("weighted avg"), digits)
+    text = ("{:>{width}s} " + " {:>9}" * len(headers)).format("", *headers, width=width) + "\n\n"
+    row_fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}\n"
+    for row in rows:
+        text += row_fmt.format(*row, width=width, digits=digits)
+    text += "\n"
+    for heading, values in averages.items():
+        if heading == "accuracy":
+            fmt = "{:>{width}s} " + " {:>9.{digits}}" * 2 + " {:>9.{digits}f}" + " {:>9}\n"
+            text += fmt.format(heading, "", "", *values[2:], width=width, digits=digits)
+        else:
+            text += row_fmt.format(heading, *values, width=width, digits=digits)
+    return text

@@ -1,0 +1,518 @@
+"""Classification metrics with scikit-learn's names, signatures and results.
+
+Swap ``from sklearn.metrics import f1_score`` for ``from mltutor.metrics import f1_score`` and the
+numbers, the warnings and the refusals stay the same.  Each function is thin::
+
+    validate (mltutor._validation) -> count (mltutor.confusion) -> rates/averages
+    (mltutor.classification)
+
+Deliberate differences from scikit-learn 1.9 (each refuses input that scikit-learn accepts but
+mis-handles, or is a last-digit detail):
+
+* a ``labels`` argument of the wrong kind (strings for numeric data or the reverse) is refused:
+  such a label can never match, and scikit-learn silently counts it as absent;
+* ``confusion_matrix`` refuses repeated ``labels`` (scikit-learn returns a matrix that miscounts)
+  and 2-D ``labels``;
+* more than ~8,000 distinct labels are refused (the dense count would not fit in memory);
+* float weights are summed cell by cell, then along rows and columns, so weighted sums may differ
+  from scikit-learn's in the last bit (1e-16 relative); ``classification_report`` prints weighted
+  supports in full, so such a digit can show there.
+
+scikit-learn's dtypes are mirrored, quirks included, because they show in the report: counts are
+float64 when no sample is predicted exactly right (and with float weights), int64 otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import classification as _rates
+from . import confusion as _count
+from ._validation import (
+    UndefinedMetricWarning,
+    Targets,
+    check_average,
+    check_beta,
+    check_bool,
+    check_digits,
+    check_labels,
+    check_multilabel_labels,
+    check_normalize,
+    check_pos_label,
+    check_set_wise_labels,
+    check_targets,
+    check_zero_division,
+    target_type,
+    warn,
+)
+
+__all__ = [
+    "UndefinedMetricWarning",
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "classification_report",
+    "confusion_matrix",
+    "f1_score",
+    "fbeta_score",
+    "multilabel_confusion_matrix",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
+    "specificity_score",
+]
+
+_PRF = ("precision", "recall", "f-score")
+
+
+# --------------------------------------------------------------------------------------------
+# Shared steps
+# --------------------------------------------------------------------------------------------
+
+
+def _classes(targets: Targets) -> tuple[_count.Confusion | None, np.ndarray, str]:
+    """The confusion count (1-D labels only), the labels present and sklearn's target type."""
+    if targets.multilabel:
+        return None, np.arange(targets.y_true.shape[1]), "multilabel-indicator"
+    conf = _count.count_labels(targets.y_true, targets.y_pred, targets.sample_weight)
+    return conf, conf.classes, target_type(targets, conf.classes)
+
+
+def _per_label(
+    targets: Targets, conf: _count.Confusion | None, labels: Any, *, samplewise: bool = False
+) -> _count.PerClassCounts:
+    """tp/fp/fn/tn for each of ``labels`` (all present labels if None); column indices for
+    indicator matrices, one entry per sample with ``samplewise``."""
+    if targets.multilabel:
+        columns = check_multilabel_labels(labels, targets.y_true.shape[1])
+        y_true, y_pred = targets.y_true[:, columns], targets.y_pred[:, columns]
+        counts = _count.multilabel_counts(y_true, y_pred, targets.sample_weight, samplewise)
+        # sklearn sums integer weights over no positive entry at all into integers.
+        keep_int = samplewise or not (y_true.any() or y_pred.any())
+        return _as_count_dtype(counts, targets, None, keep_int)
+    if samplewise:
+        raise ValueError(
+            "Samplewise metrics are not available outside of multilabel classification "
+            "(average='samples' needs label-indicator matrices)."
+        )
+    counts = _count.select_labels(_count.per_class_counts(conf.matrix), conf.classes, labels)
+    return _as_count_dtype(counts, targets, conf, False)
+
+
+def _as_count_dtype(
+    counts: _count.PerClassCounts, targets: Targets, conf: _count.Confusion | None, keep_int: bool
+) -> _count.PerClassCounts:
+    """scikit-learn's dtype for these counts (it shows in classification_report's support column):
+    float64 with weights, or, for 1-D labels, when no sample is predicted exactly right; int64
+    otherwise; ``keep_int`` keeps integer weights integer (indicator matrices: per-sample counts,
+    or no positive entry at all)."""
+    w = targets.sample_weight
+    if w is not None:
+        as_int = keep_int and w.dtype.kind in "iub"
+        dtype = np.int64 if as_int else np.float64
+    elif conf is not None and conf.n_exact == 0:
+        dtype = np.float64
+    else:
+        dtype = np.int64
+    return _count.PerClassCounts(*(c.astype(dtype) for c in counts))
+
+
+def _set_wise_counts(
+    y_true: Any, y_pred: Any, labels: Any, pos_label: Any, average: Any, sample_weight: Any
+) -> tuple[_count.PerClassCounts, Targets]:
+    """Validate and count for the precision/recall/F/specificity family."""
+    average = check_average(average)
+    pos_label = check_pos_label(pos_label)
+    targets = check_targets(y_true, y_pred, sample_weight)
+    conf, classes, ttype = _classes(targets)
+    labels = check_set_wise_labels(ttype, classes, average, labels, pos_label)
+    if average != "binary" and not targets.multilabel:  # with 'binary', labels is [pos_label]
+        labels = check_labels(labels, classes)
+    return _per_label(targets, conf, labels, samplewise=average == "samples"), targets
+
+
+# --------------------------------------------------------------------------------------------
+# Public metrics
+# --------------------------------------------------------------------------------------------
+
+
+def confusion_matrix(
+    y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None, normalize: Any = None
+) -> np.ndarray:
+    """Confusion matrix: ``C[i, j]`` counts samples of true class ``i`` predicted as ``j``.
+
+    .. math:: C_{ij} = \\sum_s w_s\\,[y_s = \\ell_i]\\,[\\hat y_s = \\ell_j]
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (ints, whole-number floats, bools or strings).
+        Label-indicator matrices are refused, as in scikit-learn.
+    labels : array-like of shape (n_classes,), optional
+        Row/column order; may select a subset or add absent labels.  Default: the sorted labels
+        seen in either array.  At least one must occur in ``y_true``; repeats are refused.
+    sample_weight : array-like of shape (n_samples,), optional
+    normalize : {'true', 'pred', 'all'}, optional
+        Divide by row sums, column sums or the total (0/0 gives 0).
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_classes)
+        int64 without weights (or with integer weights), float64 otherwise.
+
+    Examples
+    --------
+    >>> confusion_matrix([2, 0, 2, 2, 0, 1], [0, 0, 2, 2, 0, 2])
+    array([[2, 0, 0],
+           [0, 0, 1],
+           [1, 0, 2]])
+    """
+    normalize = check_normalize(normalize)
+    targets = check_targets(y_true, y_pred, sample_weight)
+    if targets.multilabel:
+        raise ValueError(
+            "multilabel-indicator is not supported by confusion_matrix; use "
+            "multilabel_confusion_matrix for label-indicator matrices."
+        )
+    conf = _count.count_labels(targets.y_true, targets.y_pred, targets.sample_weight)
+    cm, classes = conf.matrix, conf.classes
+    labels = check_labels(labels, classes, unique=True)
+    if labels is not None:
+        if labels.size == 0:
+            raise ValueError("'labels' should contain at least one label.")
+        pos, found = _count._lookup(classes, labels)
+        if not (found & conf.in_true[pos]).any():
+            raise ValueError(
+                "At least one label specified must be in y_true; "
+                f"labels={labels.tolist()} but y_true holds {classes[conf.in_true].tolist()}."
+            )
+        # An absent label gets an all-zero row and column (the extra cell at index n).
+        padded = np.zeros((cm.shape[0] + 1,) * 2, dtype=cm.dtype)
+        padded[:-1, :-1] = cm
+        index = np.where(found, pos, cm.shape[0])
+        cm = padded[np.ix_(index, index)]
+    w = targets.sample_weight
+    if w is not None and w.dtype.kind in "iub":
+        cm = cm.astype(np.int64)  # integer weights give integer counts, as in sklearn
+    cm = _rates.normalize_confusion(cm, normalize)
+    if cm.shape == (1, 1):
+        warn(
+            "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have "
+            "the correct shape, use the 'labels' parameter to pass all known labels.",
+            UserWarning,
+        )
+    return cm
+
+
+def multilabel_confusion_matrix(
+    y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Any = None, samplewise: bool = False
+) -> np.ndarray:
+    """One 2x2 confusion matrix per label (one-vs-rest), or per sample for indicator matrices.
+
+    ``MCM[k] = [[tn, fp], [fn, tp]]`` for label ``k``.  Multiclass labels are binarised one-vs-rest;
+    for indicator matrices ``labels`` are column indices and ``samplewise=True`` gives one matrix
+    per row.
+
+    Examples
+    --------
+    >>> multilabel_confusion_matrix(["cat", "ant", "cat"], ["ant", "ant", "cat"]).tolist()
+    [[[1, 1], [0, 1]], [[1, 0], [1, 1]]]
+    """
+    samplewise = check_bool(samplewise, "samplewise")
+    targets = check_targets(y_true, y_pred, sample_weight)
+    conf, classes, _ = _classes(targets)
+    if not targets.multilabel:
+        labels = check_labels(labels, classes)
+    counts = _per_label(targets, conf, labels, samplewise=samplewise)
+    return np.stack([counts.tn, counts.fp, counts.fn, counts.tp], axis=-1).reshape(-1, 2, 2)
+
+
+def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None) -> float:
+    """Fraction of samples predicted exactly right (subset accuracy for indicator matrices).
+
+    .. math:: \\mathrm{accuracy} = \\frac{\\sum_s w_s [\\hat y_s = y_s]}{\\sum_s w_s}
+              = \\frac{\\operatorname{tr} C}{\\sum C}
+
+    With ``normalize=False`` the (weighted) number of correct samples.
+
+    >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3])
+    0.5
+    """
+    normalize = check_bool(normalize, "normalize")
+    targets = check_targets(y_true, y_pred, sample_weight)
+    w = targets.sample_weight
+    total = targets.n_samples if w is None else w.sum()
+    if targets.multilabel:
+        correct = _count.exact_match_count(targets.y_true, targets.y_pred, w)
+    else:
+        cm = _count.count_labels(targets.y_true, targets.y_pred, w).matrix
+        correct = np.trace(cm)
+    return _rates.accuracy(correct, total, normalize)
+
+
+def balanced_accuracy_score(
+    y_true: Any, y_pred: Any, *, sample_weight: Any = None, adjusted: bool = False
+) -> float:
+    """Mean per-class recall; with ``adjusted=True`` rescaled so that chance scores 0.
+
+    .. math:: \\mathrm{BA} = \\frac{1}{K}\\sum_{k} \\frac{C_{kk}}{\\sum_j C_{kj}}
+
+    Classes that appear only in ``y_pred`` are skipped with a warning, as in scikit-learn.
+
+    >>> balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1])
+    0.625
+    """
+    adjusted = check_bool(adjusted, "adjusted")
+    cm = confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
+    return _rates.balanced_accuracy(cm, adjusted)
+
+
+def precision_recall_fscore_support(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: Any = None,
+    warn_for: Any = ("precision", "recall", "f-score"),
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> tuple[Any, Any, Any, Any]:
+    """Precision, recall, F-beta and support of each label, or their average.
+
+    .. math::
+        P = \\frac{tp}{tp+fp},\\quad R = \\frac{tp}{tp+fn},\\quad
+        F_\\beta = \\frac{(1+\\beta^2)\\,tp}{(1+\\beta^2)\\,tp + \\beta^2 fn + fp}
+
+    Parameters
+    ----------
+    y_true, y_pred : 1-D labels or label-indicator matrices
+    beta : float >= 0
+        Recall weighs ``beta`` times precision (``inf``: recall; 0: precision).
+    labels : array-like, optional
+        Labels to report (order kept), including absent ones; column indices for indicators.
+    pos_label : label, default 1
+        The positive class when ``average='binary'``; ignored (with a warning) otherwise.
+    average : {None, 'binary', 'micro', 'macro', 'weighted', 'samples'}
+    warn_for : tuple of str
+        Which of 'precision', 'recall', 'f-score' may warn about 0/0.
+    sample_weight : array-like of shape (n_samples,), optional
+    zero_division : {'warn', 0.0, 1.0, np.nan}
+        Value of a 0/0 ratio ('warn': 0.0 with an :class:`UndefinedMetricWarning`); NaN values
+        are left out of averages.
+
+    Returns
+    -------
+    precision, recall, fbeta, support
+        Arrays per label when ``average`` is None, else floats and ``support=None``.
+
+    Examples
+    --------
+    >>> p, r, f, s = precision_recall_fscore_support([0, 1, 1, 2], [0, 1, 2, 2])
+    >>> p.tolist(), r.tolist(), s.tolist()
+    ([1.0, 1.0, 0.5], [1.0, 0.5, 1.0], [1, 2, 1])
+    """
+    zero_division_value = check_zero_division(zero_division)
+    beta = check_beta(beta)
+    counts, targets = _set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight)
+    return _rates.precision_recall_fscore(
+        counts, beta=beta, average=average, warn_for=warn_for,
+        zero_division="warn" if isinstance(zero_division, str) else zero_division_value,
+        sample_weight=targets.sample_weight,
+    )
+
+
+def fbeta_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: Any = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """F-beta score: weighted harmonic mean of precision and recall.
+
+    .. math:: F_\\beta = (1+\\beta^2)\\frac{P\\,R}{\\beta^2 P + R}
+
+    >>> fbeta_score([0, 1, 1, 1], [0, 1, 0, 0], beta=2.0)
+    0.38461538461538464
+    """
+    return precision_recall_fscore_support(
+        y_true, y_pred, beta=beta, labels=labels, pos_label=pos_label, average=average,
+        warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division,
+    )[2]
+
+
+def f1_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: Any = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """F1 score: harmonic mean of precision and recall, ``2 tp / (2 tp + fp + fn)``.
+
+    >>> f1_score([0, 1, 1, 1], [0, 1, 1, 0])
+    0.8
+    """
+    return precision_recall_fscore_support(
+        y_true, y_pred, beta=1.0, labels=labels, pos_label=pos_label, average=average,
+        warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division,
+    )[2]
+
+
+def precision_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: Any = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """Precision ``tp / (tp + fp)``: of the predicted positives, how many are right.
+
+    >>> precision_score([0, 1, 1, 0], [1, 1, 1, 0])
+    0.6666666666666666
+    """
+    return precision_recall_fscore_support(
+        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
+        warn_for=("precision",), sample_weight=sample_weight, zero_division=zero_division,
+    )[0]
+
+
+def recall_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: Any = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """Recall (sensitivity) ``tp / (tp + fn)``: of the actual positives, how many were found.
+
+    >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    """
+    return precision_recall_fscore_support(
+        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
+        warn_for=("recall",), sample_weight=sample_weight, zero_division=zero_division,
+    )[1]
+
+
+def specificity_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: Any = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """Specificity (true negative rate) ``tn / (tn + fp)``.  scikit-learn has no such function.
+
+    For binary targets it is the recall of the negative class.  Otherwise each label is scored
+    one-vs-rest and averaged like :func:`recall_score`: 'micro' pools ``tn`` and ``fp``,
+    'macro' is the plain mean, 'weighted' weights each label by its support ``tp + fn`` (the
+    weights recall uses), 'samples' averages per-sample values of indicator matrices.  A 0/0
+    (a label with no negative samples) follows ``zero_division`` with an
+    :class:`UndefinedMetricWarning`, e.g. "Specificity is ill-defined and being set to 0.0 due to
+    no negative samples."
+
+    >>> specificity_score([0, 0, 0, 1], [0, 1, 0, 1])
+    0.6666666666666666
+    """
+    zero_division_value = check_zero_division(zero_division)
+    counts, targets = _set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight)
+    return _rates.specificity(
+        counts, average=average,
+        zero_division="warn" if isinstance(zero_division, str) else zero_division_value,
+        sample_weight=targets.sample_weight,
+    )
+
+
+def classification_report(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    target_names: Any = None,
+    sample_weight: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+) -> str | dict:
+    """Text (or dict) report of precision, recall, F1 and support per label, plus averages.
+
+    Identical to scikit-learn's: the rows are the labels, then 'accuracy' (multiclass/binary with
+    every label shown) or 'micro avg', then 'macro avg', 'weighted avg' and, for indicator
+    matrices, 'samples avg'.
+
+    Examples
+    --------
+    >>> print(classification_report([0, 1, 2, 2, 2], [0, 0, 2, 2, 1],
+    ...                             target_names=["class 0", "class 1", "class 2"]))
+                  precision    recall  f1-score   support
+    <BLANKLINE>
+         class 0       0.50      1.00      0.67         1
+         class 1       0.00      0.00      0.00         1
+         class 2       1.00      0.67      0.80         3
+    <BLANKLINE>
+        accuracy                           0.60         5
+       macro avg       0.50      0.56      0.49         5
+    weighted avg       0.70      0.60      0.61         5
+    <BLANKLINE>
+    """
+    zero_division_value = check_zero_division(zero_division)
+    digits = check_digits(digits)
+    output_dict = check_bool(output_dict, "output_dict")
+    zero_division = "warn" if isinstance(zero_division, str) else zero_division_value
+    targets = check_targets(y_true, y_pred, sample_weight)
+    conf, classes, ttype = _classes(targets)
+    labels_given = labels is not None
+    if labels_given and not targets.multilabel:
+        check_labels(labels, classes)
+    labels = np.asarray(labels) if labels_given else classes
+    counts = _per_label(targets, conf, labels if labels_given else None)
+    micro_is_accuracy = ttype in ("binary", "multiclass") and (
+        not labels_given or set(labels) >= set(classes)
+    )
+    if target_names is not None and len(labels) != len(target_names):
+        if not labels_given:
+            raise ValueError(
+                f"Number of classes, {len(labels)}, does not match size of target_names, "
+                f"{len(target_names)}. Try specifying the labels parameter"
+            )
+        warn(f"labels size, {len(labels)}, does not match size of target_names, "
+             f"{len(target_names)}", UserWarning)
+    names = ["%s" % label for label in labels] if target_names is None else list(target_names)
+
+    w = targets.sample_weight
+    per_label = _rates.precision_recall_fscore(counts, average=None, zero_division=zero_division)
+    support = np.sum(per_label[3])
+    averages = {}
+    for average in ("micro", "macro", "weighted", "samples"):
+        if average == "samples":
+            if ttype != "multilabel-indicator":
+                continue
+            label_counts = _per_label(targets, conf, labels if labels_given else None,
+                                      samplewise=True)
+        else:
+            label_counts = counts
+        heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
+        p, r, f, _ = _rates.precision_recall_fscore(label_counts, average=average,
+                                                    zero_division=zero_division, sample_weight=w)
+        averages[heading] = (p, r, f, support)
+    return _rates.format_report(names, per_label, averages, digits=digits, output_dict=output_dict)
