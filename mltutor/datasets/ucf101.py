@@ -1,0 +1,195 @@
+"""Facts about UCF101: class names, clips per class and per group, and the official splits.
+
+UCF101 (Soomro et al., 2012) has 13,320 video clips of 101 human actions, taken from YouTube.
+The clips of each class come in 25 *groups* (``g01`` to ``g25``); the clips of one group share
+a person, a background or a viewpoint, so a group must never be split between training and
+testing.  Three official splits do exactly that: split ``k`` tests on the 7 groups
+``7k - 6, ..., 7k`` and trains on the other 18 (groups 22 to 25 are always training data).
+
+This module ships the counts, not the videos: a 101 × 25 table of clips per class and group,
+derived from the official ``ucfTrainTestlist`` files (``classInd.txt``, ``trainlist0k.txt``,
+``testlist0k.txt``).  The test suite cross-checks the table against those files.
+
+The classes are nearly balanced, 100 to 167 clips each, so a model that always answers the
+largest class is right on 1.3 % of split 1's test clips:
+
+>>> counts = clips_per_class()
+>>> int(counts.sum()), int(counts.min()), int(counts.max())
+(13320, 100, 167)
+>>> train, test = split_counts(1)
+>>> int(test.sum()), int(test.max()), round(float(test.max() / test.sum()), 3)
+(3783, 49, 0.013)
+
+References
+----------
+Khurram Soomro, Amir Roshan Zamir and Mubarak Shah. *UCF101: A Dataset of 101 Human Actions
+Classes From Videos in The Wild.* CRCV-TR-12-01, University of Central Florida, 2012;
+arXiv:1212.0402 (bib key ``soomro2012ucf101``).
+
+Notes
+-----
+The official list files spell one class two ways: ``classInd.txt`` and the folder say
+``HandstandPushups``, the file names ``v_HandStandPushups_gXX_cYY.avi``.  Compare class names
+without regard to case.  :data:`CLASS_NAMES` uses the ``classInd.txt`` spelling.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from functools import lru_cache
+from importlib import resources
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "CLASS_NAMES",
+    "N_CLASSES",
+    "N_GROUPS",
+    "N_SPLITS",
+    "SplitCounts",
+    "clips_per_class",
+    "clips_per_group",
+    "split_counts",
+    "split_groups",
+]
+
+#: Number of action classes.
+N_CLASSES = 101
+#: Number of groups per class (``g01`` to ``g25``).
+N_GROUPS = 25
+#: Number of official train/test splits.
+N_SPLITS = 3
+_TEST_GROUPS_PER_SPLIT = 7
+_TABLE = "ucf101_clips.csv"
+
+
+@lru_cache(maxsize=1)
+def _load_table() -> tuple[tuple[str, ...], np.ndarray]:
+    """Read ``mltutor/data/ucf101_clips.csv``: class index, class name, clips in g01 ... g25."""
+    text = resources.files("mltutor").joinpath("data", _TABLE).read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    header, body = rows[0], rows[1:]
+    expected_header = ["class_index", "class_name"] + [f"g{g:02d}" for g in range(1, N_GROUPS + 1)]
+    if header != expected_header or len(body) != N_CLASSES:
+        raise RuntimeError(f"{_TABLE} is malformed: unexpected header or number of rows")
+    if [int(r[0]) for r in body] != list(range(1, N_CLASSES + 1)):
+        raise RuntimeError(f"{_TABLE} is malformed: class indices are not 1 ... {N_CLASSES}")
+    names = tuple(r[1] for r in body)
+    counts = np.array([[int(v) for v in r[2:]] for r in body], dtype=np.int64)
+    counts.setflags(write=False)
+    return names, counts
+
+
+#: The 101 class names in the official order of ``classInd.txt`` (index 1 is ``CLASS_NAMES[0]``).
+CLASS_NAMES: tuple[str, ...] = _load_table()[0]
+
+
+class SplitCounts(NamedTuple):
+    """Clips per class in the training and the test part of one split; arrays of shape (101,)."""
+
+    train: np.ndarray
+    test: np.ndarray
+
+
+def clips_per_group() -> np.ndarray:
+    """Clips per class and group, an integer array of shape ``(101, 25)``.
+
+    Row ``i`` is class ``CLASS_NAMES[i]``, column ``g`` is group ``g + 1`` (``g01`` is column 0).
+    Every group holds 4 to 7 clips.
+
+    Returns
+    -------
+    numpy.ndarray
+        A fresh, writable copy; changing it does not change the table.
+
+    Examples
+    --------
+    >>> table = clips_per_group()
+    >>> table.shape, int(table.min()), int(table.max())
+    ((101, 25), 4, 7)
+    """
+    return _load_table()[1].copy()
+
+
+def clips_per_class() -> np.ndarray:
+    """Clips per class over all 25 groups, an integer array of shape ``(101,)``.
+
+    .. math:: n_c = \\sum_{g=1}^{25} \\mathrm{clips}_{c,g}
+
+    The classes hold 100 to 167 clips (13,320 in all), so the largest class is 1.25 % of the data:
+    UCF101 is nearly balanced, not long-tailed.
+
+    Examples
+    --------
+    >>> n = clips_per_class()
+    >>> CLASS_NAMES[int(n.argmax())], round(float(n.max() / n.sum()), 4)
+    ('CricketShot', 0.0125)
+    """
+    return _load_table()[1].sum(axis=1)
+
+
+def _check_split(k: object) -> int:
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"k must be the split number 1, 2 or 3 (an int), got {type(k).__name__}")
+    if not 1 <= int(k) <= N_SPLITS:
+        raise ValueError(f"k must be the split number 1, 2 or 3, got {k}")
+    return int(k)
+
+
+def split_groups(k: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The groups (numbered 1 to 25) in the training and the test part of official split ``k``.
+
+    Split ``k`` tests on groups ``7k - 6`` to ``7k`` and trains on the other 18; groups 22 to 25
+    are in the training part of every split.
+
+    Parameters
+    ----------
+    k : int
+        The split number, 1, 2 or 3.
+
+    Returns
+    -------
+    train_groups, test_groups : tuple of int
+        Group numbers, 1-based and ascending (subtract 1 to index :func:`clips_per_group`).
+
+    Examples
+    --------
+    >>> train, test = split_groups(2)
+    >>> test
+    (8, 9, 10, 11, 12, 13, 14)
+    >>> len(train), train[:3], train[-4:]
+    (18, (1, 2, 3), (22, 23, 24, 25))
+    """
+    k = _check_split(k)
+    last = _TEST_GROUPS_PER_SPLIT * k
+    test = tuple(range(last - _TEST_GROUPS_PER_SPLIT + 1, last + 1))
+    train = tuple(g for g in range(1, N_GROUPS + 1) if g not in test)
+    return train, test
+
+
+def split_counts(k: int) -> SplitCounts:
+    """Clips per class in the training and the test part of official split ``k``.
+
+    Parameters
+    ----------
+    k : int
+        The split number, 1, 2 or 3.
+
+    Returns
+    -------
+    SplitCounts
+        ``(train, test)``, two integer arrays of shape ``(101,)`` in :data:`CLASS_NAMES` order;
+        ``train + test == clips_per_class()``.
+
+    Examples
+    --------
+    >>> train, test = split_counts(1)
+    >>> int(train.sum()), int(test.sum()), int(test.min()), int(test.max())
+    (9537, 3783, 28, 49)
+    """
+    train_groups, test_groups = split_groups(k)
+    table = _load_table()[1]
+    return SplitCounts(train=table[:, np.subtract(train_groups, 1)].sum(axis=1),
+                       test=table[:, np.subtract(test_groups, 1)].sum(axis=1))

@@ -1,0 +1,218 @@
+"""Exercises for chapter 2, *The accuracy trap*.
+
+=====  =========================================================================================
+ex1    the majority-class baseline from a list of labels              ``majority_baseline``
+ex2    balanced accuracy (and its adjusted form) from a matrix        ``balanced_accuracy``
+ex3    support-weighted recall, which turns out to be accuracy        ``weighted_recall``
+ex4    which metric exposes the shortcut? accuracy vs balanced acc.   two numbers
+=====  =========================================================================================
+
+The functions below are the reference solutions, in plain NumPy (the chapter's own
+``mltutor.metrics`` is deliberately not used, so an exercise cannot inherit its bugs).  They follow
+scikit-learn where it has an opinion: ``balanced_accuracy`` leaves out classes with no true
+samples, as ``sklearn.metrics.balanced_accuracy_score`` does (it warns "y_pred contains classes not
+in y_true"), and ``weighted_recall`` weights each class by its true count, as
+``recall_score(average="weighted")`` does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mltutor.check import Exercise, ValueExercise, case
+
+__all__ = ["ex1", "ex2", "ex3", "ex4"]
+
+
+# --------------------------------------------------------------------------------------------
+# Reference solutions (shown by exN.solution())
+# --------------------------------------------------------------------------------------------
+
+
+def majority_baseline(y_true):
+    """Accuracy of always predicting the most frequent label in `y_true`."""
+    _, counts = np.unique(np.asarray(y_true), return_counts=True)
+    return float(counts.max() / counts.sum())
+
+
+def balanced_accuracy(cm, adjusted=False):
+    """Mean recall over the classes that occur (rows of `cm` with a non-zero sum).
+
+    With ``adjusted=True`` the score is rescaled so that chance level (1 / K for K classes that
+    occur) maps to 0 and a perfect score to 1.
+    """
+    cm = np.asarray(cm, dtype=float)
+    support = cm.sum(axis=1)           # true samples of each class
+    occurs = support > 0               # classes with no true samples are left out
+    recall = np.diag(cm)[occurs] / support[occurs]
+    score = recall.mean()
+    if adjusted:
+        chance = 1 / occurs.sum()
+        score = (score - chance) / (1 - chance)
+    return float(score)
+
+
+def weighted_recall(y_true, y_pred):
+    """Per-class recall, averaged with weights proportional to each class's true count."""
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    classes, true_index = np.unique(y_true, return_inverse=True)
+    support = np.bincount(true_index)                              # n_k
+    hits = np.bincount(true_index, weights=(y_pred == y_true))     # TP_k
+    recall = hits / support
+    weights = support / support.sum()                              # n_k / N
+    return float(np.sum(weights * recall))
+
+
+# --------------------------------------------------------------------------------------------
+# Cases
+# --------------------------------------------------------------------------------------------
+
+
+def _a(values, dtype=int):
+    return np.array(values, dtype=dtype)
+
+
+def _labels_from_cm(cm, seed):
+    """Shuffled (y_true, y_pred) with the given confusion matrix (classes 0 .. K-1)."""
+    cm = np.asarray(cm)
+    k = cm.shape[0]
+    pairs = np.repeat(np.arange(k * k), cm.ravel())
+    pairs = np.random.default_rng(seed).permutation(pairs)
+    return pairs // k, pairs % k
+
+
+#: Three classes with supports 150, 100 and 50: accuracy 0.75, macro recall 0.733.
+CM_THREE = _a([[120, 20, 10],
+               [15, 70, 15],
+               [5, 10, 35]])
+_CM_BINARY = _a([[50, 10],
+                 [5, 35]])
+_CM_CLASS_1_MISSING = _a([[8, 2, 1],
+                          [0, 0, 0],
+                          [1, 3, 5]])
+
+#: ex4: 1,000 card payments (940 legitimate, 40 stolen card, 20 account takeover).
+#: Model A always answers "legitimate"; model B is a real model.
+CM_ALWAYS_LEGITIMATE = _a([[940, 0, 0],
+                           [40, 0, 0],
+                           [20, 0, 0]])
+CM_MODEL = _a([[880, 40, 20],
+               [8, 30, 2],
+               [4, 2, 14]])
+
+_rng = np.random.default_rng(2)
+_PETS = _rng.permutation(_a(["dog"] * 270 + ["cat"] * 30, str))
+
+ex1 = Exercise(
+    "ex1",
+    title="The majority-class baseline",
+    reference=majority_baseline,
+    cases=[
+        case(_a([0, 0, 1, 0, 0, 1, 0, 0]), note="two classes"),
+        case(_PETS, note="270 dogs and 30 cats"),
+        case(_a([2, 2, 1, 2, 0, 2, 1]), note="the largest class is not class 0"),
+        case(_a([-1, 7, 7, -1, -1, 1000]), note="negative and large labels"),
+        case(_a([3, 3, 5, 5, 9]), note="two classes tie for the largest"),
+        case(_a([4, 4, 4]), note="one class only"),
+        case(_a(["b", "a", "c", "c", "a", "c", "d"], str), note="four string labels"),
+    ],
+    hints=[
+        "A model that always predicts one class is right exactly on the samples of that class. "
+        "Which class should it pick?",
+        "`np.unique(y_true, return_counts=True)` returns the classes and how often each occurs. "
+        "It works for strings and negative numbers, where `np.bincount` does not.",
+        "The answer is a fraction: the largest count divided by the number of samples.",
+    ],
+)
+
+ex2 = Exercise(
+    "ex2",
+    title="Balanced accuracy from a confusion matrix",
+    reference=balanced_accuracy,
+    cases=[
+        case(_CM_BINARY, note="two classes"),
+        case(CM_THREE, note="three classes, supports 150, 100 and 50"),
+        case(_a([[40, 0, 10],
+                 [5, 0, 15],
+                 [2, 0, 28]]), note="class 1 is never predicted"),
+        case(_CM_CLASS_1_MISSING, note="class 1 never occurs but is predicted"),
+        case(_a([[6, 0, 2],
+                 [0, 0, 0],
+                 [1, 0, 9]]), note="class 1 occurs nowhere"),
+        case(CM_ALWAYS_LEGITIMATE, note="always the majority class"),
+        case(_CM_BINARY, adjusted=True, note="adjusted, two classes"),
+        case(_CM_CLASS_1_MISSING, adjusted=True, note="adjusted, class 1 never occurs"),
+        case(CM_ALWAYS_LEGITIMATE, adjusted=True, note="adjusted, always the majority class"),
+        case(_a([[1, 9],
+                 [8, 2]]), adjusted=True, note="adjusted, worse than chance"),
+    ],
+    hints=[
+        "Recall of class k is the diagonal entry over its row sum: `np.diag(cm) / cm.sum(axis=1)`. "
+        "Balanced accuracy is the plain (unweighted) mean of these recalls.",
+        "A class whose row is all zeros has no true samples, so its recall is 0/0. scikit-learn "
+        "leaves such classes out of the mean (with a warning); do the same. A class that is "
+        "never *predicted* (a zero column) does occur, and its recall of 0 counts.",
+        "Adjusted: with K classes left in the mean, chance level is 1/K. Rescale with "
+        "`(score - 1/K) / (1 - 1/K)`, so that chance gives 0 and a perfect model 1.",
+    ],
+)
+
+ex3 = Exercise(
+    "ex3",
+    title="Weighted recall",
+    reference=weighted_recall,
+    cases=[
+        case(_a([0, 1, 2, 2, 1, 0, 2, 2]), _a([0, 2, 2, 2, 1, 1, 0, 2]), note="three classes"),
+        case(_a(["cat", "dog", "dog", "dog", "cat"], str), _a(["dog", "dog", "dog", "cat", "cat"], str),
+             note="string labels"),
+        case(_a([0, 0, 1, 1, 1, 2]), _a([0, 0, 0, 1, 0, 0]), note="class 2 is never predicted"),
+        case(_a([0, 1, 1, 0, 1]), _a([0, 2, 1, 2, 1]), note="class 2 is predicted but never occurs"),
+        case(*_labels_from_cm(CM_THREE, seed=3), note="300 samples, supports 150, 100 and 50"),
+        case(_a([5, 3, 5, 1]), _a([5, 3, 5, 1]), note="every prediction right"),
+        case(_a([0, 1, 2, 0]), _a([1, 2, 0, 2]), note="every prediction wrong"),
+        case(_a([7, 7, 7]), _a([7, 3, 7]), note="one true class only"),
+    ],
+    hints=[
+        "First the recall of every class k that occurs in `y_true`: among the samples whose true "
+        "label is k, the share predicted as k.",
+        "The weight of class k is its share of the true labels, n_k / N. Classes that only appear "
+        "in `y_pred` have weight 0. `np.unique(y_true, return_inverse=True)` and `np.bincount` "
+        "(with its `weights=` argument) do all classes at once.",
+        "Write the weighted sum out: (n_k / N) × (TP_k / n_k). What is left after n_k cancels?",
+    ],
+)
+
+
+def _changes() -> tuple[float, float]:
+    def acc(cm):
+        return np.trace(cm) / cm.sum()
+
+    return (float(acc(CM_MODEL) - acc(CM_ALWAYS_LEGITIMATE)),
+            float(balanced_accuracy(CM_MODEL) - balanced_accuracy(CM_ALWAYS_LEGITIMATE)))
+
+
+ex4 = ValueExercise(
+    "ex4",
+    title="Which metric exposes the shortcut?",
+    answer=_changes(),
+    outputs=("accuracy_change", "balanced_accuracy_change"),
+    atol=5e-4,
+    hints=[
+        "Compute each metric for model A and for model B, then subtract: B minus A. A change can "
+        "be negative.",
+        "Accuracy is the trace over the total. Balanced accuracy is the mean of the three per-class "
+        "recalls (diagonal over row sums); model A's recall is 1 for one class and 0 for the other two.",
+    ],
+    solution="""
+        cm_a = np.array([[940, 0, 0], [40, 0, 0], [20, 0, 0]])      # always "legitimate"
+        cm_b = np.array([[880, 40, 20], [8, 30, 2], [4, 2, 14]])     # a real model
+
+        def accuracy(cm):
+            return np.trace(cm) / cm.sum()
+
+        def mean_recall(cm):
+            return np.mean(np.diag(cm) / cm.sum(axis=1))
+
+        changes = (accuracy(cm_b) - accuracy(cm_a), mean_recall(cm_b) - mean_recall(cm_a))
+        """,
+)
