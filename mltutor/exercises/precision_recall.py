@@ -1,0 +1,226 @@
+"""Exercises for chapter 3, *Precision, recall and thresholds*.
+
+=====  =========================================================================================
+ex1    precision and recall from counts, 0/0 -> ``zero_division``     ``precision_recall``
+ex2    precision, recall and F1 at a threshold (score >= t)           ``metrics_at_threshold``
+ex3    the cost-optimal threshold on calibrated probabilities         ``cost_optimal_threshold``
+ex4    coverage and accuracy of a human-review band                   ``review_band``
+ex5    precision at every threshold of a small sweep                  an array
+=====  =========================================================================================
+
+The functions below are the reference solutions, in plain NumPy (the chapter's own
+``mltutor.metrics`` and ``mltutor.thresholds`` are deliberately not used, so an exercise cannot
+inherit their bugs).  Every case is small enough to check by hand, except two seeded ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mltutor.check import Exercise, ValueExercise, case
+
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
+
+
+# --------------------------------------------------------------------------------------------
+# Reference solutions (shown by exN.solution())
+# --------------------------------------------------------------------------------------------
+
+
+def precision_recall(tp, fp, fn, zero_division=0.0):
+    """Precision tp / (tp + fp) and recall tp / (tp + fn); a 0/0 gives `zero_division`."""
+    flagged = tp + fp  # everything the model called positive
+    present = tp + fn  # everything that really is positive
+    precision = tp / flagged if flagged > 0 else zero_division
+    recall = tp / present if present > 0 else zero_division
+    return float(precision), float(recall)
+
+
+def metrics_at_threshold(y_true, y_score, threshold):
+    """Precision, recall and F1 when `y_score >= threshold` means positive; 0/0 -> 0.0."""
+    actual = np.asarray(y_true) == 1
+    flagged = np.asarray(y_score) >= threshold  # ties at the threshold count as positive
+    tp = np.sum(actual & flagged)
+    fp = np.sum(~actual & flagged)
+    fn = np.sum(actual & ~flagged)
+    precision = tp / (tp + fp) if tp + fp > 0 else 0.0
+    recall = tp / (tp + fn) if tp + fn > 0 else 0.0
+    # F1 = 2PR / (P + R) = 2TP / (2TP + FP + FN): undefined only when tp + fp + fn == 0
+    f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn > 0 else 0.0
+    return float(precision), float(recall), float(f1)
+
+
+def cost_optimal_threshold(c_fp, c_fn):
+    """Flag an item with calibrated probability p when p >= c_fp / (c_fp + c_fn)."""
+    # Flagging costs (1 - p) * c_fp on average, not flagging costs p * c_fn.
+    # Flag when (1 - p) * c_fp <= p * c_fn, that is when p >= c_fp / (c_fp + c_fn).
+    return c_fp / (c_fp + c_fn)
+
+
+def review_band(y_true, y_score, low, high):
+    """Coverage and accuracy of an automatic decision that sends low <= score < high to a human.
+
+    Scores >= high are decided positive, scores < low negative; the rest go to review.
+    Returns (coverage, accuracy on the covered part); accuracy is 0.0 when nothing is covered.
+    """
+    y_true = np.asarray(y_true)
+    y_score = np.asarray(y_score)
+    covered = (y_score < low) | (y_score >= high)   # decided automatically
+    decision = (y_score >= high).astype(int)        # 1 above the band, 0 below it
+    coverage = covered.mean() if y_true.size else 0.0
+    n_covered = covered.sum()
+    correct = np.sum(covered & (decision == y_true))
+    accuracy = correct / n_covered if n_covered > 0 else 0.0
+    return float(coverage), float(accuracy)
+
+
+# --------------------------------------------------------------------------------------------
+# Cases
+# --------------------------------------------------------------------------------------------
+
+
+def _a(values, dtype=float):
+    return np.array(values, dtype=dtype)
+
+
+def _calibrated(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Calibrated scores: p drawn from a Beta distribution, then y ~ Bernoulli(p)."""
+    rng = np.random.default_rng(seed)
+    p = np.round(rng.beta(0.7, 1.6, size=n), 2)  # two decimals: many ties, as in real scores
+    y = (rng.random(n) < p).astype(int)
+    return y, p
+
+
+_Y5 = _a([1, 0, 1, 1, 0], int)
+_S5 = _a([0.9, 0.4, 0.75, 0.65, 0.2])
+_Y_BIG, _S_BIG = _calibrated(400, seed=3)
+
+ex1 = Exercise(
+    "ex1",
+    title="Precision and recall from counts",
+    reference=precision_recall,
+    outputs=("precision", "recall"),
+    cases=[
+        case(15, 0, 5, note="the spam filter: nothing wrongly flagged"),
+        case(6, 4, 14, note="a search that returns 10 of 20 relevant documents"),
+        case(0, 0, 5, note="nothing flagged: precision is 0/0"),
+        case(0, 3, 0, note="no positives at all: recall is 0/0"),
+        case(0, 0, 0, zero_division=1.0, note="zero_division=1.0"),
+        case(0, 0, 7, zero_division=1.0, note="nothing flagged, zero_division=1.0"),
+        case(np.int64(36), np.int64(90), np.int64(4), note="NumPy integer counts"),
+        case(0, 12, 8, zero_division=1.0, note="flags only wrong ones"),
+    ],
+    hints=[
+        "Precision asks *of what I flagged, how much was right?*: divide by tp + fp. Recall asks "
+        "*of what was there, how much did I find?*: divide by tp + fn.",
+        "Test each denominator before dividing: `tp / flagged if flagged > 0 else zero_division`.",
+        "A 0/0 is not 0 by nature: it is whatever `zero_division` says. Do not add a small eps to "
+        "the denominator either; 15 / (15 + 1e-6) is not 1.",
+    ],
+)
+
+ex2 = Exercise(
+    "ex2",
+    title="Precision, recall and F1 at a threshold",
+    reference=metrics_at_threshold,
+    outputs=("precision", "recall", "f1"),
+    cases=[
+        case(_Y5, _S5, 0.5, note="five samples, threshold 0.5"),
+        case(_Y5, _S5, 0.7, note="five samples, threshold 0.7"),
+        case(_a([1, 0, 1, 0, 1], int), _a([0.8, 0.6, 0.6, 0.3, 0.2]), 0.6,
+             note="scores equal to the threshold"),
+        case(_Y5, _S5, 0.95, note="threshold above every score"),
+        case(_a([0, 0, 0, 0], int), _a([0.1, 0.7, 0.4, 0.9]), 0.5, note="no positives at all"),
+        case(_a([1, 0, 1, 1], int), _a([0.3, 0.2, 0.9, 0.1]), 0.0, note="threshold 0: flag everything"),
+        case(_a([1, 1, 0, 0, 0], int), _a([0.2, 0.1, 0.9, 0.8, 0.7]), 0.5,
+             note="every flag wrong"),
+        case(_Y_BIG, _S_BIG, 0.35, note="400 calibrated scores with ties, threshold 0.35"),
+    ],
+    hints=[
+        "First turn the scores into decisions: `flagged = y_score >= threshold`. A score exactly "
+        "equal to the threshold counts as positive (scikit-learn's convention).",
+        "Then count tp, fp and fn with `&` and `~`, as in chapter 1, and divide. Return 0.0 "
+        "for any 0/0.",
+        "F1 is the harmonic mean 2PR / (P + R) = 2tp / (2tp + fp + fn), not the average (P + R) / 2.",
+    ],
+)
+
+ex3 = Exercise(
+    "ex3",
+    title="The cost-optimal threshold",
+    reference=cost_optimal_threshold,
+    cases=[
+        case(1.0, 1.0, note="equal costs"),
+        case(1.0, 9.0, note="a miss costs nine false alarms"),
+        case(5.0, 1.0, note="a false alarm costs five misses"),
+        case(2.0, 200.0, note="fraud: review 2, missed fraud 200"),
+        case(0.5, 1.5, note="small costs: 0.5 and 1.5"),
+        case(3, 7, note="integer costs"),
+        case(30.0, 10.0, note="a false alarm costs three misses"),
+    ],
+    hints=[
+        "For one item with calibrated probability p, flagging it costs c_fp with probability "
+        "1 - p (it is a false alarm), and not flagging it costs c_fn with probability p (a miss).",
+        "Flag when the expected cost of flagging is no larger: (1 - p) c_fp <= p c_fn. Solve for p.",
+        "Sanity check: when misses are expensive (c_fn large), the threshold must be *low*, so "
+        "that more items are flagged.",
+    ],
+)
+
+ex4 = Exercise(
+    "ex4",
+    title="Coverage and accuracy of a review band",
+    reference=review_band,
+    outputs=("coverage", "accuracy"),
+    cases=[
+        case(_a([1, 0, 1, 0, 1, 0, 0, 1], int), _a([0.9, 0.1, 0.6, 0.55, 0.3, 0.8, 0.2, 0.72]),
+             0.5, 0.7, note="a band from 0.5 to 0.7"),
+        case(_a([1, 0, 1, 0, 1, 0], int), _a([0.5, 0.7, 0.65, 0.2, 0.95, 0.1]), 0.5, 0.7,
+             note="scores exactly on the band's edges"),
+        case(_a([0, 1, 1, 0, 0, 0], int), _a([0.45, 0.35, 0.9, 0.1, 0.65, 0.2]), 0.3, 0.6,
+             note="a band that does not start at 0.5"),
+        case(_a([0, 1, 0, 1, 0, 1], int), _a([0.55, 0.85, 0.3, 0.7, 0.65, 0.95]), 0.6, 0.8,
+             note="a band above 0.5"),
+        case(_a([1, 0, 1], int), _a([0.55, 0.6, 0.65]), 0.5, 0.7, note="everything goes to review"),
+        case(_a([1, 0, 0, 1], int), _a([0.8, 0.2, 0.4, 0.9]), 0.5, 0.5,
+             note="an empty band: no review"),
+        case(_Y_BIG, _S_BIG, 0.2, 0.6, note="400 calibrated scores, band from 0.2 to 0.6"),
+    ],
+    hints=[
+        "Make a mask `covered` of the samples the system decides by itself: score below `low` "
+        "or at least `high`. The band [low, high) goes to a human.",
+        "Coverage is the share of *all* samples that are covered. The automatic decision is "
+        "positive when score >= high and negative when score < low.",
+        "Accuracy counts correct automatic decisions among the *covered* samples only, so divide "
+        "by the number of covered samples (and return 0.0 when there are none).",
+    ],
+)
+
+_Y_SWEEP = _a([1, 1, 0, 1, 0, 0, 1, 0], int)
+_S_SWEEP = _a([0.95, 0.85, 0.8, 0.7, 0.6, 0.6, 0.4, 0.3])
+
+
+def _precision_at_every_score(y_true, y_score):
+    thresholds = np.unique(y_score)[::-1]  # distinct scores, highest first
+    flagged = y_score[None, :] >= thresholds[:, None]
+    return (flagged & (y_true == 1)).sum(axis=1) / flagged.sum(axis=1)
+
+
+ex5 = ValueExercise(
+    "ex5",
+    title="Precision at every threshold",
+    answer=_precision_at_every_score(_Y_SWEEP, _S_SWEEP),
+    atol=5e-4,
+    hints=[
+        "The useful thresholds are the distinct scores: 0.95, 0.85, 0.8, 0.7, 0.6, 0.4 and 0.3. "
+        "At threshold t every sample with score >= t is flagged.",
+        "Both samples with score 0.6 are flagged together, so there is one precision value for "
+        "threshold 0.6, not two. The array has seven entries, highest threshold first.",
+    ],
+    solution="""
+        y_true = np.array([1, 1, 0, 1, 0, 0, 1, 0])
+        y_score = np.array([0.95, 0.85, 0.8, 0.7, 0.6, 0.6, 0.4, 0.3])
+        # distinct scores, highest first; at each, the share of positives among the flagged cases
+        precision_sweep = np.array([y_true[y_score >= t].mean() for t in np.unique(y_score)[::-1]])
+        """,
+)
