@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-BENCHMARKS = ["bench_classification"]
+BENCHMARKS = ["bench_classification", "bench_thresholds"]
 
 
 def main() -> None:
