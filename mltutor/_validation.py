@@ -31,6 +31,8 @@ __all__ = [
     "check_labels",
     "check_multilabel_labels",
     "check_set_wise_labels",
+    "check_top_k",
+    "TopKInputs",
     "target_type",
     "warn",
 ]
@@ -63,18 +65,21 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def check_zero_division(zero_division: Any) -> float:
-    """Return the value that replaces 0/0: ``'warn'`` -> 0.0 (and a warning later), 0, 1 or NaN."""
+def check_zero_division(zero_division: Any, *, allow_nan: bool = True) -> float:
+    """Return the value that replaces 0/0: ``'warn'`` -> 0.0 (and a warning later), 0, 1 or NaN.
+
+    ``allow_nan=False`` for ``jaccard_score``, which (in scikit-learn 1.9) accepts only 'warn', 0
+    and 1.
+    """
     if isinstance(zero_division, str):
         if zero_division == "warn":
             return 0.0
     elif isinstance(zero_division, Real) and not isinstance(zero_division, np.timedelta64):
         value = float(zero_division)
-        if value in (0.0, 1.0) or np.isnan(value):
+        if value in (0.0, 1.0) or (allow_nan and np.isnan(value)):
             return value
-    raise ValueError(
-        f"zero_division must be 'warn', 0.0, 1.0 or np.nan; got {zero_division!r}."
-    )
+    options = "'warn', 0.0, 1.0 or np.nan" if allow_nan else "'warn', 0.0 or 1.0"
+    raise ValueError(f"zero_division must be {options}; got {zero_division!r}.")
 
 
 def check_average(average: Any, *, allow_binary: bool = True) -> Any:
@@ -245,8 +250,12 @@ def _check_lengths(**arrays: np.ndarray | None) -> None:
         )
 
 
-def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
-    """1-D, finite, one weight per sample, not all zero.  Negative weights are accepted (sklearn)."""
+def _check_sample_weight(
+    sample_weight: Any, n_samples: int, *, require_nonzero: bool = True
+) -> np.ndarray | None:
+    """1-D, finite, one weight per sample, not all zero (unless ``require_nonzero=False``: the
+    metric then raises ZeroDivisionError itself, as scikit-learn's top-k accuracy does).  Negative
+    weights are accepted (sklearn)."""
     if sample_weight is None:
         return None
     if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
@@ -267,7 +276,7 @@ def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | Non
     if w.dtype.kind == "f" and not np.isfinite(w).all():
         what = "NaN" if np.isnan(w).any() else "infinity"
         raise ValueError(f"Input sample_weight contains {what}; weights must be finite.")
-    if not w.any():
+    if require_nonzero and not w.any():
         raise ValueError("sample_weight must contain at least one non-zero weight; all weights are 0.")
     return w
 
@@ -422,3 +431,137 @@ def check_set_wise_labels(
             UserWarning,
         )
     return labels
+
+
+# --------------------------------------------------------------------------------------------
+# Top-k accuracy: 1-D labels and a score per class
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TopKInputs:
+    """Validated inputs of ``top_k_accuracy_score``.
+
+    ``true_idx`` is each sample's true class as a column index of ``y_score``; ``y_score`` is 1-D
+    (binary: the score of the second class) or ``(n_samples, n_classes)``.
+    """
+
+    true_idx: np.ndarray
+    y_score: np.ndarray
+    n_classes: int
+    sample_weight: np.ndarray | None
+
+
+def _check_k(k: Any) -> int:
+    if not isinstance(k, Integral):
+        raise TypeError(f"k must be an int >= 1 (how many top-scored classes count); got {k!r}.")
+    if k < 1:
+        raise ValueError(f"k must be an int >= 1 (how many top-scored classes count); got {k!r}.")
+    return int(k)
+
+
+def _check_scores(y_score: Any) -> np.ndarray:
+    """Scores are a finite real 1-D or 2-D array (no strings, no NaN, no infinity)."""
+    if y_score is None or isinstance(y_score, (str, bytes)) or np.ndim(y_score) == 0:
+        raise TypeError(f"y_score must be an array-like of scores; got {y_score!r}.")
+    s = np.asarray(y_score)
+    if s.dtype.kind == "O":
+        try:
+            s = s.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("y_score must hold real numbers; got an object array.") from None
+    if s.dtype.kind not in "biuf":
+        raise ValueError(f"y_score must hold real numbers (scores); got dtype {s.dtype}.")
+    if s.ndim > 2:
+        raise ValueError(f"y_score must be 1-D or 2-D (n_samples, n_classes); got shape {s.shape}.")
+    if s.ndim == 2 and s.shape[1] == 0:
+        raise ValueError("y_score has 0 columns; it needs one score per class.")
+    if s.dtype.kind == "f" and not np.isfinite(s).all():
+        what = "NaN" if np.isnan(s).any() else "infinity"
+        raise ValueError(f"Input y_score contains {what}; scores must be finite.")
+    return s
+
+
+def _check_top_k_labels(labels: Any, y_true: np.ndarray, n_score_classes: int) -> np.ndarray:
+    """``labels`` name the columns of ``y_score``: unique, sorted, one per column, covering y_true."""
+    arr = np.asarray(labels)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.reshape(-1)  # a column vector, as sklearn's column_or_1d
+    arr = check_labels(arr, y_true)
+    if np.unique(arr).size != arr.size:
+        raise ValueError(f"Parameter 'labels' must be unique; got {labels!r}.")
+    if not np.array_equal(np.unique(arr), arr):
+        raise ValueError(f"Parameter 'labels' must be ordered (sorted ascending); got {labels!r}.")
+    if arr.size != n_score_classes:
+        raise ValueError(
+            f"Number of given labels ({arr.size}) not equal to the number of classes in "
+            f"'y_score' ({n_score_classes})."
+        )
+    missing = np.setdiff1d(y_true, arr)
+    if missing.size:
+        raise ValueError(
+            f"'y_true' contains labels not in parameter 'labels': {missing.tolist()}."
+        )
+    return arr
+
+
+def check_top_k(
+    y_true: Any, y_score: Any, k: Any, normalize: Any, sample_weight: Any, labels: Any
+) -> tuple[TopKInputs, int, bool]:
+    """Validate ``top_k_accuracy_score``'s arguments the way scikit-learn does.
+
+    ``y_true`` is 1-D class labels (a column vector is flattened).  The targets are binary when
+    ``y_true`` holds at most two labels and ``labels`` (if given) at most two; binary scores are
+    1-D (or one column).  Otherwise ``y_score`` has one column per class: the sorted labels of
+    ``y_true``, or ``labels`` (unique, sorted, covering ``y_true``).  Returns the inputs, ``k``
+    and ``normalize``.
+    """
+    k = _check_k(k)
+    normalize = check_bool(normalize, "normalize")
+    yt, _ = _as_array(y_true, "y_true")
+    if yt.ndim == 2 and yt.shape[1] == 1:
+        yt = yt.reshape(-1)
+    if yt.ndim != 1:
+        raise ValueError(f"y_true must be 1-D class labels; got shape {yt.shape}.")
+    if yt.shape[0] == 0:
+        raise ValueError("Found empty input array (y_true has 0 samples); at least 1 is required.")
+    kind = _kind(yt, "y_true")
+    if kind != "labels":
+        raise ValueError(f"y type must be 'binary' or 'multiclass', got '{kind}' instead.")
+    present = np.unique(yt)
+    binary = present.size <= 2 and not (labels is not None and len(labels) > 2)
+    s = _check_scores(y_score)
+    if binary:
+        if s.ndim == 2 and s.shape[1] != 1:
+            raise ValueError(
+                f"`y_true` is binary while y_score is 2d with {s.shape[1]} classes. If `y_true` "
+                "does not contain all the labels, `labels` must be provided."
+            )
+        s = s.reshape(-1)
+    elif s.ndim != 2:
+        raise ValueError(
+            "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` contains "
+            f"multiple classes. Got `y_score.shape={s.shape}`."
+        )
+    weights = None if np.ndim(sample_weight) == 0 else np.asarray(sample_weight)
+    _check_lengths(y_true=yt, y_score=s, sample_weight=weights)
+    w = _check_sample_weight(sample_weight, yt.shape[0], require_nonzero=False)
+    n_score_classes = s.shape[1] if s.ndim == 2 else 2
+    if labels is None:
+        classes = present
+        if classes.size != n_score_classes:
+            raise ValueError(
+                f"Number of classes in 'y_true' ({classes.size}) not equal to the number of "
+                f"classes in 'y_score' ({n_score_classes}). You can provide a list of all known "
+                "classes by assigning it to the `labels` parameter."
+            )
+    else:
+        classes = _check_top_k_labels(labels, yt, n_score_classes)
+    if k >= classes.size:
+        warn(
+            f"'k' ({k}) greater than or equal to 'n_classes' ({classes.size}) will result in a "
+            "perfect score and is therefore meaningless.",
+            UndefinedMetricWarning,
+        )
+    true_idx = np.searchsorted(classes, yt)
+    return TopKInputs(true_idx, s, int(classes.size), w), k, normalize

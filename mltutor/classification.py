@@ -24,6 +24,9 @@ __all__ = [
     "ratio",
     "nan_average",
     "precision_recall_fscore",
+    "jaccard",
+    "hamming",
+    "top_k_accuracy",
     "specificity",
     "format_report",
 ]
@@ -182,6 +185,74 @@ def precision_recall_fscore(
     weights = {"weighted": true_sum, "samples": sample_weight}.get(average)
     return (nan_average(precision, weights), nan_average(recall, weights),
             nan_average(f_score, weights), None)
+
+
+def jaccard(
+    counts: PerClassCounts,
+    *,
+    average: Any = None,
+    zero_division: Any = "warn",
+    sample_weight: np.ndarray | None = None,
+) -> Any:
+    """Jaccard index (intersection over union) of each label, or its average.
+
+    .. math:: J = \\frac{tp}{tp + fp + fn} = \\frac{F_1}{2 - F_1}
+
+    The same counts as precision and recall, and the same averages: 'micro' pools ``tp`` and the
+    union ``tp + fp + fn`` over labels, 'macro' is the plain mean, 'weighted' weights by support
+    ``tp + fn`` (a plain mean if every support is 0), 'samples' averages per-sample values with
+    ``sample_weight``.  A 0/0 (label neither true nor predicted) follows ``zero_division``.
+
+    >>> jaccard(PerClassCounts(np.array([2, 0]), np.array([1, 1]), np.array([1, 0]), np.array([0, 3])))
+    array([0.5, 0. ])
+    """
+    tp, union = counts.tp, counts.tp + counts.fp + counts.fn
+    if average == "micro":
+        tp, union = np.reshape(np.sum(tp), (1,)), np.reshape(np.sum(union), (1,))
+    score = ratio(tp, union, zero_division, metric="jaccard", modifier="true or predicted",
+                  average=average, warn_for=("jaccard",))
+    if average is None:
+        return score
+    weights = {"weighted": counts.tp + counts.fn, "samples": sample_weight}.get(average)
+    if average == "weighted" and not np.any(weights):
+        weights = None  # every score is 0/0 here; sklearn then takes the plain mean
+    if weights is not None and np.sum(weights) == 0:  # only with negative weights
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    return nan_average(score, weights)
+
+
+def hamming(n_wrong: float, n_cells: float) -> float:
+    """Hamming loss: the (weighted) fraction of label decisions that are wrong.
+
+    For 1-D labels ``n_wrong`` is the off-diagonal sum of the confusion matrix (= sum of FP = sum
+    of FN) and ``n_cells`` the number of samples, so the loss is ``1 - accuracy``; for indicator
+    matrices ``n_wrong`` counts differing entries and ``n_cells`` is samples x labels.
+
+    .. math:: \\mathrm{HL} = \\frac{\\sum_s w_s \\sum_l [Y_{sl} \\ne \\hat Y_{sl}]}{L \\sum_s w_s}
+
+    >>> hamming(3, 12)
+    0.25
+    """
+    if n_cells == 0:  # only reachable with negative weights that cancel
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    return float(n_wrong / n_cells)
+
+
+def top_k_accuracy(
+    outranked_by: np.ndarray, k: int, sample_weight: np.ndarray | None = None, normalize: bool = True
+) -> float:
+    """Fraction (or weighted number) of samples whose true class is among the ``k`` best scored.
+
+    ``outranked_by[s]`` is how many classes sample ``s``'s true class loses to
+    (:func:`mltutor.confusion.outranking_count`); the sample is a hit when that is below ``k``.
+
+    >>> top_k_accuracy(np.array([0, 1, 2, 0]), k=2)
+    0.75
+    """
+    hits = outranked_by < k
+    if sample_weight is None:
+        return accuracy(np.count_nonzero(hits), hits.shape[0], normalize)
+    return accuracy(np.dot(hits, sample_weight), np.sum(sample_weight), normalize)
 
 
 def specificity(

@@ -26,7 +26,9 @@ __all__ = [
     "PerClassCounts",
     "confusion_counts",
     "count_labels",
+    "mismatch_count",
     "multilabel_counts",
+    "outranking_count",
     "per_class_counts",
     "select_labels",
 ]
@@ -302,3 +304,46 @@ def exact_match_count(
     if sample_weight is None:
         return float(np.count_nonzero(exact))
     return float(np.dot(exact, sample_weight))
+
+
+def mismatch_count(
+    y_true: np.ndarray, y_pred: np.ndarray, sample_weight: np.ndarray | None = None
+) -> float:
+    """(Weighted) number of entries of two indicator matrices that differ (Hamming distance).
+
+    .. math:: \\sum_s w_s \\sum_l [Y_{sl} \\ne \\hat Y_{sl}]
+
+    >>> mismatch_count(np.array([[1, 0], [1, 1]]), np.array([[1, 1], [0, 1]]))
+    2.0
+    """
+    per_sample = np.count_nonzero(np.asarray(y_true) != np.asarray(y_pred), axis=1)
+    if sample_weight is None:
+        return float(per_sample.sum())
+    return float(np.dot(per_sample, sample_weight))
+
+
+def outranking_count(y_score: np.ndarray, true_idx: np.ndarray) -> np.ndarray:
+    """How many classes each sample's true class loses to, ranked by score (0 = ranked first).
+
+    A class beats the true class when its score is higher, or equal with a higher column index
+    (scikit-learn's tie rule: it sorts the scores with a stable sort and reads them backwards).
+    The true class is in the top ``k`` exactly when the count is below ``k``.
+
+    .. math:: r_s = \\#\\{c : S_{sc} > S_{st_s}\\} + \\#\\{c > t_s : S_{sc} = S_{st_s}\\}
+
+    Parameters
+    ----------
+    y_score : ndarray of shape (n_samples, n_classes)
+    true_idx : ndarray of int, shape (n_samples,)
+        Column of each sample's true class.
+
+    Examples
+    --------
+    >>> outranking_count(np.array([[0.2, 0.5, 0.3], [0.4, 0.4, 0.2]]), np.array([2, 0]))
+    array([1, 1])
+    """
+    rows = np.arange(y_score.shape[0])
+    own = y_score[rows, true_idx][:, None]
+    higher_column = np.arange(y_score.shape[1])[None, :] > true_idx[:, None]
+    beats = (y_score > own) | ((y_score == own) & higher_column)
+    return np.count_nonzero(beats, axis=1)

@@ -14,6 +14,9 @@ mis-handles, or is a last-digit detail):
 * ``confusion_matrix`` refuses repeated ``labels`` (scikit-learn returns a matrix that miscounts)
   and 2-D ``labels``;
 * more than ~8,000 distinct labels are refused (the dense count would not fit in memory);
+* ``hamming_loss`` on indicator matrices whose weights sum to 0 (negative weights) raises
+  ZeroDivisionError, as it does for 1-D labels; scikit-learn returns inf there;
+* ``top_k_accuracy_score`` refuses NaN or infinite ``sample_weight`` (scikit-learn returns nan);
 * float weights are summed cell by cell, then along rows and columns, so weighted sums may differ
   from scikit-learn's in the last bit (1e-16 relative); ``classification_report`` prints weighted
   supports in full, so such a digit can show there.
@@ -43,6 +46,7 @@ from ._validation import (
     check_pos_label,
     check_set_wise_labels,
     check_targets,
+    check_top_k,
     check_zero_division,
     target_type,
     warn,
@@ -56,11 +60,14 @@ __all__ = [
     "confusion_matrix",
     "f1_score",
     "fbeta_score",
+    "hamming_loss",
+    "jaccard_score",
     "multilabel_confusion_matrix",
     "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
     "specificity_score",
+    "top_k_accuracy_score",
 ]
 
 _PRF = ("precision", "recall", "f-score")
@@ -516,3 +523,128 @@ def classification_report(
                                                     zero_division=zero_division, sample_weight=w)
         averages[heading] = (p, r, f, support)
     return _rates.format_report(names, per_label, averages, digits=digits, output_dict=output_dict)
+
+
+# --------------------------------------------------------------------------------------------
+# Set-overlap and ranking views of the same counts
+# --------------------------------------------------------------------------------------------
+
+
+def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+    """Fraction of label decisions that are wrong.
+
+    .. math:: \\mathrm{HL} = \\frac{1}{L \\sum_s w_s}\\sum_s w_s \\sum_{l=1}^{L} [Y_{sl} \\ne \\hat Y_{sl}]
+
+    For 1-D labels (``L = 1``) it is the off-diagonal share of the confusion matrix,
+    ``1 - accuracy``.  For indicator matrices every (sample, label) cell is one yes/no decision,
+    so a sample with one wrong label out of five costs 0.2, not 1 as in subset accuracy.
+
+    Parameters
+    ----------
+    y_true, y_pred : 1-D labels or label-indicator matrices
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    float
+        In [0, 1]; lower is better.
+
+    Examples
+    --------
+    >>> hamming_loss([1, 2, 3, 4], [2, 2, 3, 4])
+    0.25
+    >>> hamming_loss(np.array([[0, 1], [1, 1]]), np.zeros((2, 2)))
+    0.75
+    """
+    targets = check_targets(y_true, y_pred, sample_weight)
+    w = targets.sample_weight
+    total = targets.n_samples if w is None else np.sum(w)
+    if targets.multilabel:
+        n_wrong = _count.mismatch_count(targets.y_true, targets.y_pred, w)
+        return _rates.hamming(n_wrong, total * targets.y_true.shape[1])
+    cm = _count.count_labels(targets.y_true, targets.y_pred, w).matrix
+    n_wrong = np.sum(_count.per_class_counts(cm).fp)  # off-diagonal cells (= sum of FN too)
+    return _rates.hamming(n_wrong, total)
+
+
+def jaccard_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: Any = "binary",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    """Jaccard index (intersection over union) of the predicted and true sets of each label.
+
+    .. math:: J = \\frac{|Y \\cap \\hat Y|}{|Y \\cup \\hat Y|} = \\frac{tp}{tp + fp + fn}
+
+    Built from the same counts as :func:`precision_score` and averaged the same way
+    ('binary', 'micro', 'macro', 'weighted', 'samples' or None).  Unlike the precision family,
+    ``zero_division`` accepts only 'warn', 0 and 1 (as in scikit-learn 1.9).
+
+    Examples
+    --------
+    >>> jaccard_score([0, 1, 1, 1], [0, 1, 1, 0])
+    0.6666666666666666
+    >>> jaccard_score([0, 1, 2, 2], [0, 2, 1, 2], average=None).tolist()
+    [1.0, 0.0, 0.3333333333333333]
+    """
+    zero_division_value = check_zero_division(zero_division, allow_nan=False)
+    counts, targets = _set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight)
+    return _rates.jaccard(
+        counts, average=average,
+        zero_division="warn" if isinstance(zero_division, str) else zero_division_value,
+        sample_weight=targets.sample_weight,
+    )
+
+
+def top_k_accuracy_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: int = 2,
+    normalize: bool = True,
+    sample_weight: Any = None,
+    labels: Any = None,
+) -> float:
+    """Fraction of samples whose true class is among the ``k`` highest-scored classes.
+
+    .. math:: \\frac{1}{\\sum_s w_s}\\sum_s w_s\\,[r_s < k],\\qquad
+              r_s = \\#\\{\\text{classes ranked above the true class of } s\\}
+
+    Tied scores rank the higher class index first (as in scikit-learn; torchmetrics ranks the
+    lower index first).  Binary targets take 1-D scores of the second class: with ``k=1`` a
+    sample is predicted positive when its score exceeds 0.5 (scores in [0, 1]) or 0 (otherwise),
+    and ``k >= 2`` is always right.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Columns follow the sorted labels of ``y_true``, or ``labels``.
+    k : int >= 1
+    normalize : bool
+        Fraction (True) or (weighted) number of hits (False).
+    sample_weight : array-like of shape (n_samples,), optional
+    labels : array-like of shape (n_classes,), optional
+        All classes, sorted, when ``y_true`` does not show them all.
+
+    Examples
+    --------
+    >>> scores = [[0.5, 0.2, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2]]
+    >>> top_k_accuracy_score([2, 1, 0], scores, k=1)
+    0.0
+    >>> top_k_accuracy_score([2, 1, 0], scores, k=2)
+    1.0
+    """
+    inputs, k, normalize = check_top_k(y_true, y_score, k, normalize, sample_weight, labels)
+    s, t = inputs.y_score, inputs.true_idx
+    if s.ndim == 1:  # binary: the predicted class outranks the true one when they differ
+        threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0
+        outranked_by = ((s > threshold) != t).astype(np.intp)
+    else:
+        outranked_by = _count.outranking_count(s, t)
+    return _rates.top_k_accuracy(outranked_by, k, inputs.sample_weight, normalize)
