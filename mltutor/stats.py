@@ -1,0 +1,415 @@
+"""Bootstrap confidence intervals for any metric, and for the difference between two models.
+
+A test set is a sample.  Rerun the same model on another test set drawn from the same population
+and its F1 moves; the bootstrap estimates by how much.  Draw ``n`` indices with replacement from
+the ``n`` test samples, recompute the metric on that *resample*, repeat a few thousand times: the
+spread of those values is the spread of the metric.  The percentile interval keeps the middle
+``confidence_level`` of them {cite}`efron1993bootstrap`.
+
+Two models evaluated on the same test set are *paired*: the hard samples are hard for both.  To
+compare them, bootstrap the **difference** on the same resampled indices
+(:func:`paired_bootstrap`).  Two separate intervals that overlap say nothing about whether the
+difference is zero (the course's myth 9).
+
+Vectorised where it matters: all index arrays of a chunk are drawn at once with
+``rng.integers(0, n, size=(chunk, n))`` (chunks bound the memory to about 32 MB).  The metric is
+called once per resample, a loop over resamples, never over samples.
+
+>>> import numpy as np
+>>> from mltutor.stats import bootstrap_ci
+>>> y = np.array([0, 1, 1, 0, 1, 0, 1, 1, 0, 1])
+>>> p = np.array([0, 1, 0, 0, 1, 1, 1, 1, 0, 1])
+>>> acc = lambda t, q: float(np.mean(t == q))
+>>> r = bootstrap_ci(acc, y, p, n_resamples=1000, random_state=0)
+>>> r.estimate, bool(r.low <= r.estimate <= r.high)
+(0.8, True)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+__all__ = ["BootstrapResult", "PairedBootstrapResult", "bootstrap_ci", "paired_bootstrap"]
+
+#: Interval methods: the percentile interval and the "basic" (reverse percentile) interval.
+METHODS = ("percentile", "basic")
+
+#: At most this many indices (int64) are drawn at once: 4 Mi entries, 32 MB.
+_MAX_INDEX_ELEMENTS = 1 << 22
+
+#: ``progress=None`` shows a bar only for big jobs on a terminal.
+_AUTO_PROGRESS_WORK = 10**8
+
+
+@dataclass(frozen=True)
+class BootstrapResult:
+    """A bootstrap confidence interval.
+
+    Attributes
+    ----------
+    estimate : float or ndarray
+        The metric on the full data (not the mean of the resamples).
+    low, high : float or ndarray
+        The interval's ends; arrays (one entry per element) when the metric returns an array.
+    confidence_level : float
+        E.g. 0.95.
+    n_resamples : int
+        Resamples drawn, including skipped ones.
+    n_skipped : int
+        Resamples left out because ``y_true`` held a single class there (``skip_single_class``).
+    method : str
+        ``"percentile"`` or ``"basic"``.
+    distribution : ndarray
+        The metric on each kept resample, shape ``(n_resamples - n_skipped, *metric_shape)``.
+    """
+
+    estimate: float | np.ndarray
+    low: float | np.ndarray
+    high: float | np.ndarray
+    confidence_level: float
+    n_resamples: int
+    n_skipped: int
+    method: str
+    distribution: np.ndarray = field(repr=False)
+
+    @property
+    def standard_error(self) -> float | np.ndarray:
+        """Standard deviation of the bootstrap distribution (``ddof=1``)."""
+        return _plain(np.std(self.distribution, axis=0, ddof=1))
+
+    def contains(self, value: float) -> bool | np.ndarray:
+        """Whether ``value`` lies inside the interval (ends included)."""
+        inside = (np.asarray(self.low) <= value) & (value <= np.asarray(self.high))
+        return _plain(inside) if np.ndim(inside) else bool(inside)
+
+
+@dataclass(frozen=True)
+class PairedBootstrapResult(BootstrapResult):
+    """A bootstrap interval for ``metric(a) - metric(b)``, plus each model's own estimate.
+
+    ``estimate``, ``low``, ``high`` and ``distribution`` describe the difference.
+    """
+
+    estimate_a: float | np.ndarray = 0.0
+    estimate_b: float | np.ndarray = 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------------------------
+
+
+def _check_metric(metric: Any) -> Callable[..., Any]:
+    if not callable(metric):
+        raise TypeError(f"metric must be a callable metric(y_true, y_pred), got {type(metric).__name__}")
+    return metric
+
+
+def _check_n_resamples(n_resamples: Any) -> int:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral):
+        raise TypeError(f"n_resamples must be an integer, got {n_resamples!r}")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be at least 1, got {n_resamples}")
+    return int(n_resamples)
+
+
+def _check_confidence_level(confidence_level: Any) -> float:
+    if isinstance(confidence_level, bool) or not isinstance(confidence_level, Real):
+        raise TypeError(f"confidence_level must be a number in (0, 1), got {confidence_level!r}")
+    if not 0.0 < float(confidence_level) < 1.0:
+        raise ValueError(f"confidence_level must lie strictly between 0 and 1, got {confidence_level}")
+    return float(confidence_level)
+
+
+def _check_method(method: Any) -> str:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    return method
+
+
+def _check_rng(random_state: Any) -> np.random.Generator:
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or (isinstance(random_state, Integral) and not isinstance(random_state, bool)):
+        if random_state is not None and random_state < 0:
+            raise ValueError(f"random_state must be a non-negative integer, got {random_state}")
+        return np.random.default_rng(random_state)
+    raise TypeError(
+        f"random_state must be None, an int or a numpy.random.Generator, got {type(random_state).__name__}")
+
+
+def _check_samples(**arrays: Any) -> tuple[int, dict[str, np.ndarray]]:
+    """Arrays with the same (non-zero) number of samples along axis 0."""
+    out: dict[str, np.ndarray] = {}
+    for name, value in arrays.items():
+        arr = np.asarray(value)
+        if arr.ndim == 0:
+            raise ValueError(f"{name} must be an array of samples, got a scalar {value!r}")
+        out[name] = arr
+    lengths = {name: arr.shape[0] for name, arr in out.items()}
+    if len(set(lengths.values())) > 1:
+        found = ", ".join(f"{name} has {k}" for name, k in lengths.items())
+        raise ValueError(f"inputs have different numbers of samples: {found}")
+    n = next(iter(lengths.values()))
+    if n == 0:
+        raise ValueError(f"{next(iter(lengths))} is empty: the bootstrap needs at least one sample")
+    return n, out
+
+
+def _use_progress(progress: Any, work: int) -> bool:
+    if progress is None:
+        return work >= _AUTO_PROGRESS_WORK and bool(getattr(sys.stderr, "isatty", lambda: False)())
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be True, False or None, got {progress!r}")
+    return bool(progress)
+
+
+def _plain(x: Any) -> Any:
+    """0-d arrays and NumPy scalars as Python floats (readable reprs); arrays unchanged."""
+    arr = np.asarray(x)
+    return float(arr) if arr.ndim == 0 else arr
+
+
+# --------------------------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------------------------
+
+
+def _resample_indices(rng: np.random.Generator, n: int, n_resamples: int, progress: bool):
+    """Yield index arrays of shape (chunk, n), drawn chunk by chunk from one random stream.
+
+    Drawing in chunks gives the same indices as one ``rng.integers(0, n, (n_resamples, n))``.
+    """
+    chunk = max(1, min(n_resamples, _MAX_INDEX_ELEMENTS // n))
+    bar = None
+    if progress:
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:  # no tqdm: no bar
+            tqdm = None
+        if tqdm is not None:
+            bar = tqdm(total=n_resamples, desc="bootstrap", unit="resample", file=sys.stderr)
+    try:
+        for start in range(0, n_resamples, chunk):
+            size = min(chunk, n_resamples - start)
+            yield rng.integers(0, n, size=(size, n))
+            if bar is not None:
+                bar.update(size)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _single_class(y_true: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """For each row of ``idx``: do all resampled ``y_true`` rows equal the first one?"""
+    resampled = y_true[idx]                          # (chunk, n, ...)
+    same = resampled == resampled[:, :1]
+    return same.reshape(len(idx), -1).all(axis=1)
+
+
+def _call(metric, k: int, *args: np.ndarray) -> np.ndarray:
+    try:
+        return np.asarray(metric(*args), dtype=float)
+    except Exception as exc:
+        exc.add_note(f"(raised by the metric on bootstrap resample {k})")
+        raise
+
+
+def _run(metrics, y_true, preds, *, n_resamples, rng, skip_single_class, progress):
+    """The metric(s) on every resample; returns (values per metric, n_skipped)."""
+    n = y_true.shape[0]
+    values: list[list[np.ndarray]] = [[] for _ in metrics]
+    shapes: list[tuple[int, ...] | None] = [None for _ in metrics]
+    n_skipped = 0
+    k = 0
+    for idx in _resample_indices(rng, n, n_resamples, _use_progress(progress, n_resamples * n)):
+        skip = _single_class(y_true, idx) if skip_single_class else np.zeros(len(idx), bool)
+        n_skipped += int(skip.sum())
+        for row, skipped in zip(idx, skip):
+            k += 1
+            if skipped:
+                continue
+            t = y_true[row]
+            for j, (metric, pred) in enumerate(zip(metrics, preds)):
+                v = _call(metric, k - 1, t, pred[row])
+                if shapes[j] is None:
+                    shapes[j] = v.shape
+                elif v.shape != shapes[j]:
+                    raise ValueError(
+                        f"the metric returned shape {v.shape} on bootstrap resample {k - 1} but "
+                        f"{shapes[j]} before; a per-class metric needs a fixed labels= argument")
+                values[j].append(v)
+    if n_skipped == n_resamples:
+        raise ValueError(
+            f"all {n_resamples} bootstrap resamples held a single class in y_true and were skipped; "
+            "y_true needs at least two classes (or pass skip_single_class=False)")
+    return [np.stack(v) for v in values], n_skipped
+
+
+def _interval(distribution: np.ndarray, estimate: np.ndarray, confidence_level: float, method: str):
+    alpha = (1.0 - confidence_level) / 2.0
+    low, high = np.quantile(distribution, [alpha, 1.0 - alpha], axis=0)
+    if method == "basic":
+        low, high = 2.0 * estimate - high, 2.0 * estimate - low
+    return _plain(low), _plain(high)
+
+
+# --------------------------------------------------------------------------------------------
+# Public functions
+# --------------------------------------------------------------------------------------------
+
+
+def bootstrap_ci(
+    metric: Callable[[np.ndarray, np.ndarray], Any],
+    y_true: Any,
+    y_pred: Any,
+    *,
+    n_resamples: int = 2000,
+    confidence_level: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+    method: str = "percentile",
+    skip_single_class: bool = True,
+    progress: bool | None = False,
+) -> BootstrapResult:
+    r"""Bootstrap confidence interval for ``metric(y_true, y_pred)``.
+
+    Each resample draws ``n`` sample indices with replacement, :math:`i_1,\dots,i_n \sim U\{0..n-1\}`,
+    and computes :math:`\theta^*_b = \mathrm{metric}(y_{\text{true}}[i], y_{\text{pred}}[i])`.  The
+    percentile interval is :math:`[q_{\alpha/2}(\theta^*), q_{1-\alpha/2}(\theta^*)]` with
+    :math:`\alpha = 1 - \text{confidence\_level}`; the basic interval reflects it about the
+    estimate :math:`\hat\theta`: :math:`[2\hat\theta - q_{1-\alpha/2}, 2\hat\theta - q_{\alpha/2}]`.
+
+    Parameters
+    ----------
+    metric : callable
+        ``metric(y_true, y_pred)`` returning a number or an array of fixed shape (per-class
+        scores: pass ``labels=`` so that a class missing from a resample keeps its slot).
+    y_true : array-like, shape (n_samples, ...)
+        Ground truth; resampled along axis 0.
+    y_pred : array-like, shape (n_samples, ...)
+        Predictions or scores (e.g. an ``(n_samples, n_classes)`` score matrix), resampled with
+        the same indices.
+    n_resamples : int, default 2000
+    confidence_level : float, default 0.95
+        Strictly between 0 and 1.
+    random_state : None, int or numpy.random.Generator
+        Seed the resampling: the same seed gives the same resamples, so two models bootstrapped
+        with the same seed see the same indices.
+    method : {"percentile", "basic"}
+    skip_single_class : bool, default True
+        Leave out (and count in ``n_skipped``) resamples in which every ``y_true`` is the same
+        class.  Recall, AUC and F1 of a binary problem are undefined or degenerate there; with
+        tiny or very imbalanced test sets such resamples do happen.  Any *other* exception the
+        metric raises propagates, naming the resample.
+    progress : bool or None, default False
+        Show a tqdm bar on stderr (if tqdm is installed).  ``None`` shows it only for big jobs
+        when stderr is a terminal.
+
+    Returns
+    -------
+    BootstrapResult
+
+    Raises
+    ------
+    ValueError
+        ``n_resamples < 1``, ``confidence_level`` outside (0, 1), an unknown ``method``, inputs of
+        different lengths or empty, a metric whose output shape changes, or every resample skipped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mltutor.metrics import f1_score
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200)
+    >>> p = np.where(rng.random(200) < 0.8, y, 1 - y)
+    >>> r = bootstrap_ci(f1_score, y, p, random_state=1)
+    >>> bool(r.low < r.estimate < r.high), r.n_skipped
+    (True, 0)
+    """
+    metric = _check_metric(metric)
+    n_resamples = _check_n_resamples(n_resamples)
+    confidence_level = _check_confidence_level(confidence_level)
+    method = _check_method(method)
+    rng = _check_rng(random_state)
+    _, arrays = _check_samples(y_true=y_true, y_pred=y_pred)
+    y_true, y_pred = arrays["y_true"], arrays["y_pred"]
+
+    estimate = np.asarray(metric(y_true, y_pred), dtype=float)
+    (dist,), n_skipped = _run([metric], y_true, [y_pred], n_resamples=n_resamples, rng=rng,
+                              skip_single_class=bool(skip_single_class), progress=progress)
+    if dist.shape[1:] != estimate.shape:
+        raise ValueError(f"the metric returned shape {dist.shape[1:]} on resamples but "
+                         f"{estimate.shape} on the full data; pass a fixed labels= argument")
+    low, high = _interval(dist, estimate, confidence_level, method)
+    return BootstrapResult(_plain(estimate), low, high, confidence_level, n_resamples, n_skipped,
+                           method, dist)
+
+
+def paired_bootstrap(
+    metric: Callable[[np.ndarray, np.ndarray], Any],
+    y_true: Any,
+    y_pred_a: Any,
+    y_pred_b: Any,
+    *,
+    n_resamples: int = 2000,
+    confidence_level: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+    method: str = "percentile",
+    skip_single_class: bool = True,
+    progress: bool | None = False,
+) -> PairedBootstrapResult:
+    r"""Bootstrap interval for ``metric(y_true, y_pred_a) - metric(y_true, y_pred_b)``.
+
+    Both models are scored on the **same** resampled indices in every resample, so what is common
+    to them (the hard samples, the lucky draw of easy ones) cancels in the difference
+    :math:`\theta^*_{a,b} - \theta^*_{b,b}`.  An interval that excludes 0 says model A and model B
+    differ on this population at that confidence level, even when their separate intervals overlap.
+
+    Parameters are those of :func:`bootstrap_ci`, with two prediction arrays.  With the same
+    ``random_state``, ``bootstrap_ci(metric, y_true, y_pred_a, ...)`` sees exactly the same
+    resamples as this function.
+
+    Returns
+    -------
+    PairedBootstrapResult
+        The interval of the difference, and ``estimate_a`` and ``estimate_b``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> a = np.where(rng.random(500) < 0.85, y, 1 - y)
+    >>> b = np.where(rng.random(500) < 0.05, 1 - a, a)   # b = a with 5 % of its answers flipped
+    >>> acc = lambda t, p: float(np.mean(t == p))
+    >>> r = paired_bootstrap(acc, y, a, b, random_state=0)
+    >>> round(r.estimate, 3) == round(r.estimate_a - r.estimate_b, 3)
+    True
+    """
+    metric = _check_metric(metric)
+    n_resamples = _check_n_resamples(n_resamples)
+    confidence_level = _check_confidence_level(confidence_level)
+    method = _check_method(method)
+    rng = _check_rng(random_state)
+    _, arrays = _check_samples(y_true=y_true, y_pred_a=y_pred_a, y_pred_b=y_pred_b)
+    y_true = arrays["y_true"]
+
+    est_a = np.asarray(metric(y_true, arrays["y_pred_a"]), dtype=float)
+    est_b = np.asarray(metric(y_true, arrays["y_pred_b"]), dtype=float)
+    (dist_a, dist_b), n_skipped = _run(
+        [metric, metric], y_true, [arrays["y_pred_a"], arrays["y_pred_b"]], n_resamples=n_resamples,
+        rng=rng, skip_single_class=bool(skip_single_class), progress=progress)
+    if dist_a.shape[1:] != est_a.shape:
+        raise ValueError(f"the metric returned shape {dist_a.shape[1:]} on resamples but "
+                         f"{est_a.shape} on the full data; pass a fixed labels= argument")
+    estimate = est_a - est_b
+    dist = dist_a - dist_b
+    low, high = _interval(dist, estimate, confidence_level, method)
+    return PairedBootstrapResult(_plain(estimate), low, high, confidence_level, n_resamples,
+                                 n_skipped, method, dist, _plain(est_a), _plain(est_b))
