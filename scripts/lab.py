@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_launch:
         return 0
     cmd = [sys.executable, "-m", "jupyterlab", *lab_location(args.workspace), *lab_args]
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in lab_args:
+        cmd.append("--allow-root")  # containers often run as root; Jupyter refuses without it
     print("running:", " ".join(cmd), flush=True)
     try:
         return subprocess.call(cmd)
