@@ -1,0 +1,29 @@
+"""Streaming and distributed metrics in PyTorch: ``update`` per batch, ``compute`` per epoch.
+
+Import this module explicitly (``import mltutor.streaming``); it needs torch, the rest of mltutor
+does not.
+
+* :class:`StreamingMetric`: the base (tensor states with a reduction, ``update`` / ``compute`` /
+  ``reset`` / ``merge`` / ``to`` / ``sync``).
+* :class:`MulticlassMetrics`: every number of a classification report from one C x C count.
+* :class:`BinaryMetrics`: P/R/F1 at a threshold, ROC/PR curves, AUC and AP, exact or binned.
+* :func:`cumulative_counts`: kernel 2 (sorted-score cumulative counts) in torch.
+* :func:`run_gloo`: run a function on N local processes joined by a gloo process group.
+
+The state is counts, so it lives on the inputs' device, never waits for the host inside
+``update`` (with ``validate_args=False``), and sums across processes exactly.
+"""
+
+from ._dist import run_gloo
+from .base import StreamingMetric
+from .binary import BinaryMetrics, CumulativeCounts, cumulative_counts
+from .multiclass import MulticlassMetrics
+
+__all__ = [
+    "BinaryMetrics",
+    "CumulativeCounts",
+    "MulticlassMetrics",
+    "StreamingMetric",
+    "cumulative_counts",
+    "run_gloo",
+]

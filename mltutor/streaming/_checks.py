@@ -1,0 +1,162 @@
+"""Input checks for the streaming metrics (used when ``validate_args=True``).
+
+Two kinds of check, and they cost very different amounts on a GPU:
+
+* **metadata** (free): is it a tensor, its dtype, its shape, its device.  Python reads these
+  from the tensor object; the device is never asked.
+* **values** (one host sync per batch): labels outside ``[0, num_classes)``, targets other than
+  0/1, NaN or infinite scores.  Answering needs the data, so the CPU waits for the device.  All
+  value checks of a batch are stacked into one small tensor and read with a single ``.tolist()``,
+  so validation costs one sync per batch, not one per check.  The offending value is looked up
+  only when a check has failed.
+
+``validate_args=False`` skips both kinds: ``update`` then queues its kernels and returns.
+"""
+
+from __future__ import annotations
+
+import torch
+
+__all__ = ["check_binary", "check_multiclass"]
+
+
+def _is_tensor(x: object, name: str) -> None:
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(
+            f"{name} must be a torch.Tensor; got {type(x).__name__}. "
+            f"Convert it with torch.as_tensor({name})."
+        )
+
+
+def _is_integer(t: torch.Tensor) -> bool:
+    return not (t.is_floating_point() or t.is_complex() or t.dtype == torch.bool)
+
+
+def _same_batch(preds: torch.Tensor, target: torch.Tensor) -> None:
+    if target.ndim != 1:
+        raise ValueError(
+            f"target must be 1-D with one label per sample, shape [B]; got shape {tuple(target.shape)}."
+        )
+    if preds.shape[0] != target.shape[0]:
+        raise ValueError(
+            f"preds and target must have the same batch size; got preds {tuple(preds.shape)} "
+            f"and target {tuple(target.shape)}."
+        )
+    if preds.device != target.device:
+        raise ValueError(
+            f"preds and target must be on the same device; got preds on {preds.device} and "
+            f"target on {target.device}."
+        )
+
+
+def _first_bad(values: torch.Tensor, bad: torch.Tensor) -> object:
+    """One offending value, for the error message (only called once a check has failed)."""
+    return values[bad].flatten()[0].item()
+
+
+def check_multiclass(
+    preds: torch.Tensor, target: torch.Tensor, num_classes: int, ignore_index: int | None
+) -> None:
+    """Validate one batch for :class:`~mltutor.streaming.MulticlassMetrics`."""
+    _is_tensor(preds, "preds")
+    _is_tensor(target, "target")
+    if not _is_integer(target):
+        raise TypeError(
+            f"target must hold integer class indices (torch.long); got dtype {target.dtype}. "
+            "Float or bool targets are refused: 1.0 and 0.9999 are not labels."
+        )
+    if preds.ndim == 1:
+        if not _is_integer(preds):
+            raise TypeError(
+                f"preds of shape [B] must hold integer class indices; got dtype {preds.dtype}. "
+                f"Pass scores or logits as shape [B, {num_classes}] instead."
+            )
+    elif preds.ndim == 2:
+        if not preds.is_floating_point():
+            raise TypeError(
+                f"preds of shape [B, C] must hold float scores, logits or probabilities; got "
+                f"dtype {preds.dtype}."
+            )
+        if preds.shape[1] != num_classes:
+            raise ValueError(
+                f"preds of shape [B, C] must have C = num_classes = {num_classes} columns; got "
+                f"shape {tuple(preds.shape)}."
+            )
+    else:
+        raise ValueError(
+            f"preds must be class indices of shape [B] or scores of shape [B, {num_classes}]; "
+            f"got shape {tuple(preds.shape)}."
+        )
+    _same_batch(preds, target)
+
+    # Value checks: one host sync for all of them.  The fast path reads the min and max of the
+    # labels (and whether a score is NaN); only when that fails are the culprits looked up.
+    if target.shape[0] == 0:
+        return
+    labels = target.long()
+    if ignore_index is not None:
+        labels = torch.where(labels == ignore_index, 0, labels)
+    if preds.ndim == 1:
+        labels = torch.cat([labels, preds.long()])
+    lo_hi = torch.aminmax(labels)
+    summary = [lo_hi.min, lo_hi.max]
+    if preds.ndim == 2:
+        summary.append(torch.isnan(preds).any().long())
+    values = torch.stack(summary).tolist()
+    if values[0] >= 0 and values[1] < num_classes and (len(values) == 2 or not values[2]):
+        return
+    bad_target = (target < 0) | (target >= num_classes)
+    if ignore_index is not None:
+        bad_target &= target != ignore_index
+    if bad_target.any():
+        allowed = f"[0, {num_classes})" + (f" or ignore_index={ignore_index}" if ignore_index is not None else "")
+        raise ValueError(
+            f"target holds a label outside {allowed}: {_first_bad(target, bad_target)}."
+        )
+    if preds.ndim == 1:
+        bad_preds = (preds < 0) | (preds >= num_classes)
+        raise ValueError(
+            f"preds holds a class index outside [0, {num_classes}): {_first_bad(preds, bad_preds)}."
+        )
+    raise ValueError(
+        "preds (scores/logits) contain NaN; argmax would silently pick the NaN's column. "
+        "Check the model for overflow (e.g. fp16 logits) before evaluating."
+    )
+
+
+def check_binary(preds: torch.Tensor, target: torch.Tensor, ignore_index: int | None) -> None:
+    """Validate one batch for :class:`~mltutor.streaming.BinaryMetrics`."""
+    _is_tensor(preds, "preds")
+    _is_tensor(target, "target")
+    if not preds.is_floating_point():
+        raise TypeError(
+            f"preds must hold float scores (probabilities or logits) of shape [B]; got dtype "
+            f"{preds.dtype}."
+        )
+    if preds.ndim != 1:
+        raise ValueError(
+            f"preds must be 1-D with one score per sample, shape [B]; got shape "
+            f"{tuple(preds.shape)}. For [B, C] multiclass scores use MulticlassMetrics."
+        )
+    if target.is_floating_point() or target.is_complex():
+        raise TypeError(
+            f"target must hold integer (or bool) labels 0/1; got dtype {target.dtype}."
+        )
+    _same_batch(preds, target)
+
+    # Value checks: one host sync for all of them.
+    bad_target = (target != 0) & (target != 1) if target.dtype != torch.bool else torch.zeros_like(target)
+    if ignore_index is not None and target.dtype != torch.bool:
+        bad_target &= target != ignore_index
+    bad_preds = ~torch.isfinite(preds)
+    flags = torch.stack([bad_target.any(), bad_preds.any()]).tolist()
+    if flags[0]:
+        allowed = "0 or 1" + (f" or ignore_index={ignore_index}" if ignore_index is not None else "")
+        raise ValueError(
+            f"target must hold binary labels ({allowed}); found {_first_bad(target, bad_target)}. "
+            "For more classes use MulticlassMetrics."
+        )
+    if flags[1]:
+        raise ValueError(
+            f"preds must be finite scores; found {_first_bad(preds, bad_preds)}."
+        )
