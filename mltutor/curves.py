@@ -20,9 +20,21 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import _as_array, _kind, check_pos_label
+from ._validation import UndefinedMetricWarning, _as_array, _kind, check_bool, check_pos_label, warn
 
-__all__ = ["BinaryCounts", "binary_counts", "check_binary_scores", "cumulative_counts"]
+__all__ = [
+    "BinaryCounts",
+    "auc",
+    "binary_counts",
+    "check_binary_scores",
+    "cumulative_counts",
+    "det_curve",
+    "pr_points",
+    "precision_recall_curve",
+    "roc_curve",
+    "roc_rates",
+    "unique_labels",
+]
 
 
 class BinaryCounts(NamedTuple):
@@ -78,6 +90,23 @@ def _resolve_pos_label(classes: np.ndarray, pos_label: Any) -> Any:
         f"y_true takes value in {{{shown}}} and pos_label is not specified: either make y_true "
         "take value in {0, 1} or {-1, 1} or pass pos_label explicitly."
     )
+
+
+def unique_labels(y: np.ndarray) -> np.ndarray:
+    """``np.unique(y)``, without the sort when ``y`` holds bools or integers in a narrow range.
+
+    Ten million int labels take ~0.4 s to sort but ~0.03 s to count with ``np.bincount``; the
+    result (sorted distinct values, dtype of ``y``) is the same.
+    """
+    if y.dtype.kind in "biu" and y.size > 1000:
+        lo, hi = int(y.min()), int(y.max())
+        if hi - lo <= 1:  # the minimum and the maximum are both present: nothing else to count
+            return np.array(sorted({lo, hi})).astype(y.dtype)
+        if hi - lo < 1 << 16:
+            present = np.bincount((y.astype(np.int64) - lo).ravel(), minlength=hi - lo + 1) > 0
+            values = np.flatnonzero(present) + lo
+            return values.astype(bool) if y.dtype.kind == "b" else values.astype(y.dtype)
+    return np.unique(y)
 
 
 def _check_scores(y_score: Any) -> np.ndarray:
@@ -154,7 +183,7 @@ def check_binary_scores(
         raise ValueError(
             "y_true holds continuous values; it must hold class labels (the scores go in y_score)."
         )
-    classes = np.unique(yt)
+    classes = unique_labels(yt)
     if classes.shape[0] > 2 and pos_label is None:
         raise ValueError(
             f"y_true has {classes.shape[0]} classes (multiclass format is not supported without "
@@ -186,12 +215,16 @@ def cumulative_counts(
     if sample_weight is not None:
         keep = sample_weight != 0
         is_positive, y_score, sample_weight = is_positive[keep], y_score[keep], sample_weight[keep]
-    # One sort, highest score first.  Reversing an ascending sort also reverses the order inside a
-    # run of tied scores; that never matters, because only each run's last count is kept.  Without
-    # weights the counts are exact integers whatever the order inside a run, so the faster
-    # unstable sort gives identical results; with weights a stable sort keeps the floating-point
-    # sums reproducible to the last bit (as scikit-learn).
-    order = np.argsort(y_score, kind=None if sample_weight is None else "stable")[::-1]
+    # One sort, highest score first.  Without weights the counts are exact integers whatever the
+    # order inside a run of ties (only each run's last count is kept), so the faster unstable sort
+    # gives identical results.  With weights the order inside a run changes the last bit of the
+    # float sums, so the weighted path sorts exactly as scikit-learn does (stable, descending, ties
+    # in input order: a stable ascending sort of the reversed array, mapped back), which makes the
+    # sums identical to the last bit.
+    if sample_weight is None:
+        order = np.argsort(y_score)[::-1]
+    else:
+        order = (y_score.shape[0] - 1) - np.argsort(y_score[::-1], kind="stable")[::-1]
     score = y_score[order]
     pos = is_positive[order].astype(np.float64)
     last = np.append(np.flatnonzero(np.diff(score)), score.shape[0] - 1)
@@ -270,3 +303,296 @@ def binary_counts(
     """
     is_positive, scores, weights, _ = check_binary_scores(y_true, y_score, pos_label, sample_weight)
     return cumulative_counts(is_positive, scores, weights)
+
+
+# --------------------------------------------------------------------------------------------
+# Curves: ROC, precision-recall, DET.  Each one is the kernel's two arrays divided by totals.
+# --------------------------------------------------------------------------------------------
+
+
+def _drop_collinear_roc(counts: BinaryCounts) -> BinaryCounts:
+    """Keep the first and last points and every point where the ROC curve bends (a non-zero
+    second difference of fps or tps); the dropped points lie on a straight segment."""
+    fps, tps, thresholds = counts
+    if fps.shape[0] <= 2:
+        return counts
+    keep = np.r_[True, (np.diff(fps, 2) != 0) | (np.diff(tps, 2) != 0), True]
+    return BinaryCounts(fps[keep], tps[keep], thresholds[keep])
+
+
+def _drop_flat_pr(counts: BinaryCounts) -> BinaryCounts:
+    """Keep the first and last points and every point next to a change in tps: between two
+    changes only false positives are added, so precision falls at constant recall and only the
+    lowest point of that vertical drop matters for a step curve."""
+    fps, tps, thresholds = counts
+    if fps.shape[0] <= 2:
+        return counts
+    keep = np.r_[True, (np.diff(tps[:-1]) != 0) | (np.diff(tps[1:]) != 0), True]
+    return BinaryCounts(fps[keep], tps[keep], thresholds[keep])
+
+
+def roc_rates(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(fpr, tpr, thresholds)`` from the kernel's counts: a (0, 0) point at threshold +inf,
+    then ``fps / N`` and ``tps / P``.  A rate whose total is 0 is all NaN, with an
+    :class:`~mltutor._validation.UndefinedMetricWarning` (as scikit-learn)."""
+    fps = np.r_[0.0, counts.fps]
+    tps = np.r_[0.0, counts.tps]
+    thresholds = np.r_[np.inf, counts.thresholds.astype(np.float64)]
+    if fps[-1] <= 0:
+        warn(
+            "No negative samples in y_true, false positive value should be meaningless",
+            UndefinedMetricWarning,
+        )
+        fpr = np.full(fps.shape, np.nan)
+    else:
+        fpr = fps / fps[-1]
+    if tps[-1] <= 0:
+        warn(
+            "No positive samples in y_true, true positive value should be meaningless",
+            UndefinedMetricWarning,
+        )
+        tpr = np.full(tps.shape, np.nan)
+    else:
+        tpr = tps / tps[-1]
+    return fpr, tpr, thresholds
+
+
+def pr_points(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(precision, recall, thresholds)`` from the kernel's counts, in scikit-learn's order:
+    increasing threshold, then a final point ``(precision 1, recall 0)`` with no threshold.
+
+    Precision is ``tps / (tps + fps)`` (0 where nothing is predicted positive); without positives
+    recall is set to 1 everywhere, with a ``UserWarning`` (as scikit-learn)."""
+    fps, tps, thresholds = counts
+    predicted = tps + fps
+    precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted != 0)
+    if tps[-1] == 0:
+        warn("No positive class found in y_true, recall is set to one for all thresholds.")
+        recall = np.ones_like(tps)
+    else:
+        recall = tps / tps[-1]
+    return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
+
+
+def roc_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = True,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Receiver operating characteristic: false and true positive rates at every threshold.
+
+    Predict positive when ``score >= threshold``.  With :math:`P` and :math:`N` the (weighted)
+    numbers of positives and negatives, each distinct score :math:`s` gives one point
+
+    .. math::
+
+        \mathrm{FPR}(s) = \frac{\mathrm{fps}(s)}{N}, \qquad
+        \mathrm{TPR}(s) = \frac{\mathrm{tps}(s)}{P},
+
+    where ``fps``/``tps`` are kernel 2's cumulative counts (:func:`binary_counts`).  The curve
+    starts at (0, 0) with threshold ``+inf`` (nothing predicted positive) and ends at (1, 1).
+    Tied scores cross the threshold together, so they make one diagonal step, not a staircase.
+    Same arguments, results, warnings and errors as ``sklearn.metrics.roc_curve``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels: binary, or multiclass with ``pos_label`` naming the positive class.
+    y_score : array-like of shape (n_samples,)
+        Scores; larger means "more positive".  Finite.
+    pos_label : int, float, bool or str, default=None
+        The positive class; ``None`` means 1 and needs labels in {0, 1} or {-1, 1}.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample; zero-weight samples are dropped.
+    drop_intermediate : bool, default=True
+        Drop thresholds whose point lies on the straight segment between its neighbours (the
+        curve, and its area, do not change).
+
+    Returns
+    -------
+    fpr, tpr : ndarray of float64
+        Non-decreasing rates, one per kept threshold.  All NaN, with an
+        ``UndefinedMetricWarning``, when there are no negatives (fpr) or no positives (tpr).
+    thresholds : ndarray of float64
+        Decreasing; ``thresholds[0]`` is ``inf``.
+
+    Examples
+    --------
+    >>> fpr, tpr, thr = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    >>> thr.tolist()
+    [inf, 0.8, 0.4, 0.35, 0.1]
+    """
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
+    counts = binary_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    if drop_intermediate:
+        counts = _drop_collinear_roc(counts)
+    return roc_rates(counts)
+
+
+def precision_recall_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Precision and recall at every threshold.
+
+    For each distinct score :math:`s` (predict positive when ``score >= s``):
+
+    .. math::
+
+        \mathrm{precision}(s) = \frac{\mathrm{tps}(s)}{\mathrm{tps}(s) + \mathrm{fps}(s)}, \qquad
+        \mathrm{recall}(s) = \frac{\mathrm{tps}(s)}{P}.
+
+    The arrays run from the lowest threshold (recall 1) to the highest, then end with the point
+    (recall 0, precision 1), which has no threshold: that is why ``thresholds`` is one element
+    shorter.  Same arguments, results, warnings and errors as
+    ``sklearn.metrics.precision_recall_curve``.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`roc_curve`.
+    drop_intermediate : bool, default=False
+        Drop thresholds that add only false positives between two others (the lower-left corners
+        of a vertical drop); the step curve, and average precision, do not change.
+
+    Returns
+    -------
+    precision, recall : ndarray of float64, shape (n_thresholds + 1,)
+        Recall is non-increasing.  Without positives, recall is 1 everywhere (with a
+        ``UserWarning``).
+    thresholds : ndarray, shape (n_thresholds,)
+        Increasing, in the dtype of ``y_score``.
+
+    Examples
+    --------
+    >>> p, r, thr = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> p.round(3).tolist(), r.tolist(), thr.tolist()
+    ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
+    """
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
+    counts = binary_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    if drop_intermediate:
+        counts = _drop_flat_pr(counts)
+    return pr_points(counts)
+
+
+def det_curve(
+    y_true: Any,
+    y_score: Any,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Detection error tradeoff: false positive rate and false negative rate at each threshold.
+
+    .. math:: \mathrm{FPR}(s) = \frac{\mathrm{fps}(s)}{N}, \qquad
+              \mathrm{FNR}(s) = 1 - \mathrm{TPR}(s) = \frac{P - \mathrm{tps}(s)}{P}
+
+    Only the thresholds between the last one with FPR at its minimum and the first one with
+    FNR 0 are kept (the rest repeat the end points); the arrays run from the lowest threshold
+    to the highest.  Same arguments (``pos_label`` and ``sample_weight`` may be positional),
+    results and errors as ``sklearn.metrics.det_curve``.
+
+    Returns
+    -------
+    fpr, fnr : ndarray of float64
+    thresholds : ndarray of float64
+        Increasing (may end with ``inf``).
+
+    Raises
+    ------
+    ValueError
+        ``y_true`` does not hold exactly two distinct values, besides :func:`roc_curve`'s errors.
+
+    Examples
+    --------
+    >>> fpr, fnr, thr = det_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr.tolist(), fnr.tolist(), thr.tolist()
+    ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
+    """
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
+    counts = binary_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    tps = np.r_[0.0, counts.tps]
+    fps = np.r_[0.0, counts.fps]
+    thresholds = np.r_[np.inf, counts.thresholds.astype(np.float64)]
+    if drop_intermediate and fps.shape[0] > 2:
+        keep = np.r_[True, (np.diff(tps[:-1]) != 0) | (np.diff(tps[1:]) != 0), True]
+        fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
+    if unique_labels(_column_or_1d(np.asarray(y_true), "y_true")).shape[0] != 2:
+        raise ValueError(
+            "Only one class is present in y_true. Detection error tradeoff curve is not defined "
+            "in that case (y_true must hold exactly two distinct values)."
+        )
+    fns = tps[-1] - tps
+    first = int(np.searchsorted(fps, fps[0], side="right")) - 1
+    last = int(np.searchsorted(tps, tps[-1])) + 1
+    keep = slice(first, last)
+    with np.errstate(divide="ignore", invalid="ignore"):  # zero weights can empty a class
+        return fps[keep][::-1] / fps[-1], fns[keep][::-1] / tps[-1], thresholds[keep][::-1]
+
+
+def auc(x: Any, y: Any) -> float:
+    r"""Area under a curve given by points, with the trapezoidal rule.
+
+    .. math:: \mathrm{area} = \sum_i (x_{i+1} - x_i)\,\frac{y_i + y_{i+1}}{2}
+
+    ``x`` must be monotonic (increasing or decreasing; the area is positive either way).  For a
+    ROC curve this is the ROC AUC; for a precision-recall curve it is the *trapezoidal* area,
+    which interpolates linearly between points and is **not** average precision (see
+    :func:`mltutor.metrics.average_precision_score`).  Same results and errors as
+    ``sklearn.metrics.auc``.
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n_points,)
+        At least two points.
+
+    Examples
+    --------
+    >>> auc([0.0, 0.5, 1.0], [0.5, 1.0, 1.0])
+    0.875
+    """
+    xs, ys = _numeric_1d(x, "x"), _numeric_1d(y, "y")
+    if xs.shape[0] != ys.shape[0]:
+        raise ValueError(
+            "Found input variables with inconsistent numbers of samples: "
+            f"x has {xs.shape[0]} points, y has {ys.shape[0]}."
+        )
+    if xs.shape[0] < 2:
+        raise ValueError(
+            "At least 2 points are needed to compute area under curve, but x.shape = "
+            f"{xs.shape[0]}"
+        )
+    dx = np.diff(xs)
+    direction = 1.0
+    if np.any(dx < 0):
+        if not np.all(dx <= 0):
+            raise ValueError(f"x is neither increasing nor decreasing : {xs}.")
+        direction = -1.0
+    return float(direction * np.trapezoid(ys, xs))
+
+
+def _numeric_1d(values: Any, name: str) -> np.ndarray:
+    """A 1-D (or column) array of real numbers; bools count as 0/1.  NaN is allowed."""
+    if values is None or isinstance(values, (str, bytes)) or np.ndim(values) == 0:
+        raise TypeError(f"{name} must be an array-like of numbers; got {values!r}.")
+    arr = np.asarray(values)
+    if arr.dtype.kind == "O":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold real numbers; got an object array.") from None
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold real numbers; got dtype {arr.dtype}.")
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.float64)
+    return _column_or_1d(arr, name)

@@ -33,6 +33,11 @@ import numpy as np
 
 from . import classification as _rates
 from . import confusion as _count
+from .calibration import brier_score_loss, log_loss
+from .curve_scores import average_precision_score, roc_auc_score
+from .curves import auc, det_curve, precision_recall_curve, roc_curve
+from .interpolated_ap import interpolated_average_precision
+from .ranking import dcg_score, ndcg_score
 from ._validation import (
     UndefinedMetricWarning,
     Targets,
@@ -58,16 +63,27 @@ __all__ = [
     "balanced_accuracy_score",
     "classification_report",
     "confusion_matrix",
+    "dcg_score",
     "f1_score",
     "fbeta_score",
     "hamming_loss",
     "jaccard_score",
     "multilabel_confusion_matrix",
+    "ndcg_score",
     "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
     "specificity_score",
     "top_k_accuracy_score",
+    "auc",
+    "average_precision_score",
+    "det_curve",
+    "interpolated_average_precision",
+    "precision_recall_curve",
+    "roc_auc_score",
+    "roc_curve",
+    "brier_score_loss",
+    "log_loss",
 ]
 
 _PRF = ("precision", "recall", "f-score")

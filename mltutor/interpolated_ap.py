@@ -1,0 +1,225 @@
+r"""Interpolated average precision: PASCAL VOC 2007 (11 points), VOC 2010+ (all points), COCO (101).
+
+Detection benchmarks do not use scikit-learn's step sum (:func:`mltutor.metrics.average_precision_score`).
+They first replace the precision at recall :math:`r` by its **precision envelope**
+
+.. math:: p_{\mathrm{interp}}(r) = \max_{r' \ge r} p(r'),
+
+the best precision reachable at recall :math:`r` *or more* (the saw-tooth of the raw curve becomes
+a non-increasing staircase), and then average it:
+
+* ``"voc2007"`` — 11 points: :math:`\frac{1}{11}\sum_{t \in \{0, 0.1, \dots, 1\}} p_{\mathrm{interp}}(t)`,
+  with :math:`p_{\mathrm{interp}}(t) = 0` when no point reaches recall :math:`t`.  The recall
+  points are exactly :math:`k/10`; ``np.arange(0, 1.1, 0.1)`` would give 0.30000000000000004 for
+  0.3, which flips the comparison ``recall >= t`` at a recall of exactly 0.3.
+* ``"all-point"`` (VOC 2010 and later) — the exact area under the envelope:
+  :math:`\sum_n (r_n - r_{n-1})\, p_{\mathrm{interp}}(r_n)`.
+* ``"coco"`` — 101 points ``np.linspace(0, 1, 101)``, as pycocotools' ``COCOeval.accumulate``:
+  for each recall threshold :math:`t` take the envelope at the first point with
+  :math:`r \ge t` (``np.searchsorted(recall, t, side='left')``), 0 beyond the largest recall
+  reached, and average the 101 values.
+
+The points are those of a *detection* curve: one per detection, in decreasing score order,
+recall = TP so far / number of ground-truth objects, precision = TP so far / detections so far.
+Unlike scikit-learn's curves, tied scores are **not** merged: each detection is its own point
+(detection benchmarks break ties by a stable sort).  :func:`detection_pr_curve` builds those points
+from per-detection scores and match flags, which is what a detection evaluator has per class.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+
+from ._validation import UndefinedMetricWarning, warn
+
+__all__ = [
+    "AP_METHODS",
+    "detection_average_precision",
+    "detection_pr_curve",
+    "interpolated_average_precision",
+    "precision_envelope",
+]
+
+#: The interpolation methods of :func:`interpolated_average_precision`.
+AP_METHODS = ("all-point", "voc2007", "coco")
+
+_VOC2007_RECALLS = np.arange(11) / 10  # exactly k/10 (0.3, not 0.30000000000000004)
+_COCO_RECALLS = np.linspace(0.0, 1.0, 101)  # as pycocotools' Params.recThrs
+
+
+def precision_envelope(precision: Any) -> np.ndarray:
+    r"""The running maximum from the right: ``out[i] = max(precision[i:])``.
+
+    For points in increasing recall order this is :math:`\max_{r' \ge r_i} p(r')`, the
+    interpolated precision of the VOC and COCO benchmarks.
+
+    Examples
+    --------
+    >>> precision_envelope([1.0, 0.5, 0.67, 0.5, 0.6]).tolist()
+    [1.0, 0.67, 0.67, 0.6, 0.6]
+    """
+    p = np.asarray(precision, dtype=np.float64)
+    return np.maximum.accumulate(p[::-1])[::-1] if p.size else p.copy()
+
+
+def _check_curve(recall: Any, precision: Any) -> tuple[np.ndarray, np.ndarray]:
+    r = np.asarray(recall, dtype=np.float64)
+    p = np.asarray(precision, dtype=np.float64)
+    if r.ndim != 1 or p.ndim != 1 or r.shape != p.shape:
+        raise ValueError(
+            f"recall and precision must be 1-D arrays of the same length; got shapes {r.shape} "
+            f"and {p.shape}."
+        )
+    if not (np.isfinite(r).all() and np.isfinite(p).all()):
+        raise ValueError("recall and precision must be finite (no NaN or infinity).")
+    if ((r < 0) | (r > 1) | (p < 0) | (p > 1)).any():
+        raise ValueError("recall and precision must lie in [0, 1].")
+    if (np.diff(r) < 0).any():
+        raise ValueError(
+            "recall must be non-decreasing: give the points in decreasing score order, one per "
+            "detection.  (scikit-learn's precision_recall_curve runs the other way and ends with an "
+            "artificial point (recall 0, precision 1): reverse it and drop that point first.)"
+        )
+    return r, p
+
+
+def interpolated_average_precision(recall: Any, precision: Any, *, method: str = "all-point") -> float:
+    r"""Average of the precision envelope :math:`\max_{r' \ge r} p(r')` over recall.
+
+    Parameters
+    ----------
+    recall, precision : array-like of shape (n_points,)
+        The points of a detection precision-recall curve in decreasing score order (recall
+        non-decreasing), values in [0, 1].  No points (no detections) gives AP 0.
+    method : {'all-point', 'voc2007', 'coco'}, default='all-point'
+        ``'all-point'``: area under the envelope (PASCAL VOC 2010+).  ``'voc2007'``: mean of the
+        envelope at recall 0, 0.1, ..., 1.  ``'coco'``: mean at 101 recall points, as
+        pycocotools.  See the module docstring for the exact definitions.
+
+    Returns
+    -------
+    float in [0, 1]
+
+    Examples
+    --------
+    Three detections against two objects: hit, miss, hit.
+
+    >>> recall, precision = [0.5, 0.5, 1.0], [1.0, 0.5, 2 / 3]
+    >>> interpolated_average_precision(recall, precision)          # 0.5*1 + 0.5*(2/3)
+    0.8333333333333333
+    >>> round(interpolated_average_precision(recall, precision, method="voc2007"), 6)  # (6*1 + 5*(2/3)) / 11
+    0.848485
+    >>> round(interpolated_average_precision(recall, precision, method="coco"), 6)     # (51*1 + 50*(2/3)) / 101
+    0.834983
+    """
+    if method not in AP_METHODS:
+        raise ValueError(f"method must be one of {AP_METHODS}; got {method!r}.")
+    r, p = _check_curve(recall, precision)
+    if method == "all-point":
+        # Sentinels (0, 0) and (1, 0), as the VOC development kit; the envelope then covers every
+        # recall step, and only steps where recall changes contribute.
+        mrec = np.r_[0.0, r, 1.0]
+        mpre = precision_envelope(np.r_[0.0, p, 0.0])
+        step = np.flatnonzero(mrec[1:] != mrec[:-1])
+        return float(np.sum((mrec[step + 1] - mrec[step]) * mpre[step + 1]))
+    points = _VOC2007_RECALLS if method == "voc2007" else _COCO_RECALLS
+    # Recall is sorted, so the points with recall >= t are those from the first such index on,
+    # and the maximum precision over them is the envelope there.
+    first = np.searchsorted(r, points, side="left")
+    reached = first < r.shape[0]
+    values = np.zeros(points.shape[0])
+    values[reached] = precision_envelope(p)[first[reached]]
+    return float(np.mean(values))
+
+
+def _check_detections(scores: Any, is_tp: Any, n_positives: Any) -> tuple[np.ndarray, np.ndarray, int]:
+    s = np.asarray(scores, dtype=np.float64).reshape(-1) if np.ndim(scores) else None
+    t = np.asarray(is_tp).reshape(-1) if np.ndim(is_tp) else None
+    if s is None or t is None:
+        raise TypeError("scores and is_tp must be array-likes with one entry per detection.")
+    if s.shape != t.shape:
+        raise ValueError(f"scores has {s.shape[0]} entries but is_tp has {t.shape[0]}; one per detection.")
+    if not np.isfinite(s).all():
+        raise ValueError("scores must be finite (no NaN or infinity).")
+    if t.dtype.kind != "b":
+        if t.dtype.kind not in "iuf" or not np.isin(t, (0, 1)).all():
+            raise ValueError("is_tp must hold booleans (or 0/1): True where the detection matched an object.")
+        t = t.astype(bool)
+    if isinstance(n_positives, (bool, np.bool_)) or not isinstance(n_positives, Integral):
+        raise TypeError(f"n_positives must be an int >= 0 (number of ground-truth objects); got {n_positives!r}.")
+    if n_positives < 0:
+        raise ValueError(f"n_positives must be >= 0; got {n_positives}.")
+    if t.sum() > n_positives:
+        raise ValueError(
+            f"{int(t.sum())} detections are marked true positive but there are only {n_positives} "
+            "ground-truth objects: each object can be matched once."
+        )
+    return s, t, int(n_positives)
+
+
+def detection_pr_curve(
+    scores: Any, is_tp: Any, n_positives: int, *, eps: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Precision-recall points of a detector, one per detection in decreasing score order.
+
+    .. math:: r_i = \frac{\mathrm{TP}_i}{n_{\mathrm{pos}}}, \qquad
+              p_i = \frac{\mathrm{TP}_i}{\mathrm{TP}_i + \mathrm{FP}_i + \varepsilon}
+
+    where :math:`\mathrm{TP}_i, \mathrm{FP}_i` count the first :math:`i` detections.  The sort is
+    stable (``np.argsort(-scores, kind='mergesort')``, as pycocotools), so tied detections keep
+    their input order.  ``eps=np.spacing(1)`` reproduces pycocotools' precision to the last bit.
+    Detections to be ignored (COCO's crowd/area-range ones) should be removed before the call: they
+    add repeated points that change no AP.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_detections,)
+    is_tp : array-like of bool, shape (n_detections,)
+        Whether each detection matched a ground-truth object (after the benchmark's matching).
+    n_positives : int >= 1
+        Number of (non-ignored) ground-truth objects of this class.
+
+    Returns
+    -------
+    recall, precision, sorted_scores : ndarray of float64, shape (n_detections,)
+    """
+    s, t, n_pos = _check_detections(scores, is_tp, n_positives)
+    if n_pos == 0:
+        raise ValueError("n_positives is 0: recall is undefined without ground-truth objects.")
+    order = np.argsort(-s, kind="mergesort")
+    tp = np.cumsum(t[order], dtype=np.float64)
+    fp = np.cumsum(~t[order], dtype=np.float64)
+    return tp / n_pos, tp / (fp + tp + eps), s[order]
+
+
+def detection_average_precision(
+    scores: Any, is_tp: Any, n_positives: int, *, method: str = "all-point"
+) -> float:
+    """Interpolated AP of one class from its detections: :func:`detection_pr_curve` then
+    :func:`interpolated_average_precision`.
+
+    ``method='coco'`` computes precision with pycocotools' ``+ np.spacing(1)`` in the denominator,
+    so the result is pycocotools' per-class AP at one IoU threshold, area range and ``maxDets``.
+    Without ground-truth objects (``n_positives=0``) AP is undefined: NaN with an
+    ``UndefinedMetricWarning`` (COCO leaves such a class out of the mean, marked -1).
+
+    Examples
+    --------
+    >>> detection_average_precision([0.9, 0.8, 0.7], [True, False, True], 2)
+    0.8333333333333333
+    """
+    if method not in AP_METHODS:
+        raise ValueError(f"method must be one of {AP_METHODS}; got {method!r}.")
+    _, _, n_pos = _check_detections(scores, is_tp, n_positives)
+    if n_pos == 0:
+        warn(
+            "No ground-truth objects (n_positives=0): average precision is undefined; returning nan.",
+            UndefinedMetricWarning,
+        )
+        return float("nan")
+    eps = np.spacing(1) if method == "coco" else 0.0
+    recall, precision, _ = detection_pr_curve(scores, is_tp, n_pos, eps=eps)
+    return interpolated_average_precision(recall, precision, method=method)
