@@ -1,0 +1,333 @@
+"""Exercises for chapter 6, *ROC and precision-recall curves* and *Calibration and confidence intervals*.
+
+=====  ===========================================================================================
+ex1    ROC points by hand: (FPR, TPR) at every distinct score, ties together  ``roc_points``
+ex2    AUC by counting (positive, negative) pairs, ties worth one half       ``auc_by_ranking``
+ex3    average precision as a step sum                                       ``average_precision``
+ex4    the temperature-scaling loss from logits, without overflow            ``nll_at_temperature``
+ex5    fit a temperature by minimising that loss                             ``fit_temperature``
+ex6    a paired bootstrap interval from given resample indices               ``paired_interval``
+=====  ===========================================================================================
+
+The functions below are the reference solutions, in plain NumPy (``mltutor.metrics`` and
+``mltutor.calibration`` are deliberately not used, so an exercise cannot inherit their bugs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mltutor.check import Exercise, case
+
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6"]
+
+
+# --------------------------------------------------------------------------------------------
+# Reference solutions (shown by exN.solution())
+# --------------------------------------------------------------------------------------------
+
+
+def roc_points(y_true, y_score):
+    """(fpr, tpr): the point (0, 0), then one point per distinct score, highest score first."""
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score, dtype=float)
+    order = np.argsort(-y_score, kind="stable")          # highest score first
+    s, y = y_score[order], y_true[order]
+    tps = np.cumsum(y == 1)                               # positives with score >= s[k]
+    fps = np.cumsum(y == 0)                               # negatives with score >= s[k]
+    last = np.r_[np.flatnonzero(np.diff(s)), s.size - 1]  # last sample of each run of ties
+    fpr = np.r_[0.0, fps[last] / fps[-1]]
+    tpr = np.r_[0.0, tps[last] / tps[-1]]
+    return fpr, tpr
+
+
+def auc_by_ranking(y_true, y_score):
+    """P(score of a random positive > score of a random negative), a tie counting 1/2."""
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score, dtype=float)
+    pos, neg = y_score[y_true == 1], y_score[y_true == 0]
+    diff = pos[:, None] - neg[None, :]                    # one entry per (positive, negative) pair
+    return float((np.sum(diff > 0) + 0.5 * np.sum(diff == 0)) / diff.size)
+
+
+def average_precision(y_true, y_score):
+    """AP = sum over distinct thresholds of (R_n - R_{n-1}) * P_n, from the highest score down."""
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score, dtype=float)
+    order = np.argsort(-y_score, kind="stable")
+    s, y = y_score[order], y_true[order]
+    tps, fps = np.cumsum(y == 1), np.cumsum(y == 0)
+    last = np.r_[np.flatnonzero(np.diff(s)), s.size - 1]  # tied scores form one threshold
+    precision = tps[last] / (tps[last] + fps[last])
+    recall = tps[last] / tps[-1]
+    return float(np.sum(np.diff(np.r_[0.0, recall]) * precision))
+
+
+def nll_at_temperature(logits, y_true, temperature):
+    """Mean of -log softmax(logits / T)[true class], with log-sum-exp (no overflow, no log(0))."""
+    z = np.asarray(logits, dtype=float) / temperature
+    y = np.asarray(y_true)
+    z_max = z.max(axis=1, keepdims=True)
+    log_norm = z_max[:, 0] + np.log(np.sum(np.exp(z - z_max), axis=1))  # log sum_k exp(z_k)
+    return float(np.mean(log_norm - z[np.arange(y.size), y]))
+
+
+def fit_temperature(logits, y_true):
+    """The T > 0 that minimises nll_at_temperature, found by bisection on beta = 1 / T.
+
+    As a function of beta the NLL is convex, and its slope is the mean over samples of
+    E_p[z] - z_true (p = softmax(beta * z)), which rises with beta: find where it crosses zero.
+    """
+    z = np.asarray(logits, dtype=float)
+    y = np.asarray(y_true)
+
+    def slope(beta):
+        zb = beta * z
+        p = np.exp(zb - zb.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        return np.mean(np.sum(p * z, axis=1) - z[np.arange(y.size), y])
+
+    lo, hi = 0.0, 1.0
+    while slope(hi) < 0:   # the minimum lies at a larger beta: double until the slope turns
+        lo, hi = hi, 2 * hi
+    for _ in range(200):   # bisection: the bracket halves each time
+        mid = (lo + hi) / 2
+        if slope(mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    return float(2 / (lo + hi))
+
+
+def paired_interval(metric, y_true, pred_a, pred_b, indices, confidence_level=0.95):
+    """Percentile interval of metric(a) - metric(b), both computed on the same resample rows."""
+    y_true, pred_a, pred_b = np.asarray(y_true), np.asarray(pred_a), np.asarray(pred_b)
+    diffs = np.array([metric(y_true[i], pred_a[i]) - metric(y_true[i], pred_b[i]) for i in indices])
+    alpha = 1 - confidence_level
+    low, high = np.quantile(diffs, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+# Metrics the ex6 cases pass in (plain NumPy as well).
+
+
+def accuracy(y_true, y_pred):
+    """Share of samples predicted correctly."""
+    return float(np.mean(np.asarray(y_true) == np.asarray(y_pred)))
+
+
+def roc_auc(y_true, y_score):
+    """ROC AUC by counting pairs (the reference of ex2)."""
+    return auc_by_ranking(y_true, y_score)
+
+
+# --------------------------------------------------------------------------------------------
+# Cases
+# --------------------------------------------------------------------------------------------
+
+
+def _a(values, dtype=float):
+    return np.array(values, dtype=dtype)
+
+
+_Y10 = _a([1, 1, 0, 1, 0, 1, 0, 0, 1, 0], int)
+_S10 = _a([9.5, 8.5, 8.0, 7.0, 7.0, 5.5, 4.5, 3.0, 2.0, 1.0])  # the chapter's ten patients, x 10
+
+
+def _scored(n, seed, decimals=None, shift=1.0):
+    """n shuffled labels (about 40 % positive) and noisy scores; rounded scores give ties."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+    s = shift * y + rng.normal(0.0, 1.0, n)
+    return y, (np.round(s, decimals) if decimals is not None else s)
+
+
+_Y40, _S40 = _scored(40, seed=6)
+_Y60T, _S60T = _scored(60, seed=60, decimals=0)   # many ties
+
+
+def _logits(n, k, seed, scale):
+    """Logits of a k-class model that is `scale` times too confident, and labels drawn from it."""
+    rng = np.random.default_rng(seed)
+    shown = rng.integers(0, k, n)
+    z = rng.normal(0.0, 1.0, (n, k)) + 2.0 * np.eye(k)[shown]
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    y = (p.cumsum(axis=1) > rng.random((n, 1))).argmax(axis=1)
+    return scale * z, y
+
+
+_L_SMALL = _a([[2.0, 0.5, -1.0],
+               [0.0, 1.5, 0.3],
+               [1.0, 1.0, 3.0],
+               [-0.5, 2.5, 0.0]])
+_Y_SMALL = _a([0, 2, 2, 1], int)
+_L_HUGE = _a([[800.0, 0.0, -300.0],
+              [0.0, 900.0, 100.0],
+              [-200.0, 0.0, 1000.0]])
+_Y_HUGE = _a([0, 2, 1], int)   # two confident mistakes with logit gaps of 800 and 1000
+_L_OVER, _Y_OVER = _logits(300, 4, seed=1, scale=2.5)
+_L_UNDER, _Y_UNDER = _logits(300, 5, seed=2, scale=0.4)
+_L_12, _Y_12 = _logits(400, 6, seed=3, scale=12.0)
+_L_400, _Y_400 = _logits(200, 3, seed=4, scale=400.0)
+
+
+def _resample_indices(n, n_resamples, seed):
+    return np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+
+
+_rng6 = np.random.default_rng(66)
+_Y_CLS = _rng6.integers(0, 3, 80)
+_A_CLS = np.where(_rng6.random(80) < 0.75, _Y_CLS, _rng6.integers(0, 3, 80))
+_B_CLS = np.where(_rng6.random(80) < 0.15, _rng6.integers(0, 3, 80), _A_CLS)  # A with some answers changed
+_IDX_80 = _resample_indices(80, 200, seed=7)
+_Y_BIN = (np.random.default_rng(67).random(50) < 0.4).astype(int)
+_SHARED = _Y_BIN + np.random.default_rng(68).normal(0.0, 1.0, 50)
+_SA = _SHARED + np.random.default_rng(69).normal(0.0, 0.4, 50)
+_SB = _SHARED + 0.3 * _Y_BIN + np.random.default_rng(70).normal(0.0, 0.4, 50)
+_IDX_50 = _resample_indices(50, 300, seed=8)
+
+ex1 = Exercise(
+    "ex1",
+    title="ROC points by hand",
+    reference=roc_points,
+    outputs=("fpr", "tpr"),
+    cases=[
+        case(_Y10, _S10, note="ten patients, one tied pair"),
+        case(_a([0, 1, 0, 1], int), _a([0.1, 0.4, 0.35, 0.8]), note="four samples, no ties"),
+        case(_a([1, 1, 0, 0, 0], int), _a([0.9, 0.8, 0.3, 0.2, 0.1]), note="a perfect ranking"),
+        case(_a([1, 0, 1, 0, 0], int), _a([0.5, 0.5, 0.5, 0.5, 0.5]), note="all scores equal"),
+        case(_a([1, 0, 0, 1, 1, 0], int), _a([3.0, 3.0, 1.0, 1.0, 1.0, -2.0]),
+             note="scores that are not probabilities, two tied groups"),
+        case(_a([0, 0, 1, 1], int), _a([0.9, 0.8, 0.2, 0.1]), note="a reversed ranking"),
+        case(_Y60T, _S60T, note="60 samples, rounded scores with many ties"),
+    ],
+    hints=[
+        "Sort the samples by score, highest first (`np.argsort(-y_score)`). Lowering the threshold "
+        "one sample at a time, `np.cumsum(y == 1)` counts the true positives and "
+        "`np.cumsum(y == 0)` the false positives.",
+        "Divide by the totals: TPR = TP / P and FPR = FP / N, where P and N are the last entries "
+        "of the two cumulative sums. Start with the point (0, 0), the threshold that flags "
+        "nothing.",
+        "Tied scores are one threshold: `score >= t` flags all of them at once. Keep only the last "
+        "index of each run of equal sorted scores, e.g. `np.flatnonzero(np.diff(sorted_scores))` "
+        "plus the final index.",
+    ],
+)
+
+ex2 = Exercise(
+    "ex2",
+    title="AUC by counting pairs",
+    reference=auc_by_ranking,
+    cases=[
+        case(_a([0, 1, 0, 1], int), _a([0.1, 0.4, 0.35, 0.8]), note="four samples, no ties"),
+        case(_Y10, _S10, note="ten patients, one tied pair"),
+        case(_a([1, 0, 1, 0], int), _a([0.7, 0.7, 0.7, 0.7]), note="all scores equal"),
+        case(_a([1, 1, 0, 0, 0], int), _a([0.9, 0.8, 0.3, 0.2, 0.1]), note="a perfect ranking"),
+        case(_a([0, 0, 1, 1], int), _a([0.9, 0.8, 0.2, 0.1]), note="a reversed ranking"),
+        case(_a([1, 0, 0, 0, 1, 0], int), _a([2.0, 2.0, 2.0, -1.0, 0.5, 0.5]),
+             note="ties across and within the classes"),
+        case(_Y40, _S40, note="40 samples, no ties"),
+        case(_Y60T, _S60T, note="60 samples, rounded scores with many ties"),
+    ],
+    hints=[
+        "Split the scores: `pos = y_score[y_true == 1]`, `neg = y_score[y_true == 0]`. There are "
+        "`len(pos) * len(neg)` pairs.",
+        "`pos[:, None] - neg[None, :]` is a matrix with one entry per pair. Count the positive "
+        "entries (the positive ranked higher) and the zero entries (ties).",
+        "A tie counts one half. Divide by the number of pairs, not by the number of samples.",
+    ],
+)
+
+ex3 = Exercise(
+    "ex3",
+    title="Average precision as a step sum",
+    reference=average_precision,
+    cases=[
+        case(_a([0, 1, 0, 1], int), _a([0.1, 0.4, 0.35, 0.8]), note="four samples, no ties"),
+        case(_a([1, 0, 1, 1, 0], int), _a([0.9, 0.8, 0.7, 0.6, 0.5]),
+             note="precision rises again after a false positive"),
+        case(_Y10, _S10, note="ten patients, one tied pair"),
+        case(_a([1, 1, 0, 0, 0], int), _a([0.9, 0.8, 0.3, 0.2, 0.1]), note="a perfect ranking"),
+        case(_a([1, 0, 1, 0, 0], int), _a([0.5, 0.5, 0.5, 0.5, 0.5]), note="all scores equal"),
+        case(_a([0, 0, 0, 1], int), _a([0.9, 0.8, 0.7, 0.6]), note="the only positive ranked last"),
+        case(_Y60T, _S60T, note="60 samples, rounded scores with many ties"),
+    ],
+    hints=[
+        "Sort by score, highest first, and take cumulative sums of positives (TP) and negatives "
+        "(FP). Precision is TP / (TP + FP), recall TP / P.",
+        "Tied scores form one threshold: read precision and recall only at the last sample of "
+        "each run of equal scores.",
+        "AP = Σ (R_n − R_{n−1}) · P_n with R_0 = 0: each step's gain in recall times the "
+        "precision *at the end* of the step. No trapezoids, no interpolation.",
+    ],
+)
+
+ex4 = Exercise(
+    "ex4",
+    title="The temperature-scaling loss, from logits",
+    reference=nll_at_temperature,
+    cases=[
+        case(_L_SMALL, _Y_SMALL, 1.0, note="four samples, T = 1"),
+        case(_L_SMALL, _Y_SMALL, 2.0, note="four samples, T = 2"),
+        case(_L_SMALL, _Y_SMALL, 0.25, note="T < 1 sharpens"),
+        case(_a([[0.0, 0.0], [1.0, -1.0]]), _a([1, 0], int), 1.0, note="two classes"),
+        case(_L_HUGE, _Y_HUGE, 1.0, note="huge logits with confident mistakes"),
+        case(_L_HUGE, _Y_HUGE, 50.0, note="huge logits, T = 50"),
+        case(_L_OVER, _Y_OVER, 2.5, note="300 samples of an over-confident model"),
+    ],
+    hints=[
+        "Divide the logits by T first. The log-probability of class k is "
+        "z_k − log Σ_j exp(z_j): compute it in that form, not as `np.log(softmax(z))`.",
+        "`np.exp(1000.0)` overflows to inf. Subtract each row's maximum m before exponentiating: "
+        "log Σ_j exp(z_j) = m + log Σ_j exp(z_j − m), and every exponent is then ≤ 0.",
+        "Pick each sample's true-class entry with `z[np.arange(n), y_true]`, and return the mean "
+        "of −log p over the samples (a mean, not a sum).",
+    ],
+)
+
+ex5 = Exercise(
+    "ex5",
+    title="Fit a temperature",
+    reference=fit_temperature,
+    rtol=1e-4,
+    atol=0.0,
+    cases=[
+        case(_L_OVER, _Y_OVER, note="an over-confident model (T > 1)"),
+        case(_L_UNDER, _Y_UNDER, note="an under-confident model (T < 1)"),
+        case(_L_SMALL, _Y_SMALL, note="four samples"),
+        case(_L_12, _Y_12, note="a model twelve times too confident"),
+        case(_L_400, _Y_400, note="logits in the hundreds"),
+    ],
+    hints=[
+        "Minimise your `nll_at_temperature` (exercise 4) over T > 0. "
+        "`scipy.optimize.minimize_scalar` works if you search over log T, which can be any real "
+        "number: `minimize_scalar(lambda u: nll(logits, y, np.exp(u)))`.",
+        "Do not give the search a box such as `bounds=(0.1, 5)`: the best T can be larger "
+        "(one case needs about 12). And divide the logits by T, do not multiply them.",
+        "The answer must be accurate to 1e-4 (relative). A grid of candidate temperatures is not; "
+        "a 1-D optimiser or bisection is. The NLL is convex in β = 1/T, with slope "
+        "mean(E_p[z] − z_true), so bisection on that slope works without scipy.",
+    ],
+)
+
+ex6 = Exercise(
+    "ex6",
+    title="A paired bootstrap interval",
+    reference=paired_interval,
+    outputs=("low", "high"),
+    cases=[
+        case(accuracy, _Y_CLS, _A_CLS, _B_CLS, _IDX_80, 0.95,
+             note="accuracy of two classifiers, 200 resamples"),
+        case(accuracy, _Y_CLS, _A_CLS, _B_CLS, _IDX_80, 0.80, note="an 80 % interval"),
+        case(roc_auc, _Y_BIN, _SB, _SA, _IDX_50, 0.95, note="ROC AUC of two scorers, 300 resamples"),
+        case(roc_auc, _Y_BIN, _SA, _SB, _IDX_50, 0.90, note="the difference the other way round"),
+        case(accuracy, _Y_CLS, _A_CLS, _B_CLS, _IDX_80[:1], 0.95, note="a single resample"),
+    ],
+    hints=[
+        "Row b of `indices` is one resample: `y_true[i]`, `pred_a[i]` and `pred_b[i]` with "
+        "`i = indices[b]`. Use the **same** row for both models: that is the pairing.",
+        "For each row compute `metric(y_true[i], pred_a[i]) - metric(y_true[i], pred_b[i])`; "
+        "the interval is about these differences, not about each model separately.",
+        "A 95 % percentile interval keeps the middle 95 %: the 2.5 % and 97.5 % quantiles, "
+        "`np.quantile(diffs, [alpha / 2, 1 - alpha / 2])` with `alpha = 1 - confidence_level` "
+        "(NumPy's default, linear interpolation).",
+    ],
+)
