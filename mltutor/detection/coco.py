@@ -1,0 +1,313 @@
+"""COCO box evaluation: AP@[.50:.05:.95], AP50, AP75, AP by object size and AR, as pycocotools.
+
+The pipeline is pycocotools' ``evaluate() → accumulate() → summarize()``, vectorised:
+
+1. **Group and rank.**  Detections are sorted by score inside each (image, category) group (a stable
+   sort, so ties keep the input order, like pycocotools' mergesort) and only the best ``maxDets[-1]``
+   (100) of each group are kept.
+2. **IoU of every pair** that shares a group, in one vectorised expression
+   (:func:`mltutor.detection.iou._iou_xywh`, bit-identical to pycocotools' C code).
+3. **Greedy matching** for all groups, the 10 IoU thresholds and the 4 area ranges at once
+   (:func:`mltutor.detection.matching.greedy_match`).
+4. **Accumulate**, all categories and all 40 (area range, IoU threshold) columns at once: sort each
+   category's detections by score (stable, in image order as pycocotools concatenates them),
+   cumulative TP and FP counts, precision made monotone (the envelope ``max_{r' >= r} p(r')``), and
+   precision read at the 101 recall thresholds ``0, 0.01, ..., 1`` at the first detection whose recall
+   reaches each one.
+5. **Summarize**: the mean over the entries that are not -1 (a category without ground truth in an
+   area range is -1 and is left out, not counted as 0).
+
+Why the accumulate step is not :func:`mltutor.interpolated_ap.interpolated_average_precision` with
+``method="coco"``: pycocotools' numbers depend on details that a generic AP function has no reason to
+share — the ``+ np.spacing(1)`` in the precision denominator, reading precision at
+``np.searchsorted(recall, thresholds, side="left")`` on the *unmerged* per-detection curve, and
+returning the whole T x R x K x A x M array rather than one number.  Reproducing those to 1e-9 for all
+40 (area, threshold) columns at once is what the private :func:`_accumulate` does; the shared function
+is the readable one-curve version used by the VOC evaluator and the chapter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._validation import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
+from .iou import _iou_xywh
+from .matching import greedy_match, group_pairs
+
+__all__ = ["evaluate_coco", "STAT_NAMES", "IOU_THRESHOLDS", "RECALL_THRESHOLDS", "AREA_RANGES", "MAX_DETS"]
+
+#: pycocotools' ``Params.setDetParams`` values, computed the same way (``np.arange`` would drift).
+IOU_THRESHOLDS = np.linspace(0.5, 0.95, int(np.round((0.95 - 0.5) / 0.05)) + 1, endpoint=True)
+RECALL_THRESHOLDS = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
+MAX_DETS = (1, 10, 100)
+AREA_RANGES = ((0**2, 1e5**2), (0**2, 32**2), (32**2, 96**2), (96**2, 1e5**2))
+AREA_LABELS = ("all", "small", "medium", "large")
+
+#: The 12 numbers of ``COCOeval.summarize()``, in its order: (name, is AP, IoU, area, maxDets).
+_SUMMARY = (
+    ("AP", True, None, "all", 100),
+    ("AP50", True, 0.5, "all", 100),
+    ("AP75", True, 0.75, "all", 100),
+    ("APs", True, None, "small", 100),
+    ("APm", True, None, "medium", 100),
+    ("APl", True, None, "large", 100),
+    ("AR1", False, None, "all", 1),
+    ("AR10", False, None, "all", 10),
+    ("AR100", False, None, "all", 100),
+    ("ARs", False, None, "small", 100),
+    ("ARm", False, None, "medium", 100),
+    ("ARl", False, None, "large", 100),
+)
+STAT_NAMES = tuple(row[0] for row in _SUMMARY)
+
+
+def _outside(area: np.ndarray) -> np.ndarray:
+    """(n, A) flags: area outside each area range (pycocotools: ``a < lo or a > hi``)."""
+    lo = np.array([r[0] for r in AREA_RANGES], dtype=np.float64)
+    hi = np.array([r[1] for r in AREA_RANGES], dtype=np.float64)
+    return (area[:, None] < lo) | (area[:, None] > hi)
+
+
+def _match(gt: CocoGroundTruth, dt: CocoDetections) -> dict[str, np.ndarray]:
+    """Steps 1-3: rank detections per group, pair them with their group's ground truth, match."""
+    n_img = gt.img_ids.shape[0]
+    gt_group = gt.cat * n_img + gt.img
+    gt_order = np.argsort(gt_group, kind="stable")  # annotation order inside each group
+    gt_group_sorted = gt_group[gt_order]
+
+    # Highest score first inside each group, ties in input order; then group by (category, image).
+    det_order = np.argsort(-dt.score, kind="stable")
+    dt_group = dt.cat * n_img + dt.img
+    det_order = det_order[np.argsort(dt_group[det_order], kind="stable")]
+    group = dt_group[det_order]
+    first = np.searchsorted(group, group, side="left")
+    rank = np.arange(group.shape[0]) - first
+    keep = rank < MAX_DETS[-1]
+    det_order, group, rank = det_order[keep], group[keep], rank[keep]
+
+    gt_boxes = gt.boxes[gt_order]
+    gt_crowd = gt.crowd[gt_order]
+    gt_area = gt.area[gt_order]
+    gt_ignore = gt_crowd[:, None] | _outside(gt_area)  # (n_gt, A)
+    gt_id_nonzero = gt.ann_id[gt_order] != 0
+
+    # Every (detection, ground truth) pair of the same group; a detection's pairs in annotation order.
+    pair_det, pair_gt, _ = group_pairs(group, gt_group_sorted)
+    det_boxes = dt.boxes[det_order]
+    pair_iou = _iou_xywh(det_boxes[pair_det], gt_boxes[pair_gt], gt_crowd[pair_gt])
+    match = greedy_match(pair_det, pair_gt, pair_iou, rank, gt_ignore, gt_crowd, IOU_THRESHOLDS)
+    # pycocotools records the matched annotation's *id* and later reads id 0 as "unmatched".
+    # An unmatched detection (match -1) reads the appended row: not counted, not ignored.
+    counted_gt = np.r_[gt_id_nonzero, False]
+    ignored_gt = np.vstack([gt_ignore, np.zeros((1, gt_ignore.shape[1]), dtype=bool)])
+    counted = counted_gt[match]
+    det_area = det_boxes[:, 2] * det_boxes[:, 3]
+    area_index = np.arange(len(AREA_RANGES))[None, :, None]
+    dt_ignore = ignored_gt[match, area_index] | (~counted & _outside(det_area)[:, :, None])
+    return {
+        "cat": dt.cat[det_order],
+        "rank": rank,
+        "score": dt.score[det_order],
+        "tp": counted & ~dt_ignore,  # (n_det, A, T)
+        "fp": ~counted & ~dt_ignore,
+        "npig": _count_regular(gt.cat[gt_order], gt_ignore, gt.cat_ids.shape[0]),  # (K, A)
+    }
+
+
+def _count_regular(cat: np.ndarray, gt_ignore: np.ndarray, n_cat: int) -> np.ndarray:
+    """Number of ground-truth boxes that are not ignored, per category and area range."""
+    out = np.zeros((n_cat, gt_ignore.shape[1]), dtype=np.int64)
+    np.add.at(out, cat, ~gt_ignore)
+    return out
+
+
+def _recall_steps(npig: np.ndarray) -> np.ndarray:
+    """(K, A, R): how many true positives it takes for the recall ``tp / npig`` to reach each of the
+    101 recall thresholds — ``c_r = min{c : c / npig >= r}``, found with the same float division
+    that pycocotools' ``np.searchsorted(tp / npig, recThrs, side='left')`` compares."""
+    need = np.zeros(npig.shape + RECALL_THRESHOLDS.shape, dtype=np.int64)
+    for n in np.unique(npig[npig > 0]).tolist():
+        need[npig == n] = np.searchsorted(np.arange(n + 1) / n, RECALL_THRESHOLDS, side="left")
+    return need
+
+
+def _accumulate(m: dict[str, np.ndarray], n_cat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Step 4: precision (T, R, K, A, M), recall (T, K, A, M) and scores (T, R, K, A, M).
+
+    pycocotools, for each category, area range, maxDets and IoU threshold: sorts the detections by
+    score, takes cumulative TP and FP counts, precision ``tp / (tp + fp + eps)``, makes it
+    non-increasing from the right (the envelope) and reads it at the first detection whose recall
+    reaches each threshold.  Here all (area range, threshold) columns and all categories go at once.
+    Two facts make that cheap: the first detection reaching a recall of ``c / npig`` is the one
+    holding the c-th true positive, and the envelope there is the largest precision at any *later
+    true positive* (between true positives precision only falls).  So only the true positives are
+    laid out, one row per (category, column), and the envelope is a running maximum along each row.
+    """
+    T, R, K, A, M = IOU_THRESHOLDS.shape[0], RECALL_THRESHOLDS.shape[0], n_cat, len(AREA_RANGES), len(MAX_DETS)
+    C = A * T
+    precision = -np.ones((T, R, K, A, M))
+    recall = -np.ones((T, K, A, M))
+    scores = -np.ones((T, R, K, A, M))
+    npig = m["npig"]  # (K, A) ground truth that is not ignored
+    need = _recall_steps(npig)
+    width = npig.max(axis=1) if K else np.zeros(0, dtype=np.int64)  # most true positives a row can hold
+    offset = np.r_[0, np.cumsum(C * width)]
+    evaluated = [k for k in range(K) if width[k] > 0]  # no ground truth: stays -1, as in pycocotools
+    # By category, then descending score (stable: image order, then rank, as pycocotools concatenates).
+    order = np.argsort(-m["score"], kind="stable")
+    order = order[np.argsort(m["cat"][order], kind="stable")]
+    n = order.shape[0]
+    cat, score, rank = m["cat"][order], m["score"][order], m["rank"][order]
+    bounds = np.searchsorted(cat, np.arange(K + 1))
+    score_or_zero = np.r_[score, 0.0]
+    # Columns (area range, threshold) as rows of a (C, n) array: cumulative sums run along rows.
+    tp_all = np.ascontiguousarray(m["tp"].reshape(-1, C)[order].T)
+    fp_all = np.ascontiguousarray(m["fp"].reshape(-1, C)[order].T)
+    ctp = np.zeros((C, n + 1), dtype=np.int64)
+    cfp = np.zeros((C, n + 1), dtype=np.int64)
+    for mi, max_det in enumerate(MAX_DETS):
+        kept = rank < max_det  # the maxDets best of each (image, category); the order is unchanged
+        tp = tp_all & kept
+        # (int64 first: numpy's cumsum converting from bool on the fly is several times slower)
+        np.cumsum(tp.astype(np.int64), axis=1, out=ctp[:, 1:])
+        np.cumsum((fp_all & kept).astype(np.int64), axis=1, out=cfp[:, 1:])
+        total_tp = (ctp[:, bounds[1:]] - ctp[:, bounds[:-1]]).T  # (K, C), counts restart per category
+        # Every true positive: its number j inside its (category, column) and the precision there.
+        col, pos = np.nonzero(tp)
+        k_of = cat[pos]
+        j = ctp[col, pos + 1] - ctp[col, bounds[k_of]]
+        fp_before = (cfp[col, pos + 1] - cfp[col, bounds[k_of]]).astype(np.float64)
+        j_f = j.astype(np.float64)
+        pr = j_f / (fp_before + j_f + np.spacing(1))
+        slot = offset[k_of] + col * width[k_of] + j - 1
+        flat_pr = np.zeros(offset[-1])
+        flat_pr[slot] = pr
+        flat_pos = np.full(offset[-1], -1, dtype=np.int64)
+        flat_pos[slot] = pos
+        for k in evaluated:
+            areas = np.flatnonzero(npig[k] > 0)
+            rows = flat_pr[offset[k]:offset[k + 1]].reshape(A, T, width[k])
+            envelope = np.maximum.accumulate(rows[..., ::-1], axis=-1)[..., ::-1]
+            at = np.maximum(need[k, areas], 1)[:, None, :] - 1  # (A', 1, R): c_r = 0 reads the first TP
+            a_idx, t_idx = areas[:, None, None], np.arange(T)[None, :, None]
+            precision[:, :, k, areas, mi] = envelope[a_idx, t_idx, at].transpose(1, 2, 0)
+            p = flat_pos[offset[k]:offset[k + 1]].reshape(A, T, width[k])[a_idx, t_idx, at]
+            in_k = np.flatnonzero(kept[bounds[k]:bounds[k + 1]])
+            first_score = score[bounds[k] + in_k[0]] if in_k.shape[0] else 0.0
+            ss = np.where(need[k, areas][:, None, :] == 0, first_score, score_or_zero[p])  # p = -1: none
+            scores[:, :, k, areas, mi] = ss.transpose(1, 2, 0)
+            recall[:, k, areas, mi] = (total_tp[k].reshape(A, T)[areas] / npig[k, areas][:, None]).T
+    return precision, recall, scores
+
+
+def _summarize(precision: np.ndarray, recall: np.ndarray) -> dict[str, float]:
+    """Step 5: ``COCOeval.summarize()``'s 12 numbers (mean over entries > -1, else -1)."""
+    stats = {}
+    for name, is_ap, iou, area, max_det in _SUMMARY:
+        a = AREA_LABELS.index(area)
+        mi = MAX_DETS.index(max_det)
+        s = precision[..., a, mi] if is_ap else recall[..., a, mi]
+        if iou is not None:
+            s = s[np.where(iou == IOU_THRESHOLDS)[0]]
+        valid = s[s > -1]
+        stats[name] = float(np.mean(valid)) if valid.shape[0] else -1.0
+    return stats
+
+
+def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox") -> dict[str, Any]:
+    """COCO box detection metrics, equal to ``pycocotools.cocoeval.COCOeval(iouType='bbox')``.
+
+    AP at one IoU threshold *t* and one category is the mean, over the 101 recall levels
+    :math:`r \\in \\{0, 0.01, \\ldots, 1\\}`, of the interpolated precision
+
+    .. math:: p_{\\text{interp}}(r) = \\max_{r' \\ge r} p(r')
+
+    (0 where the recall never reaches *r*).  ``AP`` averages this over the IoU thresholds
+    0.50, 0.55, ..., 0.95 and over the categories that have ground truth; ``AR`` averages the final
+    recall the same way, at most ``maxDets`` detections per image *and category*.
+
+    Parameters
+    ----------
+    coco_gt : dict
+        The COCO ground-truth dict (``json.load`` of an instances file; a pycocotools ``COCO`` object
+        is read through its ``.dataset``):
+        ``images`` (each with ``id``), ``categories`` (each with ``id``) and ``annotations`` (each with
+        ``id``, ``image_id``, ``category_id``, ``bbox`` = [x, y, width, height], ``area``, and
+        optionally ``iscrowd``).  Size ranges use the ``area`` field, not the box: in COCO it is the
+        segmentation mask's area.
+    detections : list of dict
+        COCO results: ``image_id``, ``category_id``, ``bbox`` ([x, y, width, height]) and ``score``.
+        An empty list is allowed (every AP is 0).
+    iou_type : {"bbox"}
+        Only box IoU is implemented.
+
+    Returns
+    -------
+    dict
+        ``AP, AP50, AP75, APs, APm, APl, AR1, AR10, AR100, ARs, ARm, ARl`` (floats, -1 where
+        undefined, as pycocotools' ``stats``); ``stats`` (the same 12 as an array);
+        ``AP_per_class`` ({category id: AP@[.5:.95], -1 without ground truth}); ``precision``
+        (T x R x K x A x M), ``recall`` (T x K x A x M) and ``scores`` (T x R x K x A x M), laid out
+        like ``COCOeval.eval``; and ``params`` (the thresholds, area ranges, maxDets and the
+        category and image ids indexing K and the images).
+
+    Raises
+    ------
+    ValueError
+        A record without a required key (the message names it and suggests the closest key), a box
+        with NaN, inf or a negative width or height, a NaN score, a detection or annotation whose
+        ``image_id`` or ``category_id`` is not in the ground truth's ``images`` / ``categories``,
+        duplicate annotation ids.  (pycocotools silently drops unknown categories; mltutor refuses
+        them, because they are almost always a label-mapping bug.)
+
+    Notes
+    -----
+    pycocotools quirks kept for parity: a detection matched to an annotation whose ``id`` is 0 counts
+    as unmatched; detections beyond the 100 best of an (image, category) are dropped before matching;
+    an ignored detection (matched to a crowd box or, unmatched, outside the area range) still uses
+    up one of the ``maxDets`` slots.
+
+    Examples
+    --------
+    >>> gt = {"images": [{"id": 1}], "categories": [{"id": 1}],
+    ...       "annotations": [{"id": 1, "image_id": 1, "category_id": 1,
+    ...                        "bbox": [0, 0, 10, 10], "area": 100, "iscrowd": 0}]}
+    >>> dets = [{"image_id": 1, "category_id": 1, "bbox": [0, 0, 10, 10], "score": 0.9},
+    ...         {"image_id": 1, "category_id": 1, "bbox": [1, 0, 10, 10], "score": 0.8}]
+    >>> r = evaluate_coco(gt, dets)
+    >>> round(r["AP"], 12), r["AR1"]  # precision is tp / (tp + fp + eps), as pycocotools
+    (1.0, 1.0)
+    """
+    if iou_type != "bbox":
+        raise ValueError(f"iou_type must be 'bbox' (segmentation and keypoints are not implemented); got {iou_type!r}.")
+    if hasattr(coco_gt, "dataset") and not isinstance(coco_gt, dict):  # a pycocotools COCO object
+        coco_gt = coco_gt.dataset
+    gt = parse_coco_gt(coco_gt)
+    dt = parse_coco_detections(detections, gt)
+    K = gt.cat_ids.shape[0]
+    precision, recall, scores = _accumulate(_match(gt, dt), K)
+    stats = _summarize(precision, recall)
+    per_class = precision[:, :, :, 0, -1]  # area "all", maxDets 100
+    ap_per_class = {}
+    for k, cat_id in enumerate(gt.cat_ids.tolist()):
+        s = per_class[:, :, k]
+        ap_per_class[cat_id] = float(np.mean(s[s > -1])) if (s > -1).any() else -1.0
+    return {
+        **stats,
+        "stats": np.array([stats[name] for name in STAT_NAMES]),
+        "AP_per_class": ap_per_class,
+        "precision": precision,
+        "recall": recall,
+        "scores": scores,
+        "params": {
+            "iou_thresholds": IOU_THRESHOLDS.copy(),
+            "recall_thresholds": RECALL_THRESHOLDS.copy(),
+            "area_ranges": [list(r) for r in AREA_RANGES],
+            "area_labels": list(AREA_LABELS),
+            "max_dets": list(MAX_DETS),
+            "cat_ids": gt.cat_ids.tolist(),
+            "img_ids": gt.img_ids.tolist(),
+        },
+    }

@@ -1,0 +1,235 @@
+"""Kernel 3: greedy matching of detections to ground truth.
+
+Within one image and one class, detections are visited from the highest score down.  Each one takes
+the ground-truth box it overlaps best among those still free, provided the IoU reaches the threshold;
+otherwise it is a false positive.  A ground-truth box is taken at most once, so a second detection of
+the same object (a *duplicate*) finds it taken and becomes a false positive.  That is the evaluator's
+job; suppressing duplicates beforehand (NMS) is the detector's.
+
+COCO adds *ignored* ground truth: crowd regions, and boxes outside the area range being evaluated.
+A detection matched to an ignored box is ignored too (neither a true nor a false positive), and an
+ignored box that nobody detects is not a miss.  pycocotools' exact rule, reproduced here:
+
+1. the candidates are the ground-truth boxes with ``IoU >= min(t, 1 - 1e-10)`` that are free (a crowd
+   box is always free: it may absorb any number of detections);
+2. among the candidates that are **not** ignored take the one with the highest IoU (on a tie, the last
+   in annotation order); only if there is none, do the same among the ignored ones.
+
+The loop over detections is inherently sequential (a box taken by detection *k* is unavailable to
+detection *k + 1*), but different images, classes, IoU thresholds and area ranges do not interact.
+So :func:`greedy_match` runs the sequence once for all of them together: step *k* handles the *k*-th
+detection of every (image, class) group at once, with a segmented arg-max over that detection's
+candidate boxes.  The number of Python-level steps is the largest number of detections in one group
+(at most ``maxDets``), not the number of detections.
+
+Most detections do not even need the steps.  Pairs below the lowest threshold (0.5) can never match
+and are dropped first; a detection left with a single candidate box, when no detection with several
+candidates competes for that box, is decided in closed form: the box goes to the first detection in
+score order that reaches the threshold (every such detection, for a crowd box).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["match_detections", "greedy_match", "group_pairs"]
+
+
+def group_pairs(det_group: np.ndarray, gt_group_sorted: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (detection, ground truth) pair that shares a group, without a loop.
+
+    Parameters
+    ----------
+    det_group : ndarray of int, shape (n_det,)
+        Group (image x class) of each detection, in the order the pairs should come out.
+    gt_group_sorted : ndarray of int, shape (n_gt,)
+        Group of each ground-truth box, sorted (boxes of one group are contiguous).
+
+    Returns
+    -------
+    pair_det, pair_gt : ndarray of int, shape (n_pairs,)
+        Detection index and ground-truth position of each pair; the pairs of one detection are
+        contiguous and follow the ground-truth order.
+    seg_start : ndarray of int, shape (n_det,)
+        Where each detection's pairs start (detections without any ground truth have none).
+    """
+    lo = np.searchsorted(gt_group_sorted, det_group, side="left")
+    hi = np.searchsorted(gt_group_sorted, det_group, side="right")
+    count = hi - lo
+    ends = np.cumsum(count)
+    seg_start = ends - count
+    n_pairs = int(ends[-1]) if ends.shape[0] else 0
+    pair_det = np.repeat(np.arange(det_group.shape[0]), count)
+    pair_gt = np.arange(n_pairs) + np.repeat(lo - seg_start, count)
+    return pair_det, pair_gt, seg_start
+
+
+def _match_uncontested(det, gt, iou, det_rank, gt_crowd, thr, match):
+    """Detections with a single candidate box that no other multi-candidate detection wants.
+
+    Such a box simply goes to the first detection (in score order) whose IoU reaches the threshold,
+    or, for a crowd box, to every such detection: no sequential loop is needed.
+    """
+    order = np.lexsort((det_rank[det], gt))  # by box, then rank (= score order inside the group)
+    det, gt, iou = det[order], gt[order], iou[order]
+    eligible = iou[:, None] >= thr  # (n, T)
+    running = np.cumsum(eligible, axis=0, dtype=np.int64)
+    new_box = np.r_[True, gt[1:] != gt[:-1]]
+    box_start = np.maximum.accumulate(np.where(new_box, np.arange(gt.shape[0]), 0))
+    before = running[box_start] - eligible[box_start]  # eligible pairs of earlier boxes
+    first = eligible & (running - before == 1)
+    won = np.where(gt_crowd[gt][:, None], eligible, first)
+    pi, ti = np.nonzero(won)
+    match[det[pi], :, ti] = gt[pi][:, None]  # the same box under every ignore setting
+
+
+def _match_sequential(det, gt, iou, det_rank, gt_ignore, gt_crowd, thr, match):
+    """The general case: step k handles the k-th detection of every group at once."""
+    order = np.argsort(det_rank[det], kind="stable")  # keeps each detection's pairs together, in order
+    det, gt, iou = det[order], gt[order], iou[order]
+    taken = np.zeros((gt_ignore.shape[0], gt_ignore.shape[1], thr.shape[0]), dtype=bool)
+    seg_start = np.flatnonzero(np.r_[True, det[1:] != det[:-1]])
+    seg_rank = det_rank[det[seg_start]]
+    rank_bounds = np.flatnonzero(np.diff(seg_rank)) + 1
+    seg_end = np.r_[seg_start[1:], det.shape[0]]
+    for s0, s1 in zip(np.r_[0, rank_bounds].tolist(), np.r_[rank_bounds, seg_start.shape[0]].tolist()):
+        p0, p1 = int(seg_start[s0]), int(seg_end[s1 - 1])
+        starts = seg_start[s0:s1] - p0
+        g, v = gt[p0:p1], iou[p0:p1]
+        free = ~taken[g] | gt_crowd[g, None, None]  # (n, A, T)
+        eligible = free & (v[:, None, None] >= thr)
+        # Non-ignored candidates score their IoU (>= 0.5); ignored ones IoU - 1 (exact for IoU in
+        # [0.5, 1], and below every non-ignored candidate); the rest -2.
+        key = np.where(eligible, np.where(gt_ignore[g], v[:, None] - 1.0, v[:, None])[:, :, None], -2.0)
+        best = np.maximum.reduceat(key, starts, axis=0)  # (detections, A, T)
+        # The last pair attaining the best key wins a tie, as in pycocotools' loop.
+        at_best = key == np.repeat(best, np.diff(np.r_[starts, p1 - p0]), axis=0)
+        pick = np.maximum.reduceat(np.where(at_best, np.arange(p1 - p0)[:, None, None], -1), starts, axis=0)
+        si, ai, ti = np.nonzero(best > -1.5)
+        chosen = g[pick[si, ai, ti]]
+        taken[chosen, ai, ti] = True
+        match[det[seg_start[s0 + si]], ai, ti] = chosen
+
+
+def greedy_match(
+    pair_det: np.ndarray,
+    pair_gt: np.ndarray,
+    pair_iou: np.ndarray,
+    det_rank: np.ndarray,
+    gt_ignore: np.ndarray,
+    gt_crowd: np.ndarray,
+    iou_thresholds: np.ndarray,
+) -> np.ndarray:
+    """Greedy matching of many independent groups at once (the engine behind COCO evaluation).
+
+    Parameters
+    ----------
+    pair_det, pair_gt, pair_iou : ndarray, shape (n_pairs,)
+        Detection index, ground-truth index and IoU of every (detection, ground truth) pair of the
+        same group.  The pairs of one detection are contiguous, ground truth in annotation order.
+    det_rank : ndarray of int, shape (n_det,)
+        Rank of each detection inside its group (0 = highest score, ties broken by input order).
+    gt_ignore : ndarray of bool, shape (n_gt, A)
+        Ignore flags of each ground truth under each of ``A`` settings (COCO's area ranges).
+    gt_crowd : ndarray of bool, shape (n_gt,)
+        Crowd boxes stay available after a match.
+    iou_thresholds : ndarray of float, shape (T,)
+
+    Returns
+    -------
+    ndarray of int64, shape (n_det, A, T)
+        Index of the ground truth each detection matched, or -1.
+
+    Notes
+    -----
+    Pairs below the lowest threshold are dropped first.  A detection left with one candidate box,
+    when no detection with several candidates wants that box, is matched in closed form (the box
+    goes to the first detection that reaches the threshold); only the rest runs the step-by-step
+    loop, whose length is the largest rank among them.
+    """
+    n_det = det_rank.shape[0]
+    thr = np.minimum(np.asarray(iou_thresholds, dtype=np.float64), 1 - 1e-10)
+    match = np.full((n_det, gt_ignore.shape[1], thr.shape[0]), -1, dtype=np.int64)
+    keep = pair_iou >= thr.min()
+    det, gt, iou = pair_det[keep], pair_gt[keep], pair_iou[keep]
+    if det.shape[0] == 0:
+        return match
+    new_det = np.r_[True, det[1:] != det[:-1]]
+    seg_len = np.diff(np.r_[np.flatnonzero(new_det), det.shape[0]])
+    several = np.repeat(seg_len > 1, seg_len)
+    contested = np.zeros(gt_ignore.shape[0], dtype=bool)
+    contested[gt[several]] = True
+    hard = contested[gt]
+    easy = ~hard
+    _match_uncontested(det[easy], gt[easy], iou[easy], det_rank, gt_crowd, thr, match)
+    if hard.any():
+        _match_sequential(det[hard], gt[hard], iou[hard], det_rank, gt_ignore, gt_crowd, thr, match)
+    return match
+
+
+def match_detections(
+    ious: Any,
+    iou_threshold: Any = 0.5,
+    *,
+    gt_ignore: Any = None,
+    gt_crowd: Any = None,
+) -> np.ndarray:
+    """Greedy matching on one image and one class (pycocotools' rule).
+
+    Parameters
+    ----------
+    ious : array-like of shape (n_det, n_gt)
+        IoU of each detection with each ground-truth box, detections **sorted by descending score**
+        (e.g. ``box_iou(det_boxes[order], gt_boxes)``).
+    iou_threshold : float or sequence of floats, default 0.5
+        A detection needs ``IoU >= threshold`` (COCO caps the threshold at ``1 - 1e-10``).
+    gt_ignore : array-like of bool, shape (n_gt,), optional
+        Ground truth that neither rewards nor penalises (COCO: crowd, or outside the area range).
+        Such a box is matched only when no regular box qualifies.
+    gt_crowd : array-like of bool, shape (n_gt,), optional
+        Crowd boxes may absorb several detections (they are never marked as taken).
+
+    Returns
+    -------
+    ndarray of int64
+        For each detection, the index of the ground-truth box it matched, or -1 (a false positive,
+        unless it matched an ignored box).  Shape (n_det,) for a single threshold, (T, n_det) for T
+        thresholds.
+
+    Examples
+    --------
+    Two detections of the same object: the better-scored one takes it, the duplicate finds it taken.
+
+    >>> match_detections([[0.9, 0.0], [0.8, 0.1]]).tolist()
+    [0, -1]
+    """
+    iou = np.asarray(ious, dtype=np.float64)
+    if iou.ndim != 2:
+        raise ValueError(f"ious must be a 2-D (n_det, n_gt) matrix; got shape {iou.shape}.")
+    n_det, n_gt = iou.shape
+    thr = np.atleast_1d(np.asarray(iou_threshold, dtype=np.float64))
+    if thr.ndim != 1 or not np.all(np.isfinite(thr)):
+        raise ValueError(f"iou_threshold must be a finite number or a 1-D sequence; got {iou_threshold!r}.")
+
+    def flags(value: Any, name: str) -> np.ndarray:
+        if value is None:
+            return np.zeros(n_gt, dtype=bool)
+        arr = np.asarray(value, dtype=bool).reshape(-1)
+        if arr.shape[0] != n_gt:
+            raise ValueError(f"{name} must hold one flag per ground-truth box ({n_gt}); got {arr.shape[0]}.")
+        return arr
+
+    ignore, crowd = flags(gt_ignore, "gt_ignore"), flags(gt_crowd, "gt_crowd")
+    match = greedy_match(
+        np.repeat(np.arange(n_det), n_gt),
+        np.tile(np.arange(n_gt), n_det),
+        iou.reshape(-1),
+        np.arange(n_det),
+        ignore[:, None],
+        crowd,
+        thr,
+    )
+    out = match[:, 0, :].T
+    return out[0] if np.ndim(iou_threshold) == 0 else out
