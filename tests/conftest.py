@@ -1,18 +1,39 @@
-"""Test-suite helpers: make tests/ importable (shared strategies) and report property-case counts."""
+"""Test-suite helpers: make tests/ importable (shared strategies) and report property-case counts.
+
+Property tests count the hypothesis examples they run in ``_strategies.CASES``.  Under
+pytest-xdist each worker sends its counts to the controller, which prints the total.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+_WORKER_CASES: Counter = Counter()
+
+
+def _local_cases() -> Counter:
+    strategies = sys.modules.get("_strategies")
+    return Counter(strategies.CASES) if strategies is not None else Counter()
+
+
+def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: hand the counts to the controller
+        workeroutput["property_cases"] = dict(_local_cases())
+
+
+def pytest_testnodedown(node, error):  # noqa: ARG001
+    _WORKER_CASES.update(getattr(node, "workeroutput", {}).get("property_cases", {}))
+
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG001
-    strategies = sys.modules.get("_strategies")
-    if strategies is None or not strategies.CASES:
+    cases = _local_cases() + _WORKER_CASES
+    if not cases:
         return
-    cases = strategies.CASES
     terminalreporter.write_sep("-", "property-based cases (hypothesis examples run)")
     for name, count in sorted(cases.items()):
         terminalreporter.write_line(f"{name:<55} {count:>6}")

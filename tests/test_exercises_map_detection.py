@@ -1,0 +1,326 @@
+"""Chapter 7 exercises: references agree with pycocotools and mltutor's detection kernel, and
+known-wrong "mutants" are caught.
+
+The notebook-level checks shared by every chapter are in ``test_exercise_notebooks.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import numpy as np
+import pytest
+
+from _exercise_harness import SOLUTIONS, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
+from mltutor.exercises import map_detection as ch7
+
+SOLUTIONS_NB = SOLUTIONS / "07_map_detection.ipynb"
+
+
+@pytest.fixture(scope="module")
+def solved():
+    return run_notebook_code(SOLUTIONS_NB)
+
+
+# --------------------------------------------------------------------------------------------
+# The references agree with the reference libraries
+# --------------------------------------------------------------------------------------------
+
+
+def xywh(boxes):
+    b = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    return np.c_[b[:, :2], b[:, 2:] - b[:, :2]]
+
+
+@pytest.mark.parametrize("i", range(len(ch7.ex1.cases)))
+def test_ex1_reference_matches_pycocotools(i):
+    mask = pytest.importorskip("pycocotools.mask")
+    a, b = ch7.ex1.cases[i].args
+    expected = mask.iou(xywh(a).tolist(), xywh(b).tolist(), [0])[0][0]
+    assert ch7.ex1.expected(i) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("i", range(len(ch7.ex1.cases)))
+def test_ex1_reference_matches_box_iou(i):
+    from mltutor.detection import box_iou
+
+    a, b = ch7.ex1.cases[i].args
+    assert ch7.ex1.expected(i) == pytest.approx(float(box_iou(a[None], b[None])[0, 0]), abs=1e-12)
+
+
+@pytest.mark.parametrize("i", range(len(ch7.ex2.cases)))
+def test_ex2_reference_matches_match_detections(i):
+    from mltutor.detection import box_iou, match_detections
+
+    c = ch7.ex2.cases[i]
+    det, scores, gt = c.args
+    thr = c.kwargs.get("iou_threshold", 0.5)
+    expected = np.zeros(len(det), dtype=bool)
+    if len(det) and len(gt):
+        order = np.argsort(-scores, kind="stable")
+        matched = match_detections(box_iou(det[order], gt), thr)
+        expected[order] = matched >= 0
+    np.testing.assert_array_equal(ch7.ex2.expected(i), expected)
+
+
+def _curve_ap(is_tp, n_gt, method):
+    from mltutor.interpolated_ap import interpolated_average_precision
+
+    is_tp = np.asarray(is_tp, dtype=bool)
+    tp, fp = np.cumsum(is_tp), np.cumsum(~is_tp)
+    return interpolated_average_precision(tp / n_gt, tp / np.maximum(tp + fp, 1), method=method)
+
+
+@pytest.mark.parametrize("i", range(len(ch7.ex3.cases)))
+def test_ex3_reference_matches_curves(i):
+    is_tp, n_gt = ch7.ex3.cases[i].args
+    assert ch7.ex3.expected(i) == pytest.approx(_curve_ap(is_tp, n_gt, "all-point"), abs=1e-12)
+
+
+@pytest.mark.parametrize("i", range(len(ch7.ex4.cases)))
+def test_ex4_reference_matches_curves(i):
+    is_tp, n_gt = ch7.ex4.cases[i].args
+    assert ch7.ex4.expected(i) == pytest.approx(_curve_ap(is_tp, n_gt, "voc2007"), abs=1e-12)
+
+
+def test_ex5_answer_matches_pycocotools_and_evaluate_voc():
+    pytest.importorskip("pycocotools")
+    from pycocotools.coco import COCO
+    from pycocotools.cocoeval import COCOeval
+
+    gt_boxes = xywh(ch7.EX5_GT)
+    coco_gt = {
+        "images": [{"id": 1, "width": 400, "height": 400}],
+        "categories": [{"id": 1, "name": "thing"}],
+        "annotations": [{"id": j + 1, "image_id": 1, "category_id": 1, "bbox": b.tolist(),
+                         "area": float(b[2] * b[3]), "iscrowd": 0} for j, b in enumerate(gt_boxes)],
+    }
+    dets = [{"image_id": 1, "category_id": 1, "bbox": b.tolist(), "score": float(s)}
+            for b, s in zip(xywh(ch7.EX5_DETECTIONS), ch7.EX5_SCORES)]
+    with contextlib.redirect_stdout(io.StringIO()):
+        gt = COCO()
+        gt.dataset = coco_gt
+        gt.createIndex()
+        ev = COCOeval(gt, gt.loadRes(dets), "bbox")
+        ev.evaluate()
+        ev.accumulate()
+        ev.summarize()
+    voc_ap50, coco_ap = ch7.ex5.answer
+    assert coco_ap == pytest.approx(ev.stats[0], abs=1e-12)
+
+    from mltutor.detection import evaluate_coco, evaluate_voc
+
+    assert evaluate_coco(coco_gt, dets)["AP"] == pytest.approx(coco_ap, abs=1e-12)
+    voc = evaluate_voc(
+        [{"boxes": ch7.EX5_GT, "labels": np.ones(3, dtype=int)}],
+        [{"boxes": ch7.EX5_DETECTIONS, "scores": ch7.EX5_SCORES, "labels": np.ones(4, dtype=int)}],
+        method="all-point",
+    )
+    assert voc["mAP"] == pytest.approx(voc_ap50, abs=1e-12)
+
+
+def test_solutions_notebook_solves_every_exercise(solved):
+    namespace, checks = solved
+    assert [name for name, _, _ in checks] == ch7.__all__
+    for name, answer_name, _ in checks:
+        assert getattr(ch7, name).check(namespace[answer_name], strict=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Mutants: known-wrong implementations every check must catch
+# --------------------------------------------------------------------------------------------
+
+
+def _parts(a, b):
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    area_a = (a[2] - a[0]) * (a[3] - a[1])
+    area_b = (b[2] - b[0]) * (b[3] - b[1])
+    return w, h, area_a, area_b
+
+
+def ex1_union_without_subtracting(a, b):
+    w, h, area_a, area_b = _parts(a, b)
+    inter = max(w, 0) * max(h, 0)
+    return inter / (area_a + area_b)
+
+
+def ex1_plus_one_pixel(a, b):
+    w, h = min(a[2], b[2]) - max(a[0], b[0]) + 1, min(a[3], b[3]) - max(a[1], b[1]) + 1
+    inter = max(w, 0) * max(h, 0)
+    area_a = (a[2] - a[0] + 1) * (a[3] - a[1] + 1)
+    area_b = (b[2] - b[0] + 1) * (b[3] - b[1] + 1)
+    return inter / (area_a + area_b - inter)
+
+
+def ex1_clip_the_product(a, b):
+    w, h, area_a, area_b = _parts(a, b)
+    inter = max(w * h, 0)  # two negative sides make a positive "overlap"
+    return inter / (area_a + area_b - inter)
+
+
+def ex1_no_clipping(a, b):
+    w, h, area_a, area_b = _parts(a, b)
+    return w * h / (area_a + area_b - w * h)
+
+
+def ex1_over_smaller_box(a, b):
+    w, h, area_a, area_b = _parts(a, b)
+    return max(w, 0) * max(h, 0) / min(area_a, area_b)
+
+
+def ex1_max_min_swapped(a, b):
+    w = max(a[2], b[2]) - min(a[0], b[0])
+    h = max(a[3], b[3]) - min(a[1], b[1])
+    _, _, area_a, area_b = _parts(a, b)
+    return w * h / (area_a + area_b - w * h)
+
+
+@pytest.mark.parametrize("mutant", [ex1_union_without_subtracting, ex1_plus_one_pixel, ex1_clip_the_product,
+                                    ex1_no_clipping, ex1_over_smaller_box, ex1_max_min_swapped])
+def test_ex1_mutants_caught(mutant):
+    assert_mutant_caught(ch7.ex1, mutant)
+
+
+def _match(det, scores, gt, thr, *, order="score", reuse=False, strict=False, voc=False):
+    is_tp = np.zeros(len(det), dtype=bool)
+    taken = np.zeros(len(gt), dtype=bool)
+    visit = np.argsort(-np.asarray(scores), kind="stable") if order == "score" else range(len(det))
+    for d in visit:
+        ious = np.array([ch7.iou(det[d], g) for g in gt])
+        if voc:
+            if len(gt) and ious.max() >= thr:
+                g = int(np.argmax(ious))
+                if not taken[g]:
+                    taken[g] = is_tp[d] = True
+            continue
+        ok = (ious > thr if strict else ious >= thr) & (reuse | ~taken)
+        if ok.any():
+            g = int(np.argmax(np.where(ok, ious, -1)))
+            taken[g] = is_tp[d] = True
+    return is_tp
+
+
+def ex2_gt_matched_twice(det, scores, gt, iou_threshold=0.5):
+    return _match(det, scores, gt, iou_threshold, reuse=True)
+
+
+def ex2_input_order(det, scores, gt, iou_threshold=0.5):
+    return _match(det, scores, gt, iou_threshold, order="input")
+
+
+def ex2_strictly_above_threshold(det, scores, gt, iou_threshold=0.5):
+    return _match(det, scores, gt, iou_threshold, strict=True)
+
+
+def ex2_voc_rule_best_box_even_if_taken(det, scores, gt, iou_threshold=0.5):
+    return _match(det, scores, gt, iou_threshold, voc=True)
+
+
+def ex2_result_in_score_order(det, scores, gt, iou_threshold=0.5):
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    return ch7.match_image(det, scores, gt, iou_threshold)[order]
+
+
+def ex2_threshold_ignored(det, scores, gt, iou_threshold=0.5):
+    return _match(det, scores, gt, 0.5)
+
+
+@pytest.mark.parametrize("mutant", [ex2_gt_matched_twice, ex2_input_order, ex2_strictly_above_threshold,
+                                    ex2_voc_rule_best_box_even_if_taken, ex2_result_in_score_order,
+                                    ex2_threshold_ignored])
+def test_ex2_mutants_caught(mutant):
+    assert_mutant_caught(ch7.ex2, mutant)
+
+
+def _points(is_tp, n_gt):
+    is_tp = np.asarray(is_tp, dtype=bool)
+    tp, fp = np.cumsum(is_tp), np.cumsum(~is_tp)
+    return tp, fp
+
+
+def ex3_recall_over_detections(is_tp, n_gt):
+    tp, fp = _points(is_tp, n_gt)
+    return ch7.average_precision(is_tp, max(len(is_tp), 1)) if len(is_tp) else 0.0
+
+
+def ex3_no_envelope(is_tp, n_gt):
+    tp, fp = _points(is_tp, n_gt)
+    if not len(tp):
+        return 0.0
+    recall, precision = tp / n_gt, tp / (tp + fp)
+    return float(np.sum(np.diff(recall, prepend=0.0) * precision))
+
+
+def ex3_only_found_objects(is_tp, n_gt):
+    found = int(np.sum(is_tp))
+    return ch7.average_precision(is_tp, found) if found else 0.0
+
+
+def ex3_eleven_points(is_tp, n_gt):
+    return float(ch7.voc07_average_precision(is_tp, n_gt))
+
+
+def ex3_envelope_from_the_left(is_tp, n_gt):
+    tp, fp = _points(is_tp, n_gt)
+    if not len(tp):
+        return 0.0
+    recall, precision = tp / n_gt, tp / (tp + fp)
+    return float(np.sum(np.diff(recall, prepend=0.0) * np.maximum.accumulate(precision)))
+
+
+@pytest.mark.parametrize("mutant", [ex3_recall_over_detections, ex3_no_envelope, ex3_only_found_objects,
+                                    ex3_eleven_points, ex3_envelope_from_the_left])
+def test_ex3_mutants_caught(mutant):
+    assert_mutant_caught(ch7.ex3, mutant)
+
+
+def _eleven(is_tp, n_gt, points, *, envelope=True, divide=11, strict=False):
+    tp, fp = _points(is_tp, n_gt)
+    recall, precision = tp / n_gt, tp / np.maximum(tp + fp, 1)
+    total = 0.0
+    for t in points:
+        reached = recall > t if strict else recall >= t
+        if reached.any():
+            total += precision[reached].max() if envelope else precision[np.argmax(reached)]
+    return total / divide
+
+
+def ex4_floating_recall_points(is_tp, n_gt):
+    return _eleven(is_tp, n_gt, np.arange(0.0, 1.1, 0.1))
+
+
+def ex4_no_envelope(is_tp, n_gt):
+    return _eleven(is_tp, n_gt, np.arange(11) / 10, envelope=False)
+
+
+def ex4_divide_by_ten(is_tp, n_gt):
+    return _eleven(is_tp, n_gt, np.arange(11) / 10, divide=10)
+
+
+def ex4_strictly_above(is_tp, n_gt):
+    return _eleven(is_tp, n_gt, np.arange(11) / 10, strict=True)
+
+
+def ex4_all_point_instead(is_tp, n_gt):
+    return ch7.average_precision(is_tp, n_gt)
+
+
+def ex4_ten_points_without_zero(is_tp, n_gt):
+    return _eleven(is_tp, n_gt, np.arange(1, 11) / 10, divide=10)
+
+
+@pytest.mark.parametrize("mutant", [ex4_floating_recall_points, ex4_no_envelope, ex4_divide_by_ten,
+                                    ex4_strictly_above, ex4_all_point_instead, ex4_ten_points_without_zero])
+def test_ex4_mutants_caught(mutant):
+    assert_mutant_caught(ch7.ex4, mutant)
+
+
+def test_ex5_wrong_values_caught():
+    voc, coco = ch7.ex5.answer
+    at_50_only = ch7._coco_ap(ch7.match_image(ch7.EX5_DETECTIONS, ch7.EX5_SCORES, ch7.EX5_GT, 0.5), 3)
+    voc07 = ch7.voc07_average_precision(
+        ch7.match_image(ch7.EX5_DETECTIONS, ch7.EX5_SCORES, ch7.EX5_GT, 0.5), 3)
+    for wrong in [(coco, voc), (voc, at_50_only), (voc07, coco), (voc, voc), (1.0, coco)]:
+        assert_wrong_value_caught(ch7.ex5, wrong)
