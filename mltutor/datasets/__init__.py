@@ -1,4 +1,4 @@
-"""Data the chapters use: facts about real benchmarks, and (later) synthetic data makers.
+"""Data the chapters use: facts about real benchmarks, readers for their files, and simulators.
 
 Nothing here touches the network.  Facts about real data sets are small tables shipped as package
 data in ``mltutor/data/``, derived once from the official files and cross-checked against them by
@@ -7,8 +7,15 @@ the test suite.
 :mod:`mltutor.datasets.ucf101`
     UCF101 action recognition: the 101 class names in official order, the number of clips per
     class and per group, and the three official train/test splits (Soomro et al., 2012).
+:mod:`mltutor.datasets.ucf101_lists`
+    Readers for the official ``classInd.txt``, ``trainlistNN.txt`` and ``testlistNN.txt`` files,
+    for people who have the real data set.
+:mod:`mltutor.datasets.ucf101_sim`
+    A seeded simulated stand-in for UCF101's clips (frame features with the real class names,
+    clip counts and groups), used by the case-study chapter because the videos cannot be
+    downloaded here.
 """
 
-from . import ucf101
+from . import ucf101, ucf101_lists, ucf101_sim
 
-__all__ = ["ucf101"]
+__all__ = ["ucf101", "ucf101_lists", "ucf101_sim"]

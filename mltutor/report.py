@@ -1,0 +1,487 @@
+"""One honest evaluation report for a multiclass classifier's saved scores.
+
+:func:`evaluate` takes the true classes and the model's scores (logits or probabilities, one row
+per sample) and returns an :class:`EvaluationReport`: the headline metrics *with* bootstrap
+intervals, the per-class table sorted by F1, the most-confused pairs, the calibration error, and
+the plots.  It is the capstone of the course: everything the chapters argue for, in one call.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> y = rng.integers(0, 3, 300)
+>>> logits = rng.normal(size=(300, 3)) + 2.0 * np.eye(3)[y]
+>>> report = evaluate(y, logits, class_names=["cat", "dog", "fox"], n_resamples=200)
+>>> round(report.accuracy.estimate, 3), report.accuracy.low < report.accuracy.estimate
+(0.83, True)
+>>> report.per_class[0].name, report.top_confusions[0][:2]
+('cat', ('cat', 'dog'))
+
+Notes
+-----
+Point estimates follow scikit-learn: ``accuracy_score``, ``balanced_accuracy_score``, and
+``f1_score(average="macro")`` / ``average="weighted"`` over the classes present in ``y_true`` or
+the predictions (a class never seen and never predicted does not drag the macro average down).
+The intervals are those of :func:`mltutor.stats.bootstrap_ci` with the same arguments: every
+resample recomputes all four metrics on the same resampled indices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+
+from .calibration import expected_calibration_error, log_softmax
+from .stats import bootstrap_ci
+
+__all__ = ["ClassRow", "Confusion", "EvaluationReport", "MetricInterval", "evaluate"]
+
+#: The headline metrics, in report order: (attribute, printed name).
+HEADLINE = (
+    ("accuracy", "accuracy"),
+    ("balanced_accuracy", "balanced accuracy"),
+    ("macro_f1", "macro F1"),
+    ("weighted_f1", "weighted F1"),
+)
+#: Rows of probabilities must sum to 1 within this tolerance to be taken as probabilities.
+_PROB_ATOL = 1e-4
+
+
+class MetricInterval(NamedTuple):
+    """A point estimate with its bootstrap interval."""
+
+    estimate: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}]"
+
+
+class ClassRow(NamedTuple):
+    """One row of the per-class table."""
+
+    index: int
+    name: str
+    precision: float
+    recall: float
+    f1: float
+    support: int
+
+
+class Confusion(NamedTuple):
+    """``count`` samples of class ``true_name`` were predicted as ``predicted_name``."""
+
+    true_name: str
+    predicted_name: str
+    count: int
+    fraction_of_true: float
+    true: int
+    predicted: int
+
+
+def _counts(y_true: np.ndarray, y_pred: np.ndarray, k: int) -> np.ndarray:
+    return np.bincount(y_true * k + y_pred, minlength=k * k).reshape(k, k)
+
+
+def _per_class(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall, F1 (0 where undefined), support and predicted count per class."""
+    tp = np.diag(cm).astype(float)
+    support = cm.sum(axis=1)
+    predicted = cm.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(predicted > 0, tp / predicted, 0.0)
+        recall = np.where(support > 0, tp / support, 0.0)
+        f1 = np.where(support + predicted > 0, 2 * tp / (support + predicted), 0.0)
+    return precision, recall, f1, support, predicted
+
+
+def _headline(y_true: np.ndarray, y_pred: np.ndarray, k: int) -> np.ndarray:
+    """[accuracy, balanced accuracy, macro F1, weighted F1], as scikit-learn computes them."""
+    cm = _counts(y_true, y_pred, k)
+    _, recall, f1, support, predicted = _per_class(cm)
+    seen = support > 0
+    present = seen | (predicted > 0)
+    n = support.sum()
+    return np.array([
+        np.trace(cm) / n,
+        recall[seen].mean(),
+        f1[present].mean(),
+        (f1 * support).sum() / n,
+    ])
+
+
+@dataclass(frozen=True, eq=False)
+class EvaluationReport:
+    """The result of :func:`evaluate`.  Print it, show it in a notebook, or call :meth:`plot`.
+
+    Attributes
+    ----------
+    accuracy, balanced_accuracy, macro_f1, weighted_f1 : MetricInterval
+        ``(estimate, low, high)``: point estimate and bootstrap interval.
+    majority_baseline : float
+        Accuracy of always answering the largest class of ``y_true``.
+    per_class : tuple of ClassRow
+        One row per class (``index, name, precision, recall, f1, support``), sorted by F1 from the
+        worst up (ties by class index).  Classes without support and without predictions get 0.
+    top_confusions : tuple of Confusion
+        The largest off-diagonal cells of the confusion matrix, largest first (ties by true, then
+        predicted class index); zero cells are never listed.
+    confusion_matrix : ndarray of int64, shape (n_classes, n_classes)
+        Rows true class, columns predicted class.
+    ece : float or None
+        Top-label expected calibration error of the softmax probabilities
+        (:func:`mltutor.calibration.expected_calibration_error`, ``n_bins`` equal-width bins);
+        None when only predicted labels were given.
+    mean_confidence : float or None
+        Mean top probability, to compare with the accuracy.
+    nll : float or None
+        Mean negative log-likelihood of the true class (natural log).
+    class_names : tuple of str
+    n_samples, n_classes, n_resamples, n_bins : int
+    confidence_level : float
+    random_state : int or None
+    y_true, y_pred : ndarray
+        The inputs' class indices and the predicted (arg-max) classes.
+    probabilities : ndarray or None
+        Softmax probabilities (or the probabilities given).
+    """
+
+    accuracy: MetricInterval
+    balanced_accuracy: MetricInterval
+    macro_f1: MetricInterval
+    weighted_f1: MetricInterval
+    majority_baseline: float
+    per_class: tuple[ClassRow, ...]
+    top_confusions: tuple[Confusion, ...]
+    confusion_matrix: np.ndarray = field(repr=False)
+    ece: float | None
+    mean_confidence: float | None
+    nll: float | None
+    class_names: tuple[str, ...] = field(repr=False)
+    n_samples: int
+    n_classes: int
+    n_resamples: int
+    n_bins: int
+    confidence_level: float
+    random_state: int | None
+    y_true: np.ndarray = field(repr=False)
+    y_pred: np.ndarray = field(repr=False)
+    probabilities: np.ndarray | None = field(repr=False)
+
+    # -- accessors ------------------------------------------------------------------------------
+
+    def metrics(self) -> dict[str, MetricInterval]:
+        """The four headline metrics by attribute name, in report order."""
+        return {key: getattr(self, key) for key, _ in HEADLINE}
+
+    def per_class_arrays(self) -> dict[str, np.ndarray]:
+        """Precision, recall, F1 and support as arrays in class-index order."""
+        rows = sorted(self.per_class, key=lambda r: r.index)
+        return {
+            "precision": np.array([r.precision for r in rows]),
+            "recall": np.array([r.recall for r in rows]),
+            "f1": np.array([r.f1 for r in rows]),
+            "support": np.array([r.support for r in rows], dtype=np.int64),
+        }
+
+    # -- text -----------------------------------------------------------------------------------
+
+    def _title(self) -> str:
+        level = f"{100 * self.confidence_level:g} %"
+        return (f"Evaluation report: {self.n_samples} samples, {self.n_classes} classes "
+                f"({level} bootstrap intervals, {self.n_resamples} resamples, "
+                f"seed {self.random_state})")
+
+    def _calibration_line(self) -> str:
+        if self.ece is None:
+            return "calibration: not available (predicted labels only, no scores)"
+        return (f"calibration: ECE {self.ece:.3f} ({self.n_bins} bins), mean confidence "
+                f"{self.mean_confidence:.3f} vs accuracy {self.accuracy.estimate:.3f}, "
+                f"NLL {self.nll:.3f}")
+
+    def to_text(self, n_classes: int = 10) -> str:
+        """The report as plain text, showing the ``n_classes`` worst classes by F1."""
+        width = max([len(r.name) for r in self.per_class] + [5])
+        lines = [self._title()]
+        for key, name in HEADLINE:
+            lines.append(f"  {name:<18} {getattr(self, key)}")
+        lines.append(f"  {'majority baseline':<18} {self.majority_baseline:.3f}")
+        lines.append("  " + self._calibration_line())
+        shown = self.per_class[:n_classes]
+        lines.append(f"Worst {len(shown)} classes by F1:")
+        lines.append(f"  {'class':<{width}}  precision  recall     F1  support")
+        for r in shown:
+            lines.append(f"  {r.name:<{width}}  {r.precision:9.3f}  {r.recall:6.3f}  "
+                         f"{r.f1:5.3f}  {r.support:7d}")
+        lines.append(f"Most-confused pairs (true -> predicted), top {len(self.top_confusions)}:")
+        if not self.top_confusions:
+            lines.append("  none: every prediction is right")
+        for c in self.top_confusions:
+            lines.append(f"  {c.true_name} -> {c.predicted_name}: {c.count} "
+                         f"({100 * c.fraction_of_true:.1f} % of {c.true_name})")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_markdown_(self) -> str:
+        out = [f"**{self._title()}**", "", "| metric | estimate | interval |", "|---|---:|---:|"]
+        for key, name in HEADLINE:
+            m = getattr(self, key)
+            out.append(f"| {name} | {m.estimate:.3f} | [{m.low:.3f}, {m.high:.3f}] |")
+        out.append(f"| majority baseline | {self.majority_baseline:.3f} | |")
+        out += ["", self._calibration_line(), "", "Worst classes by F1:", "",
+                "| class | precision | recall | F1 | support |", "|---|---:|---:|---:|---:|"]
+        for r in self.per_class[:10]:
+            out.append(f"| {r.name} | {r.precision:.3f} | {r.recall:.3f} | {r.f1:.3f} | "
+                       f"{r.support} |")
+        out += ["", "Most-confused pairs:", "", "| true | predicted | count | % of true |",
+                "|---|---|---:|---:|"]
+        for c in self.top_confusions:
+            out.append(f"| {c.true_name} | {c.predicted_name} | {c.count} | "
+                       f"{100 * c.fraction_of_true:.1f} |")
+        return "\n".join(out)
+
+    # -- figures --------------------------------------------------------------------------------
+
+    def plot(self, *, figsize: tuple[float, float] | None = None):
+        """Draw the log-scale confusion heatmap and, with scores, the reliability diagram.
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+            One panel (heatmap) without probabilities, two panels with them.
+        """
+        import matplotlib.pyplot as plt
+
+        from .curve_plots import plot_reliability
+        from .plots import plot_confusion_matrix
+
+        panels = 1 if self.probabilities is None else 2
+        if figsize is None:
+            figsize = (7.5 * panels, 6.5)
+        fig, axes = plt.subplots(1, panels, figsize=figsize, layout="constrained", squeeze=False)
+        plot_confusion_matrix(self.confusion_matrix, labels=self.class_names, log_scale=True,
+                              ax=axes[0, 0],
+                              title=f"Confusion matrix, {self.n_classes} classes "
+                                    "(log colour scale)")
+        if self.probabilities is not None:
+            plot_reliability(self.y_true, self.probabilities, n_bins=self.n_bins, ax=axes[0, 1],
+                             label=f"model (ECE {self.ece:.3f})",
+                             title="Reliability diagram (top label)")
+        return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# Input checks
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_int(value: Any, name: str, low: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return int(value)
+
+
+def _class_indices(values: Any, name: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D class indices, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty")
+    if arr.dtype.kind in "fc":
+        if not (np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))):
+            raise TypeError(f"{name} must hold integer class indices 0 ... K-1, got non-integers")
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind == "b" or arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integer class indices 0 ... K-1, got dtype {arr.dtype}")
+    if arr.min() < 0:
+        raise ValueError(f"{name} must hold class indices 0 ... K-1, found {int(arr.min())}")
+    return arr.astype(np.int64)
+
+
+def _check_names(class_names: Any, k: int | None) -> tuple[str, ...] | None:
+    if class_names is None:
+        return None
+    if isinstance(class_names, str):
+        raise TypeError("class_names must be a sequence of names, not a single string")
+    names = tuple(str(c) for c in class_names)
+    if k is not None and len(names) != k:
+        raise ValueError(f"class_names has {len(names)} entries but the scores have {k} columns")
+    if len(set(names)) != len(names):
+        raise ValueError("class_names must be unique")
+    return names
+
+
+def _probabilities(scores: np.ndarray, logits: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(probabilities, log-probabilities) of the scores."""
+    if logits not in ("auto", True, False):
+        raise ValueError(f"logits must be 'auto', True or False, got {logits!r}")
+    looks_like_probs = bool(np.all(scores >= 0) and np.all(scores <= 1)
+                            and np.allclose(scores.sum(axis=1), 1.0, rtol=0, atol=_PROB_ATOL))
+    if logits is False and not looks_like_probs:
+        raise ValueError("logits=False but the rows are not probabilities (each row must lie in "
+                         "[0, 1] and sum to 1); pass logits=True or 'auto' for raw scores")
+    if logits is True or (logits == "auto" and not looks_like_probs):
+        logp = log_softmax(scores, axis=1)
+        return np.exp(logp), logp
+    probs = scores / scores.sum(axis=1, keepdims=True)
+    return probs, np.log(np.clip(probs, np.finfo(float).tiny, None))
+
+
+# ---------------------------------------------------------------------------------------------
+# The function
+# ---------------------------------------------------------------------------------------------
+
+
+def evaluate(
+    y_true: Any,
+    scores_or_logits: Any,
+    *,
+    class_names: Sequence[str] | None = None,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    random_state: int | None = 0,
+    logits: bool | str = "auto",
+    top_confusions: int = 10,
+    n_bins: int = 15,
+) -> EvaluationReport:
+    """Evaluate a classifier's saved scores: metrics with intervals, per class, calibration.
+
+    The prediction is the arg-max of each row of scores (ties: the first class).  The headline
+    metrics are accuracy, balanced accuracy (mean per-class recall), macro F1 and weighted F1
+
+    .. math::
+        \\mathrm{F1}_c = \\frac{2\\,\\mathrm{TP}_c}
+        {2\\,\\mathrm{TP}_c + \\mathrm{FP}_c + \\mathrm{FN}_c},
+        \\quad \\text{macro} = \\frac{1}{|C|}\\sum_c \\mathrm{F1}_c, \\quad
+        \\text{weighted} = \\sum_c \\frac{n_c}{n}\\, \\mathrm{F1}_c,
+
+    each with a percentile bootstrap interval over samples (:func:`mltutor.stats.bootstrap_ci`).
+    The calibration error is the top-label ECE of the softmax probabilities.
+
+    Parameters
+    ----------
+    y_true : array-like of int, shape (n_samples,)
+        True class indices 0 ... K-1.
+    scores_or_logits : array-like, shape (n_samples, K) or (n_samples,)
+        Logits (any real scores) or probabilities, one column per class.  A 1-D array of
+        integer predicted classes is accepted too; the report then has no calibration part.
+    class_names : sequence of str, optional
+        One name per class (e.g. :data:`mltutor.datasets.ucf101.CLASS_NAMES`); default
+        ``"0"``, ``"1"``, ...
+    n_resamples : int, default 1000
+        Bootstrap resamples.
+    confidence_level : float, default 0.95
+    random_state : int or None, default 0
+        Seed of the resampling; the default makes the report reproducible to the last digit.
+    logits : {"auto", True, False}, default "auto"
+        ``True``: the scores are logits, apply softmax.  ``False``: they are probabilities (rows
+        in [0, 1] summing to 1; checked).  ``"auto"``: probabilities if they look like them,
+        logits otherwise.
+    top_confusions : int, default 10
+        How many most-confused (true, predicted) pairs to list.
+    n_bins : int, default 15
+        Equal-width confidence bins for the ECE and the reliability diagram.
+
+    Returns
+    -------
+    EvaluationReport
+
+    Raises
+    ------
+    TypeError
+        Non-integer class indices, a string for ``class_names``, a non-int count.
+    ValueError
+        Empty or mis-shaped inputs, different lengths, non-finite scores, a class index outside
+        the score columns, wrong number of ``class_names``, ``logits=False`` with rows that are
+        not probabilities, fewer than 2 classes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([0, 0, 1, 1, 2, 2])
+    >>> p = np.array([[.8, .1, .1], [.6, .3, .1], [.2, .7, .1], [.5, .4, .1], [.1, .1, .8],
+    ...               [.1, .2, .7]])
+    >>> r = evaluate(y, p, class_names=["a", "b", "c"], n_resamples=100)
+    >>> round(r.accuracy.estimate, 3), [c[:3] for c in r.top_confusions]
+    (0.833, [('b', 'a', 1)])
+    >>> [row.name for row in r.per_class]
+    ['b', 'a', 'c']
+    """
+    y = _class_indices(y_true, "y_true")
+    scores = np.asarray(scores_or_logits)
+    n_resamples = _check_int(n_resamples, "n_resamples", 1)
+    top_confusions = _check_int(top_confusions, "top_confusions", 0)
+    n_bins = _check_int(n_bins, "n_bins", 1)
+    if scores.ndim == 2:
+        if scores.dtype.kind not in "iufb" or scores.dtype.kind == "b":
+            raise TypeError(f"scores_or_logits must be numbers, got dtype {scores.dtype}")
+        scores = scores.astype(np.float64)
+        if not np.all(np.isfinite(scores)):
+            raise ValueError("scores_or_logits holds NaN or infinite values")
+        k = scores.shape[1]
+        names = _check_names(class_names, k)
+    elif scores.ndim == 1:
+        names = _check_names(class_names, None)
+        preds = _class_indices(scores, "scores_or_logits (1-D: predicted classes)")
+        k = len(names) if names is not None else int(max(y.max(), preds.max())) + 1
+        if preds.max() >= k:
+            raise ValueError(f"a predicted class index ({int(preds.max())}) is outside the "
+                             f"{k} class_names")
+    else:
+        raise ValueError("scores_or_logits must have shape (n_samples, n_classes) (or be 1-D "
+                         f"predicted classes), got shape {scores.shape}")
+    if scores.shape[0] != y.shape[0]:
+        raise ValueError(f"y_true has {y.shape[0]} samples but scores_or_logits has "
+                         f"{scores.shape[0]}")
+    if k < 2:
+        raise ValueError(f"need at least 2 classes, got {k}")
+    if y.max() >= k:
+        raise ValueError(f"y_true holds class index {int(y.max())} but there are only {k} "
+                         "classes (score columns)")
+    if names is None:
+        names = tuple(str(i) for i in range(k))
+
+    if scores.ndim == 2:
+        probs, logp = _probabilities(scores, logits)
+        pred = scores.argmax(axis=1)
+        ece = expected_calibration_error(y, probs, n_bins=n_bins)
+        mean_conf = float(probs.max(axis=1).mean())
+        nll = float(-logp[np.arange(y.size), y].mean())
+    else:
+        probs, pred, ece, mean_conf, nll = None, preds, None, None, None
+
+    result = bootstrap_ci(lambda t, p: _headline(t, p, k), y, pred, n_resamples=n_resamples,
+                          confidence_level=confidence_level, random_state=random_state,
+                          skip_single_class=False)
+    est, low, high = (np.asarray(a, dtype=float)
+                      for a in (result.estimate, result.low, result.high))
+    intervals = [MetricInterval(float(est[i]), float(low[i]), float(high[i])) for i in range(4)]
+
+    cm = _counts(y, pred, k)
+    precision, recall, f1, support, _ = _per_class(cm)
+    order = np.lexsort((np.arange(k), f1))
+    rows = tuple(ClassRow(int(i), names[i], float(precision[i]), float(recall[i]), float(f1[i]),
+                          int(support[i])) for i in order)
+    off = cm.copy()
+    np.fill_diagonal(off, 0)
+    flat = np.flatnonzero(off)
+    flat = flat[np.lexsort((flat, -off.reshape(-1)[flat]))][:top_confusions]
+    confusions = tuple(
+        Confusion(names[t], names[p], int(off[t, p]), float(off[t, p] / support[t]), int(t), int(p))
+        for t, p in zip(*np.unravel_index(flat, (k, k))))
+
+    for array in (y, pred, cm) + ((probs,) if probs is not None else ()):
+        array.setflags(write=False)
+    return EvaluationReport(
+        *intervals,
+        majority_baseline=float(support.max() / y.size),
+        per_class=rows, top_confusions=confusions, confusion_matrix=cm, ece=ece,
+        mean_confidence=mean_conf, nll=nll, class_names=names, n_samples=int(y.size),
+        n_classes=k, n_resamples=n_resamples, n_bins=n_bins,
+        confidence_level=float(result.confidence_level), random_state=random_state,
+        y_true=y, y_pred=pred, probabilities=probs)
