@@ -9,10 +9,11 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install book test lab notebooks exercises bench clean
+.PHONY: help install book check-site test lab notebooks exercises bench clean
 
 help:
 	@echo "make book       build the HTML book into _build/html (warnings are errors)"
+	@echo "make check-site load every page of _build/html in headless Chromium, offline"
 	@echo "make test       run the unit tests and re-execute every notebook with nbval"
 	@echo "make lab        copy the exercises into workspace/ (never overwriting) and open JupyterLab"
 	@echo "make notebooks  re-execute all notebooks in place so committed outputs are fresh"
@@ -30,9 +31,20 @@ $(STAMP): requirements.txt pyproject.toml
 
 install: $(STAMP)
 
-book: $(STAMP)
+# MathJax, require.js and the widget manager come from npm (package-lock.json pins them), so the
+# built site renders math and widgets with no CDN.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+book: $(STAMP) node_modules/.package-lock.json
+	$(BIN)/python scripts/copy_web_assets.py
 	$(BIN)/jupyter-book build --all -W --keep-going .
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+check-site: $(STAMP)
+	test -f _build/html/index.html || $(MAKE) book
+	$(BIN)/python scripts/check_site.py _build/html
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadfile

@@ -64,9 +64,13 @@ __all__ = [
     "____",
 ]
 
+#: Status of a check whose answer matches the expected value.
 CORRECT = "correct"
+#: Status of a check whose answer was given but does not match.
 INCORRECT = "incorrect"
+#: Status of a check whose answer is still a placeholder.
 NOT_ATTEMPTED = "not attempted"
+#: Environment variable that, when set, makes checks raise on not-attempted answers (CI mode).
 STRICT_ENV = "MLTUTOR_STRICT"
 
 _ICONS = {CORRECT: "✅", INCORRECT: "❌", NOT_ATTEMPTED: "⏳"}

@@ -14,6 +14,12 @@ import numpy as np
 
 __all__ = ["draw_boxes", "draw_iou"]
 
+# Okabe-Ito colours (as in mltutor.curve_plots): distinguishable with the common colour-vision
+# deficiencies, unlike the default red/green pair. Box labels carry the names as text too.
+BOX_COLOUR = "#0072B2"  # blue
+IOU_COLOURS = ("#009E73", "#D55E00")  # bluish green (first box), vermillion (second box)
+INTERSECTION_COLOUR = "#CC79A7"  # reddish purple, hatched
+
 
 def _as_xyxy(boxes: Any, fmt: str) -> np.ndarray:
     b = np.asarray(boxes, dtype=float)
@@ -31,7 +37,7 @@ def _as_xyxy(boxes: Any, fmt: str) -> np.ndarray:
 
 
 def draw_boxes(ax: Any, boxes: Any, *, fmt: str = "xyxy", labels: Sequence[str] | None = None,
-               color: Any = "tab:blue", linestyle: str = "-", linewidth: float = 2.0,
+               color: Any = BOX_COLOUR, linestyle: str = "-", linewidth: float = 2.0,
                fill_alpha: float = 0.0, label: str | None = None, invert_y: bool = True,
                autoscale: bool = True, fontsize: float = 9) -> list:
     """Draw rectangles on a Matplotlib axes; return the patches.
@@ -110,7 +116,7 @@ def _widen_limits(ax: Any, xyxy: np.ndarray, invert_y: bool, fresh: bool) -> Non
 
 
 def draw_iou(ax: Any, box_a: Any, box_b: Any, *, fmt: str = "xyxy", names: Sequence[str] = ("A", "B"),
-             colors: Sequence[Any] = ("tab:green", "tab:red")) -> float:
+             colors: Sequence[Any] = IOU_COLOURS) -> float:
     """Draw two boxes, shade their intersection, write the IoU in the title; return the IoU.
 
     .. math:: \\mathrm{IoU}(A, B) = \\frac{|A \\cap B|}{|A| + |B| - |A \\cap B|}
@@ -125,7 +131,7 @@ def draw_iou(ax: Any, box_a: Any, box_b: Any, *, fmt: str = "xyxy", names: Seque
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     iou = inter / union if union > 0 else 0.0
     if inter > 0:
-        ax.add_patch(Rectangle((ix1, iy1), ix2 - ix1, iy2 - iy1, facecolor="tab:purple", alpha=0.35,
+        ax.add_patch(Rectangle((ix1, iy1), ix2 - ix1, iy2 - iy1, facecolor=INTERSECTION_COLOUR, alpha=0.35,
                                edgecolor="none", hatch="//"))
     ax.set_title(f"IoU = {inter:g} / {union:g} = {iou:.3f}")
     ax.set_xlabel("x (pixels)")

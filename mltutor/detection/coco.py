@@ -40,8 +40,11 @@ __all__ = ["evaluate_coco", "STAT_NAMES", "IOU_THRESHOLDS", "RECALL_THRESHOLDS",
 
 #: pycocotools' ``Params.setDetParams`` values, computed the same way (``np.arange`` would drift).
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, int(np.round((0.95 - 0.5) / 0.05)) + 1, endpoint=True)
+#: The 101 recall points (0, 0.01, ..., 1) at which precision is sampled.
 RECALL_THRESHOLDS = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
+#: Detections kept per image, highest scores first, for the AR@1/10/100 summaries.
 MAX_DETS = (1, 10, 100)
+#: Object area ranges in square pixels: all, small (< 32²), medium, large (> 96²).
 AREA_RANGES = ((0**2, 1e5**2), (0**2, 32**2), (32**2, 96**2), (96**2, 1e5**2))
 AREA_LABELS = ("all", "small", "medium", "large")
 
@@ -60,6 +63,7 @@ _SUMMARY = (
     ("ARm", False, None, "medium", 100),
     ("ARl", False, None, "large", 100),
 )
+#: The names of the 12 summary numbers, in COCOeval's ``stats`` order (AP, AP50, ..., ARl).
 STAT_NAMES = tuple(row[0] for row in _SUMMARY)
 
 

@@ -91,6 +91,7 @@ def _fmt(values: dict | None) -> str:
 
 
 def main() -> None:
+    """Run both rounds on two gloo processes and print local and synced numbers per rank."""
     logits, target = make_data()
     reference = summary(*evaluate(logits, class0_score(logits), target), sync=False)
     per_rank = run_gloo(_worker, 2, (list(ROUNDS.values()),), timeout=60.0)

@@ -54,7 +54,7 @@ class MulticlassMetrics(StreamingMetric):
     ``weighted_*``             mean weighted by support (``average='weighted'``)
     ``micro_*``                from the summed counts (``average='micro'``); for single-label data
                                all three equal ``accuracy``
-    ``precision``, ``recall``, per class, length ``num_classes``, indexed by class id
+    ``precision``, ``recall``  per class, length ``num_classes``, indexed by class id
     ``f1``, ``support``        (``average=None, labels=range(num_classes)``); 0 for unseen classes
     ``confusion_matrix``       the int64 count, ``num_classes x num_classes``
                                (``confusion_matrix(labels=range(num_classes))``)

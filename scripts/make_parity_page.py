@@ -1,0 +1,289 @@
+"""Write ``book/parity.md``: every checked ``mltutor`` function, its reference, and the cases compared.
+
+The property tests count the Hypothesis examples they run in ``tests/_strategies.py``'s ``CASES``
+(one counter per comparison, for example ``"roc_auc_score (binary)"``), and ``tests/conftest.py``
+prints the counters at the end of every pytest run, also under pytest-xdist.  This script reads
+that printout, maps each counter to the functions it checks (``ROWS`` below) and writes the page.
+
+    # run the property tests now (about 4 minutes on 4 cores) and write the page
+    python scripts/make_parity_page.py --run -n 4
+    # or reuse the output of a run that already happened (``make test`` prints the counters)
+    python scripts/make_parity_page.py --from-log test-output.txt
+    # check that the committed page lists the right functions, without running anything
+    python scripts/make_parity_page.py --check
+
+``--run`` and ``--from-log`` refuse to write when a counter printed by pytest is not in ``ROWS``,
+or a counter in ``ROWS`` was not printed: a new property test must get a row here.
+``tests/test_parity_page.py`` checks that the page lists exactly the public names of
+``mltutor.metrics`` and every other function in ``ROWS``; the counts may be stale, the names not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "book" / "parity.md"
+
+#: The test files whose property tests feed ``CASES``.
+PROPERTY_TESTS = [
+    "tests/test_metrics_parity.py",
+    "tests/test_metrics_multilabel_extra.py",
+    "tests/test_curves.py",
+    "tests/test_curves_kernel.py",
+    "tests/test_thresholds.py",
+    "tests/test_calibration.py",
+    "tests/test_calibration_maps.py",
+    "tests/test_interpolated_ap.py",
+    "tests/test_ranking.py",
+    "tests/test_detection_iou.py",
+    "tests/test_detection_voc.py",
+    "tests/test_detection_coco.py",
+    "tests/test_streaming.py",
+]
+
+SK = "scikit-learn 1.9 `sklearn.metrics.{}`"
+_ALL_WARN = "scikit-learn's `UndefinedMetricWarning`: same category and message"
+
+#: (module, function, reference, CASES counters).  The rows of module "metrics" must list exactly
+#: ``mltutor.metrics.__all__``.  An empty counter list means "checked by the same cases as the row
+#: above"; ``None`` means "checked in every case of the table above".
+ROWS: list[tuple[str, str, str, list[str] | None]] = [
+    ("metrics", "accuracy_score", SK.format("accuracy_score"), ["accuracy_score"]),
+    ("metrics", "balanced_accuracy_score", SK.format("balanced_accuracy_score"), ["balanced_accuracy_score"]),
+    ("metrics", "classification_report", SK.format("classification_report") + " (text and dict)",
+     ["classification_report"]),
+    ("metrics", "confusion_matrix", SK.format("confusion_matrix"), ["confusion_matrix"]),
+    ("metrics", "f1_score", SK.format("f1_score"), ["f1_score"]),
+    ("metrics", "fbeta_score", SK.format("fbeta_score"), ["fbeta_score"]),
+    ("metrics", "multilabel_confusion_matrix", SK.format("multilabel_confusion_matrix"),
+     ["multilabel_confusion_matrix"]),
+    ("metrics", "precision_recall_fscore_support", SK.format("precision_recall_fscore_support"),
+     ["precision_recall_fscore_support"]),
+    ("metrics", "precision_score", SK.format("precision_score"), ["precision_score"]),
+    ("metrics", "recall_score", SK.format("recall_score"), ["recall_score"]),
+    ("metrics", "specificity_score", "scikit-learn `recall_score` of the negative class "
+     "(scikit-learn has no `specificity_score`)", ["specificity_score"]),
+    ("metrics", "hamming_loss", SK.format("hamming_loss"), ["hamming_loss"]),
+    ("metrics", "jaccard_score", SK.format("jaccard_score"), ["jaccard_score"]),
+    ("metrics", "top_k_accuracy_score", SK.format("top_k_accuracy_score"), ["top_k_accuracy_score"]),
+    ("metrics", "dcg_score", SK.format("dcg_score"), ["dcg_score (sklearn parity)"]),
+    ("metrics", "ndcg_score", SK.format("ndcg_score"), ["ndcg_score (sklearn parity)"]),
+    ("metrics", "roc_curve", SK.format("roc_curve"), ["roc_curve"]),
+    ("metrics", "precision_recall_curve", SK.format("precision_recall_curve"), ["precision_recall_curve"]),
+    ("metrics", "det_curve", SK.format("det_curve"), ["det_curve"]),
+    ("metrics", "auc", SK.format("auc"), ["auc"]),
+    ("metrics", "roc_auc_score", SK.format("roc_auc_score") + "; binary AUC also against the "
+     "Mann-Whitney pair count (brute force)",
+     ["roc_auc_score (binary)", "roc_auc_score (Mann-Whitney)", "roc_auc_score (multilabel)",
+      "roc_auc_score (multiclass ovr/ovo)"]),
+    ("metrics", "average_precision_score", SK.format("average_precision_score"),
+     ["average_precision_score (binary)", "average_precision_score (multilabel)",
+      "average_precision_score (multiclass)"]),
+    ("metrics", "interpolated_average_precision", "brute force: the all-point and VOC 2007 "
+     "11-point formulas written out; COCO's 101-point rule as in pycocotools",
+     ["interpolated_average_precision"]),
+    ("metrics", "brier_score_loss", SK.format("brier_score_loss"),
+     ["brier_score_loss (binary)", "brier_score_loss (multiclass)"]),
+    ("metrics", "log_loss", SK.format("log_loss"),
+     ["log_loss (binary, 1-D y_proba)", "log_loss (multiclass / indicator)"]),
+    ("metrics", "UndefinedMetricWarning", _ALL_WARN, None),
+    # ---- everything else that is compared with a reference
+    ("curves", "binary_counts", "scikit-learn `confusion_matrix_at_thresholds`; and the definition "
+     "(brute-force counts per threshold)", ["binary_counts", "binary_counts (definition)"]),
+    ("thresholds", "threshold_sweep", "scikit-learn `confusion_matrix_at_thresholds` and brute "
+     "force; a literal loop of scikit-learn calls per threshold",
+     ["threshold_sweep", "threshold_sweep (literal sklearn loop)"]),
+    ("thresholds", "ThresholdSweep.at", "brute force", ["ThresholdSweep.at"]),
+    ("thresholds", "best_fbeta_threshold", "brute force (maximum over all thresholds)",
+     ["best_fbeta_threshold"]),
+    ("thresholds", "min_cost_threshold", "brute force (minimum over all thresholds)",
+     ["min_cost_threshold"]),
+    ("thresholds", "cost_optimal_threshold", "the Bayes rule, checked by expected cost",
+     ["cost_optimal_threshold"]),
+    ("calibration", "calibration_curve", "scikit-learn `sklearn.calibration.calibration_curve`",
+     ["calibration_curve"]),
+    ("calibration", "expected_calibration_error", "TorchMetrics `BinaryCalibrationError`, "
+     "`MulticlassCalibrationError` (l1)",
+     ["expected/maximum_calibration_error (binary)",
+      "expected/maximum_calibration_error (multiclass, top-label)"]),
+    ("calibration", "maximum_calibration_error", "TorchMetrics calibration error (max norm)", []),
+    ("calibration", "fit_temperature", "scikit-learn `_TemperatureScaling`, and the interior "
+     "minimum of the NLL", ["fit_temperature"]),
+    ("calibration", "apply_temperature", "invariants: argmax and AUC unchanged",
+     ["apply_temperature (invariants)"]),
+    ("calibration", "fit_platt", "scikit-learn `_sigmoid_calibration` (smoothed targets); "
+     "`LogisticRegression` without penalty (`smoothing=False`)",
+     ["fit_platt (smoothed targets)", "fit_platt (smoothing=False)"]),
+    ("calibration", "apply_platt", "invariant: AUC kept or reversed", ["apply_platt (AUC invariant)"]),
+    ("isotonic", "fit_isotonic", "scikit-learn `IsotonicRegression`", ["fit_isotonic"]),
+    ("isotonic", "pool_adjacent_violators", "scikit-learn `isotonic_regression`",
+     ["pool_adjacent_violators"]),
+    ("interpolated_ap", "detection_average_precision", "pycocotools' accumulate (COCO, bit for "
+     "bit), all-point and VOC 2007 formulas", ["detection_average_precision"]),
+    ("interpolated_ap", "detection_pr_curve", "brute force", ["detection_pr_curve + precision_envelope"]),
+    ("interpolated_ap", "precision_envelope", "brute force (running maximum from the right)", []),
+    ("ranking", "precision_at_k", "pytrec_eval (trec_eval) `P_k`",
+     ["P@k, R@k, AP, RR, nDCG@k (pytrec_eval parity)"]),
+    ("ranking", "recall_at_k", "pytrec_eval `recall_k`", []),
+    ("ranking", "average_precision", "pytrec_eval `map`", []),
+    ("ranking", "reciprocal_rank", "pytrec_eval `recip_rank`", []),
+    ("ranking", "ndcg_at_k", "pytrec_eval `ndcg_cut_k`", []),
+    ("detection", "box_iou", "pycocotools `mask.iou`, bit for bit",
+     ["detection: box_iou vs pycocotools.mask.iou"]),
+    ("detection", "match_detections", "pycocotools `COCOeval.evaluateImg` matching loop",
+     ["detection: match_detections vs COCOeval loop"]),
+    ("detection", "evaluate_voc", "the PASCAL VOC devkit's `VOCevaldet`, transcribed",
+     ["detection: VOC AP vs devkit transcription"]),
+    ("detection", "evaluate_coco", "pycocotools `COCOeval` (all 12 summary numbers)",
+     ["detection: evaluate_coco vs pycocotools COCOeval"]),
+    ("streaming", "MulticlassMetrics", "scikit-learn on the concatenated batches, any batching",
+     ["streaming MulticlassMetrics == sklearn (any batching)"]),
+]
+
+SECTION_TITLES = {
+    "metrics": "`mltutor.metrics`: the drop-in replacements for `sklearn.metrics`",
+    "other": "Everything else compared with a reference",
+}
+
+SUMMARY_START = "property-based cases (hypothesis examples run)"
+SUMMARY_LINE = re.compile(r"^(.*\S)\s+(\d+)\s*$")
+
+
+def parse_counts(output: str) -> dict[str, int]:
+    """The counters of ``tests/conftest.py``'s summary in a pytest output."""
+    lines = output.splitlines()
+    try:
+        start = next(i for i, line in enumerate(lines) if SUMMARY_START in line)
+    except StopIteration:
+        raise SystemExit("no property-case summary in the pytest output") from None
+    counts: dict[str, int] = {}
+    for line in lines[start + 1:]:
+        if line.startswith("property cases run:"):
+            break
+        match = SUMMARY_LINE.match(line)
+        if match:
+            counts[match.group(1).strip()] = int(match.group(2))
+    return counts
+
+
+def run_tests(workers: str | None) -> str:
+    cmd = [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider"]
+    if workers:
+        cmd += ["-n", workers, "--dist", "loadfile"]
+    proc = subprocess.run(cmd + PROPERTY_TESTS, cwd=ROOT, capture_output=True, text=True)
+    sys.stdout.write(proc.stdout[-3000:])
+    if proc.returncode != 0:
+        raise SystemExit(f"the property tests failed (exit {proc.returncode}); page not written")
+    return proc.stdout
+
+
+def qualified(section: str, name: str) -> str:
+    return f"mltutor.{section}.{name}"
+
+
+def _fmt(n: int) -> str:
+    return f"{n:,}"
+
+
+def render(counts: dict[str, int]) -> str:
+    known = {key for *_, keys in ROWS for key in keys or []}
+    unknown = sorted(set(counts) - known)
+    missing = sorted(known - set(counts))
+    if unknown or missing:
+        raise SystemExit(f"counters without a row in ROWS: {unknown}; rows without a counter: {missing}")
+    total = sum(counts.values())
+    out = [
+        "# Parity with reference implementations",
+        "",
+        "Every function of `mltutor` that has a reference implementation is tested against it on",
+        "randomly generated inputs (property-based tests with Hypothesis, derandomized so that every",
+        "run draws the same cases).  A case passes when both sides give the same result (integers",
+        "exactly, floats to 1e-12, NaN equal to NaN), or refuse the input with the same exception",
+        "type, and, for scikit-learn, emit the same warnings.  The counts are the examples actually",
+        "run; a function checked by several tests adds them up.",
+        "",
+        "This page is generated by `scripts/make_parity_page.py` from the test suite's own counters",
+        f"(`tests/_strategies.py`, `CASES`): {_fmt(total)} cases in the run it was made from.",
+        "Tests with fixed examples (error messages, edge cases, doctests) come on top and are not",
+        "counted here.",
+        "",
+    ]
+    for section in ("metrics", "other"):
+        rows = [r for r in ROWS if (r[0] == "metrics") == (section == "metrics")]
+        last = ""
+        out += [f"## {SECTION_TITLES[section]}", "",
+                "| Function | Checked against | Cases compared |", "| --- | --- | --- |"]
+        for module, name, reference, keys in rows:
+            if keys is None:
+                cases = "every case above that warns"
+            elif not keys:
+                cases = f"counted with `{last}`"
+            elif len(keys) == 1:
+                cases = _fmt(counts[keys[0]])
+            else:
+                parts = "; ".join(f"{_label(k, name)} {_fmt(counts[k])}" for k in keys)
+                cases = f"{_fmt(sum(counts[k] for k in keys))} ({parts})"
+            out.append(f"| `{qualified(module, name)}` | {reference} | {cases} |")
+            last = name if keys else last
+        out.append("")
+    return "\n".join(out)
+
+
+def _label(key: str, name: str) -> str:  # noqa: ARG001
+    match = re.search(r"\(([^()]*)\)\s*$", key)
+    return match.group(1) if match else key
+
+
+def page_functions(text: str) -> list[str]:
+    """The fully qualified names in the first column of the page's tables."""
+    return re.findall(r"^\| `(mltutor\.[\w.]+)` \|", text, re.M)
+
+
+def check() -> list[str]:
+    """Problems with the committed page (function names only; counts are not checked)."""
+    import importlib
+
+    import mltutor.metrics
+
+    problems = []
+    listed = page_functions(PAGE.read_text(encoding="utf-8"))
+    expected = [qualified(m, n) for m, n, *_ in ROWS]
+    if sorted(listed) != sorted(expected):
+        problems.append(f"page and ROWS differ: {sorted(set(listed) ^ set(expected))}")
+    metrics = {n for m, n, *_ in ROWS if m == "metrics"}
+    if metrics != set(mltutor.metrics.__all__):
+        problems.append(f"ROWS and mltutor.metrics.__all__ differ: {sorted(metrics ^ set(mltutor.metrics.__all__))}")
+    for module, name, *_ in ROWS:
+        obj = importlib.import_module(f"mltutor.{module}")
+        for part in name.split("."):
+            obj = getattr(obj, part, None)
+        if obj is None:
+            problems.append(f"mltutor.{module}.{name} does not exist")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--run", action="store_true", help="run the property tests and write the page")
+    group.add_argument("--from-log", type=Path, help="read the counters from a saved pytest output")
+    group.add_argument("--check", action="store_true", help="check the committed page's function list")
+    parser.add_argument("-n", dest="workers", help="pytest-xdist workers for --run (e.g. 4 or auto)")
+    args = parser.parse_args(argv)
+    if args.check:
+        problems = check()
+        print("\n".join(problems) or "book/parity.md lists the right functions")
+        return 1 if problems else 0
+    output = run_tests(args.workers) if args.run else args.from_log.read_text(encoding="utf-8")
+    PAGE.write_text(render(parse_counts(output)) + "\n", encoding="utf-8")
+    print(f"wrote {PAGE.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
