@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import _as_array, _kind
+from ._validation import _as_array, _kind, check_real_scores
 from .curves import _check_scores, _check_weights, _column_or_1d, unique_labels
 
 __all__ = [
@@ -73,19 +73,7 @@ def check_score_array(y_score: Any, n_samples: int) -> np.ndarray:
         raise ValueError(f"y_score must be 1-D or 2-D; got an array of shape {s.shape}.")
     if s.ndim == 2 and s.shape[1] == 0:
         raise ValueError(f"y_score has shape {s.shape}: it needs at least one column of scores.")
-    if s.ndim == 1:
-        s = _check_scores(s)
-    else:
-        if s.dtype.kind == "O":
-            try:
-                s = s.astype(np.float64)
-            except (TypeError, ValueError):
-                raise TypeError("y_score must hold real numbers; got an object array.") from None
-        if s.dtype.kind not in "biuf":
-            raise TypeError(f"y_score must hold real numbers (scores); got dtype {s.dtype}.")
-        if s.dtype.kind == "f" and not np.isfinite(s).all():
-            what = "NaN" if np.isnan(s).any() else "infinity"
-            raise ValueError(f"Input y_score contains {what}; scores must be finite.")
+    s = _check_scores(s) if s.ndim == 1 else check_real_scores(s, dtype_error=TypeError)
     if s.shape[0] != n_samples:
         raise ValueError(
             "Found input variables with inconsistent numbers of samples: "

@@ -460,26 +460,43 @@ def _check_k(k: Any) -> int:
     return int(k)
 
 
+def as_real_array(x: Any, name: str, *, dtype_error: type[Exception] = ValueError) -> np.ndarray:
+    """``x`` as an array of real numbers: object arrays become float64, anything else non-numeric
+    raises ``dtype_error`` (scikit-learn raises ValueError in some functions and TypeError in
+    others, and mltutor mirrors each)."""
+    a = np.asarray(x)
+    if a.dtype.kind == "O":
+        try:
+            a = a.astype(np.float64)
+        except (TypeError, ValueError):
+            raise dtype_error(f"{name} must hold real numbers; got an object array.") from None
+    if a.dtype.kind not in "biuf":
+        raise dtype_error(f"{name} must hold real numbers; got dtype {a.dtype}.")
+    return a
+
+
+def check_real_scores(y_score: Any, *, dtype_error: type[Exception] = ValueError) -> np.ndarray:
+    """``y_score`` as an array of finite real numbers (no strings, no NaN, no infinity).
+
+    Shape checks stay with the caller.
+    """
+    s = as_real_array(y_score, "y_score", dtype_error=dtype_error)
+    if s.dtype.kind == "f" and not np.isfinite(s).all():
+        what = "NaN" if np.isnan(s).any() else "infinity"
+        raise ValueError(f"Input y_score contains {what}; scores must be finite.")
+    return s
+
+
 def _check_scores(y_score: Any) -> np.ndarray:
     """Scores are a finite real 1-D or 2-D array (no strings, no NaN, no infinity)."""
     if y_score is None or isinstance(y_score, (str, bytes)) or np.ndim(y_score) == 0:
         raise TypeError(f"y_score must be an array-like of scores; got {y_score!r}.")
     s = np.asarray(y_score)
-    if s.dtype.kind == "O":
-        try:
-            s = s.astype(np.float64)
-        except (TypeError, ValueError):
-            raise ValueError("y_score must hold real numbers; got an object array.") from None
-    if s.dtype.kind not in "biuf":
-        raise ValueError(f"y_score must hold real numbers (scores); got dtype {s.dtype}.")
     if s.ndim > 2:
         raise ValueError(f"y_score must be 1-D or 2-D (n_samples, n_classes); got shape {s.shape}.")
     if s.ndim == 2 and s.shape[1] == 0:
         raise ValueError("y_score has 0 columns; it needs one score per class.")
-    if s.dtype.kind == "f" and not np.isfinite(s).all():
-        what = "NaN" if np.isnan(s).any() else "infinity"
-        raise ValueError(f"Input y_score contains {what}; scores must be finite.")
-    return s
+    return check_real_scores(s, dtype_error=ValueError)
 
 
 def _check_top_k_labels(labels: Any, y_true: np.ndarray, n_score_classes: int) -> np.ndarray:

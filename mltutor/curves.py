@@ -20,7 +20,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import UndefinedMetricWarning, _as_array, _kind, check_bool, check_pos_label, warn
+from ._validation import (
+    UndefinedMetricWarning,
+    _as_array,
+    _kind,
+    check_bool,
+    check_pos_label,
+    check_real_scores,
+    warn,
+)
 
 __all__ = [
     "BinaryCounts",
@@ -112,19 +120,8 @@ def unique_labels(y: np.ndarray) -> np.ndarray:
 def _check_scores(y_score: Any) -> np.ndarray:
     if y_score is None or isinstance(y_score, (str, bytes)) or np.ndim(y_score) == 0:
         raise TypeError(f"y_score must be an array-like of scores (one per sample); got {y_score!r}.")
-    s = np.asarray(y_score)
-    if s.dtype.kind == "O":
-        try:
-            s = s.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError("y_score must hold real numbers; got an object array.") from None
-    if s.dtype.kind not in "biuf":
-        raise TypeError(f"y_score must hold real numbers (scores or probabilities); got dtype {s.dtype}.")
-    s = _column_or_1d(s, "y_score")
-    if s.dtype.kind == "f" and not np.isfinite(s).all():
-        what = "NaN" if np.isnan(s).any() else "infinity"
-        raise ValueError(f"Input y_score contains {what}; scores must be finite.")
-    return s
+    s = check_real_scores(y_score, dtype_error=TypeError)
+    return _column_or_1d(s, "y_score")
 
 
 def _check_weights(sample_weight: Any, n_samples: int) -> np.ndarray | None:

@@ -40,6 +40,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._validation import as_real_array
+
 __all__ = [
     "RankedLists",
     "average_precision",
@@ -66,14 +68,7 @@ def _matrix(x: Any, name: str, *, keep_dtype: bool = False) -> np.ndarray:
     """A finite, real, non-empty 2-D array (query x document); object arrays become float64."""
     if x is None or isinstance(x, (str, bytes)) or np.ndim(x) == 0:
         raise TypeError(f"{name} must be a 2-D array-like (queries x documents); got {x!r}.")
-    a = np.asarray(x)
-    if a.dtype.kind == "O":
-        try:
-            a = a.astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must hold real numbers; got an object array.") from None
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold real numbers; got dtype {a.dtype}.")
+    a = as_real_array(x, name, dtype_error=TypeError)
     if a.ndim != 2:
         raise ValueError(
             f"{name} must be 2-D, one row per query and one column per document; "
@@ -414,14 +409,7 @@ def _sk_matrix(x: Any, name: str) -> np.ndarray:
     dtype kept as is (object -> float64), 1-D or 2-D, non-empty, finite."""
     if x is None or isinstance(x, (str, bytes)) or np.ndim(x) == 0:
         raise TypeError(f"{name} must be an array-like of shape (n_samples, n_labels); got {x!r}.")
-    a = np.asarray(x)
-    if a.dtype.kind == "O":
-        try:
-            a = a.astype(np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"{name} must hold real numbers; got an object array.") from None
-    if a.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must hold real numbers; got dtype {a.dtype}.")
+    a = as_real_array(x, name, dtype_error=ValueError)
     if a.ndim > 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_labels); got {a.ndim} dimensions.")
     if a.shape[0] == 0 or (a.ndim == 2 and a.shape[1] == 0):
