@@ -144,6 +144,17 @@ def strip_markdown_solutions(source: str, where: str = "") -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n")
 
 
+def exercise_title(source: str) -> str:
+    """The solutions page's title ``# N. Topic: solutions`` becomes ``# N. Topic: exercises``.
+
+    Both pages then carry the same title as their entry in ``_toc.yml``.
+    """
+    first, newline, rest = source.partition("\n")
+    if first.startswith("# ") and first.endswith(": solutions"):
+        first = first[: -len("solutions")] + "exercises"
+    return first + newline + rest
+
+
 def make_exercise(solution_nb, source_name: str = "") -> "nbt.nbformat.NotebookNode":
     """The exercise notebook (not executed) generated from a solutions notebook."""
     nb = copy.deepcopy(solution_nb)
@@ -159,6 +170,8 @@ def make_exercise(solution_nb, source_name: str = "") -> "nbt.nbformat.NotebookN
                     raise SolutionFormatError(f"{where}: the generated code does not compile: {exc}")
         elif cell.cell_type == "markdown":
             cell.source = strip_markdown_solutions(cell.source, where)
+            if k == 0:
+                cell.source = exercise_title(cell.source)
             if not cell.source.strip():
                 continue
         cells.append(cell)
