@@ -1,139 +1,14 @@
-"""Pictures for the detection chapter: boxes on an axes, and their overlap.
+"""Old home of the detection drawings, kept so that existing imports work: use :mod:`mltutor.plots.detection`.
 
-Image coordinates: x grows to the right and y grows *downwards* (row index), as in COCO and every
-image library.  :func:`draw_boxes` flips the y axis of the axes it draws on unless told otherwise,
-so a box near y = 0 appears at the top.
+Everything here is the same object as in :mod:`mltutor.plots.detection`.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
+from .plots.detection import (  # noqa: F401  (re-exported)
+    BOX_COLOUR,
+    INTERSECTION_COLOUR,
+    IOU_COLOURS,
+    draw_boxes,
+    draw_iou,
+)
 
 __all__ = ["draw_boxes", "draw_iou"]
-
-# Okabe-Ito colours (as in mltutor.curve_plots): distinguishable with the common colour-vision
-# deficiencies, unlike the default red/green pair. Box labels carry the names as text too.
-BOX_COLOUR = "#0072B2"  # blue
-IOU_COLOURS = ("#009E73", "#D55E00")  # bluish green (first box), vermillion (second box)
-INTERSECTION_COLOUR = "#CC79A7"  # reddish purple, hatched
-
-
-def _as_xyxy(boxes: Any, fmt: str) -> np.ndarray:
-    b = np.asarray(boxes, dtype=float)
-    if b.ndim == 1 and b.size == 4:
-        b = b.reshape(1, 4)
-    if b.ndim != 2 or (b.size and b.shape[1] != 4):
-        raise ValueError(f"boxes must have shape (n, 4); got {np.shape(boxes)}.")
-    if b.size == 0:
-        return b.reshape(0, 4)
-    if fmt == "xywh":
-        return np.c_[b[:, :2], b[:, :2] + b[:, 2:]]
-    if fmt != "xyxy":
-        raise ValueError(f"fmt must be 'xyxy' or 'xywh'; got {fmt!r}.")
-    return b
-
-
-def draw_boxes(ax: Any, boxes: Any, *, fmt: str = "xyxy", labels: Sequence[str] | None = None,
-               color: Any = BOX_COLOUR, linestyle: str = "-", linewidth: float = 2.0,
-               fill_alpha: float = 0.0, label: str | None = None, invert_y: bool = True,
-               autoscale: bool = True, fontsize: float = 9) -> list:
-    """Draw rectangles on a Matplotlib axes; return the patches.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-    boxes : array-like of shape (n, 4) or (4,)
-        ``[x1, y1, x2, y2]`` (``fmt="xyxy"``) or ``[x, y, width, height]`` (``fmt="xywh"``, COCO).
-    labels : sequence of str, optional
-        Text written at each box's top-left corner (a class name, a score, "TP"/"FP").
-    color : colour or sequence of colours
-        One colour for all boxes, or one per box.
-    linestyle, linewidth, fill_alpha
-        Outline style; ``fill_alpha > 0`` also fills the box with a translucent colour.
-    label : str, optional
-        Legend entry (given to the first box only).
-    invert_y : bool
-        Put y = 0 at the top, as in an image.
-    autoscale : bool
-        Widen the axes limits to show every box with a margin.
-
-    Examples
-    --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
-    >>> fig, ax = plt.subplots()
-    >>> patches = draw_boxes(ax, [[10, 10, 50, 40], [30, 20, 70, 60]], labels=["truth", "detection"])
-    >>> len(patches)
-    2
-    >>> plt.close(fig)
-    """
-    from matplotlib.patches import Rectangle
-
-    xyxy = _as_xyxy(boxes, fmt)
-    n = xyxy.shape[0]
-    fresh = not ax.patches  # nothing drawn yet: the limits are ours to set
-    if isinstance(color, (list, tuple, np.ndarray)) and len(color) == n and n and not isinstance(color[0], float):
-        colors = list(color)
-    else:
-        colors = [color] * n
-    if labels is not None and len(labels) != n:
-        raise ValueError(f"labels has {len(labels)} entries for {n} boxes.")
-    patches = []
-    for i, (x1, y1, x2, y2) in enumerate(xyxy):
-        c = colors[i]
-        rect = Rectangle((x1, y1), x2 - x1, y2 - y1, fill=False, edgecolor=c, linestyle=linestyle,
-                         linewidth=linewidth, label=label if i == 0 else None)
-        ax.add_patch(rect)
-        patches.append(rect)
-        if fill_alpha > 0:
-            ax.add_patch(Rectangle((x1, y1), x2 - x1, y2 - y1, facecolor=c, alpha=fill_alpha,
-                                   edgecolor="none"))
-        if labels is not None and labels[i]:
-            ax.text(x1, y1, f" {labels[i]}", color="white", fontsize=fontsize, va="bottom", ha="left",
-                    bbox=dict(facecolor=c, edgecolor="none", pad=1.0, alpha=0.9))
-    if autoscale and n:
-        _widen_limits(ax, xyxy, invert_y, fresh)
-    elif invert_y and not ax.yaxis_inverted():
-        ax.invert_yaxis()
-    ax.set_aspect("equal", adjustable="box")
-    return patches
-
-
-def _widen_limits(ax: Any, xyxy: np.ndarray, invert_y: bool, fresh: bool) -> None:
-    """Show every box with a margin; keep what earlier calls showed."""
-    x1, y1 = xyxy[:, 0].min(), xyxy[:, 1].min()
-    x2, y2 = xyxy[:, 2].max(), xyxy[:, 3].max()
-    pad = 0.08 * max(x2 - x1, y2 - y1, 1.0)
-    old_x, old_y = ax.get_xlim(), sorted(ax.get_ylim())
-    lo_x, hi_x = (x1 - pad, x2 + pad) if fresh else (min(old_x[0], x1 - pad), max(old_x[1], x2 + pad))
-    lo_y, hi_y = (y1 - pad, y2 + pad) if fresh else (min(old_y[0], y1 - pad), max(old_y[1], y2 + pad))
-    ax.set_xlim(lo_x, hi_x)
-    ax.set_ylim((hi_y, lo_y) if invert_y else (lo_y, hi_y))
-
-
-def draw_iou(ax: Any, box_a: Any, box_b: Any, *, fmt: str = "xyxy", names: Sequence[str] = ("A", "B"),
-             colors: Sequence[Any] = IOU_COLOURS) -> float:
-    """Draw two boxes, shade their intersection, write the IoU in the title; return the IoU.
-
-    .. math:: \\mathrm{IoU}(A, B) = \\frac{|A \\cap B|}{|A| + |B| - |A \\cap B|}
-    """
-    from matplotlib.patches import Rectangle
-
-    a, b = _as_xyxy(box_a, fmt)[0], _as_xyxy(box_b, fmt)[0]
-    draw_boxes(ax, np.stack([a, b]), color=list(colors), labels=list(names))
-    ix1, iy1 = max(a[0], b[0]), max(a[1], b[1])
-    ix2, iy2 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(ix2 - ix1, 0.0) * max(iy2 - iy1, 0.0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    iou = inter / union if union > 0 else 0.0
-    if inter > 0:
-        ax.add_patch(Rectangle((ix1, iy1), ix2 - ix1, iy2 - iy1, facecolor=INTERSECTION_COLOUR, alpha=0.35,
-                               edgecolor="none", hatch="//"))
-    ax.set_title(f"IoU = {inter:g} / {union:g} = {iou:.3f}")
-    ax.set_xlabel("x (pixels)")
-    ax.set_ylabel("y (pixels, downwards)")
-    return float(iou)

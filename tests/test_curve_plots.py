@@ -1,4 +1,4 @@
-"""Tests for mltutor.curve_plots (headless: the Agg backend)."""
+"""Tests for mltutor.plots.curves (headless: the Agg backend)."""
 
 import os
 
@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 from sklearn.metrics import precision_recall_curve, roc_curve  # noqa: E402
 
-from mltutor.curve_plots import (  # noqa: E402
+from mltutor.plots.curves import (  # noqa: E402
     CURVE_COLOURS,
     OKABE_ITO,
     plot_pr,

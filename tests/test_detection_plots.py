@@ -1,4 +1,4 @@
-"""mltutor.detection_plots: boxes land where their coordinates say, and draw_iou reports the IoU."""
+"""mltutor.plots.detection: boxes land where their coordinates say, and draw_iou reports the IoU."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from mltutor.detection_plots import draw_boxes, draw_iou  # noqa: E402
+from mltutor.plots.detection import draw_boxes, draw_iou  # noqa: E402
 
 
 def test_draw_boxes_xyxy_and_xywh_agree():

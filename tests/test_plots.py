@@ -1,4 +1,4 @@
-"""Tests for mltutor.plots (headless: the Agg backend, no display needed)."""
+"""Tests for mltutor.plots.confusion (headless: the Agg backend, no display needed)."""
 
 import os
 
@@ -178,3 +178,27 @@ def test_title_and_cmap_are_honoured():
     ax = plot_confusion_matrix(SMALL, title="Validation, epoch 3", cmap="cividis")
     assert ax.get_title() == "Validation, epoch 3"
     assert _image(ax).get_cmap().name == "cividis"
+
+
+def test_old_import_paths_give_the_same_objects():
+    """``mltutor.curve_plots``, ``detection_plots`` and ``widgets`` re-export ``mltutor.plots``."""
+    import mltutor.curve_plots
+    import mltutor.detection_plots
+    import mltutor.plots
+    import mltutor.widgets
+
+    for old in (mltutor.curve_plots, mltutor.detection_plots, mltutor.widgets):
+        for name in old.__all__:
+            assert getattr(old, name) is getattr(mltutor.plots, name), f"{old.__name__}.{name}"
+    assert mltutor.curve_plots.CURVE_COLOURS is mltutor.plots.curves.CURVE_COLOURS
+    assert mltutor.detection_plots.IOU_COLOURS is mltutor.plots.detection.IOU_COLOURS
+    assert mltutor.widgets.readout_text is mltutor.plots.widgets.readout_text
+
+
+def test_plots_package_imports_without_pyplot():
+    import subprocess
+    import sys
+
+    code = "import sys, mltutor.plots; assert 'matplotlib.pyplot' not in sys.modules; print('ok')"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "ok"

@@ -1,4 +1,4 @@
-"""mltutor.widgets: the threshold explorer builds headless and updates; the static view draws."""
+"""mltutor.plots.widgets: the threshold explorer builds headless and updates; the static view draws."""
 
 import os
 
@@ -16,9 +16,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-import mltutor.widgets  # noqa: E402
+import mltutor.plots.widgets  # noqa: E402
 from mltutor.thresholds import threshold_sweep  # noqa: E402
-from mltutor.widgets import plot_threshold_view, readout_text, threshold_explorer  # noqa: E402
+from mltutor.plots.widgets import plot_threshold_view, readout_text, threshold_explorer  # noqa: E402
 
 widgets = pytest.importorskip("ipywidgets")
 
@@ -107,9 +107,9 @@ def test_static_view_on_given_axes_and_beyond_the_scores():
 def test_package_imports_without_ipywidgets():
     code = (
         "import sys; sys.modules['ipywidgets'] = None\n"
-        "import mltutor.widgets, mltutor.thresholds\n"
+        "import mltutor.plots.widgets, mltutor.thresholds\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
-        "try:\n    mltutor.widgets.threshold_explorer([0, 1], [0.2, 0.8])\n"
+        "try:\n    mltutor.plots.widgets.threshold_explorer([0, 1], [0.2, 0.8])\n"
         "except ImportError:\n    print('ok')\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -117,4 +117,4 @@ def test_package_imports_without_ipywidgets():
 
 
 def test_doctests():
-    assert doctest.testmod(mltutor.widgets).failed == 0
+    assert doctest.testmod(mltutor.plots.widgets).failed == 0

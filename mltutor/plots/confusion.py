@@ -1,6 +1,6 @@
-"""Plots used throughout the course.
+"""The confusion-matrix heatmap.
 
-The confusion-matrix heatmap follows scikit-learn's layout: rows are the true
+It follows scikit-learn's layout: rows are the true
 label, columns the predicted label.  It adds the two things the course needs
 most: a logarithmic colour scale that keeps a 101-class matrix readable when
 its diagonal dwarfs every confusion, and automatic annotation with text whose

@@ -1,0 +1,28 @@
+"""Every figure of the course, one module per family.
+
+* :mod:`mltutor.plots.confusion` — the confusion-matrix heatmap (optionally on a log colour scale).
+* :mod:`mltutor.plots.curves` — ROC and precision-recall curves (with iso-F1 lines) and the
+  reliability diagram.
+* :mod:`mltutor.plots.detection` — boxes on an image and the overlap of two boxes.
+* :mod:`mltutor.plots.widgets` — the ipywidgets threshold explorer and its static twin.
+
+Every public function is also importable from ``mltutor.plots`` itself.  Importing this package
+imports neither pyplot nor ipywidgets; the functions import them when they draw.
+"""
+
+from .confusion import plot_confusion_matrix
+from .curves import OKABE_ITO, plot_pr, plot_reliability, plot_roc
+from .detection import draw_boxes, draw_iou
+from .widgets import plot_threshold_view, threshold_explorer
+
+__all__ = [
+    "OKABE_ITO",
+    "draw_boxes",
+    "draw_iou",
+    "plot_confusion_matrix",
+    "plot_pr",
+    "plot_reliability",
+    "plot_roc",
+    "plot_threshold_view",
+    "threshold_explorer",
+]
