@@ -9,13 +9,15 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install book check-site test lab notebooks exercises bench clean
+.PHONY: help install book check-site test test-fast lab notebooks exercises bench clean
 
 help:
 	@echo "make book       build the HTML book into _build/html (warnings are errors)"
 	@echo "make check-site load every page of _build/html in headless Chromium, offline"
 	@echo "make test       run the unit tests and re-execute every notebook with nbval"
+	@echo "make test-fast  package tests and doctests only, no notebooks (the contributor's inner loop)"
 	@echo "make lab        copy the exercises into workspace/ (never overwriting) and open JupyterLab"
+	@echo "                COPY_ONLY=1: only copy; NO_BROWSER=1: start the server without opening a browser"
 	@echo "make notebooks  re-execute all notebooks in place so committed outputs are fresh"
 	@echo "make exercises  regenerate exercises/ from solutions/ (FORCE=1 overwrites hand edits)"
 	@echo "make bench      run the speed comparisons in benchmarks/"
@@ -49,8 +51,12 @@ check-site: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
+# The package's own tests and doctests; no notebook is executed.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n auto --dist loadfile mltutor tests
+
 lab: $(STAMP)
-	$(BIN)/python scripts/lab.py
+	$(BIN)/python scripts/lab.py $(if $(COPY_ONLY),--no-launch,) $(if $(NO_BROWSER),-- --no-browser,)
 
 notebooks: $(STAMP)
 	$(BIN)/python scripts/run_notebooks.py

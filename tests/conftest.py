@@ -26,8 +26,17 @@ def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001
         workeroutput["property_cases"] = dict(_local_cases())
 
 
-def pytest_testnodedown(node, error):  # noqa: ARG001
-    _WORKER_CASES.update(getattr(node, "workeroutput", {}).get("property_cases", {}))
+class _XdistCaseCollector:
+    """Controller-side hook; ``pytest_testnodedown`` exists only when pytest-xdist is installed."""
+
+    @staticmethod
+    def pytest_testnodedown(node, error):  # noqa: ARG004
+        _WORKER_CASES.update(getattr(node, "workeroutput", {}).get("property_cases", {}))
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistCaseCollector(), "mltutor-xdist-cases")
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG001
