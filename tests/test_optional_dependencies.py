@@ -1,0 +1,79 @@
+"""The loose install route: a file that needs a library which is not installed is skipped, by name.
+
+``pip install -e '.[test,book]'`` brings no torch, torchmetrics, pycocotools, faster-coco-eval or
+pytrec_eval. The root ``conftest.py`` reads each test file, package module and notebook's imports
+and reports the file as skipped when one is missing; these tests pretend libraries are missing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("_root_conftest", ROOT / "conftest.py")
+root_conftest = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(root_conftest)
+
+OPTIONAL = {"torch", "torchmetrics", "pycocotools", "faster_coco_eval", "pytrec_eval"}
+
+
+@pytest.fixture
+def without_optional(monkeypatch):
+    """``find_spec`` answers None for the optional reference libraries."""
+    real = importlib.util.find_spec
+    monkeypatch.setattr(root_conftest.importlib.util, "find_spec",
+                        lambda name, *a: None if name in OPTIONAL else real(name, *a))
+    root_conftest._missing_for_module.cache_clear()
+    yield
+    root_conftest._missing_for_module.cache_clear()
+
+
+def test_nothing_is_missing_in_the_locked_environment():
+    root_conftest._missing_for_module.cache_clear()
+    for path in [*ROOT.glob("tests/test_*.py"), *ROOT.glob("book/*.ipynb")]:
+        assert root_conftest.missing_libraries(path) == set(), path
+
+
+def test_a_notebook_that_imports_torch_needs_torch(without_optional):
+    assert root_conftest.missing_libraries(ROOT / "book/08_ucf101_case_study.ipynb") >= {"torch"}
+    assert root_conftest.missing_libraries(ROOT / "book/01_confusion_matrix.ipynb") == set()
+
+
+def test_a_package_module_needs_what_its_package_imports(without_optional):
+    streaming = sorted((ROOT / "mltutor/streaming").glob("*.py"))
+    assert streaming
+    for path in streaming:
+        assert "torch" in root_conftest.missing_libraries(path), path
+    assert root_conftest.missing_libraries(ROOT / "mltutor/metrics.py") == set()
+
+
+def test_a_test_importing_an_mltutor_module_follows_its_imports(tmp_path, without_optional):
+    test_file = tmp_path / "test_uses_streaming.py"
+    test_file.write_text("from mltutor.streaming import BinaryMetrics\n")
+    assert root_conftest.missing_libraries(test_file) == {"torch"}
+
+
+def test_a_guarded_import_is_optional(tmp_path, without_optional):
+    module = tmp_path / "guarded.py"
+    module.write_text("try:\n    import torch\nexcept ImportError:\n    torch = None\n")
+    tree = root_conftest._parse(module)
+    assert root_conftest._imported_names(tree, module_level_only=True) == set()
+
+
+def test_pytest_reports_the_file_as_skipped_with_the_library_named(tmp_path):
+    """End to end, in a subprocess: a test file importing an absent library is skipped, not an error."""
+    (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
+    (tmp_path / "test_needs_absent.py").write_text(
+        "import mltutor_absent_library_for_this_test\n\ndef test_x():\n    pass\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-rs", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "-p", "no:nbval", "-o", "addopts=", "test_needs_absent.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode in (0, 5), result.stdout + result.stderr  # 5: nothing ran
+    assert "needs mltutor_absent_library_for_this_test" in result.stdout
+    assert "1 skipped" in result.stdout
