@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["check_binary", "check_multiclass"]
+__all__ = ["check_binary", "check_multiclass", "check_sample_ids"]
 
 
 def _is_tensor(x: object, name: str) -> None:
@@ -46,6 +46,43 @@ def _same_batch(preds: torch.Tensor, target: torch.Tensor) -> None:
         raise ValueError(
             f"preds and target must be on the same device; got preds on {preds.device} and "
             f"target on {target.device}."
+        )
+
+
+def _ignore_index_fits(target: torch.Tensor, ignore_index: int | None) -> None:
+    """Refuse an ``ignore_index`` that the target's integer dtype cannot hold.
+
+    torch compares across the wrap-around: a uint8 target of 255 *equals* -1, and an int8 target
+    of -1 equals 255, so ``ignore_index=-1`` on a uint8 target would silently ignore 255
+    (torchmetrics does exactly that).
+    """
+    if ignore_index is None or target.dtype == torch.bool or not _is_integer(target):
+        return
+    info = torch.iinfo(target.dtype)
+    if not info.min <= ignore_index <= info.max:
+        raise ValueError(
+            f"ignore_index={ignore_index} cannot occur in a {target.dtype} target (values "
+            f"{info.min}..{info.max}); torch would compare it after wrapping around (a uint8 255 "
+            "equals -1). Pass an ignore_index the dtype can hold, or target.long()."
+        )
+
+
+def check_sample_ids(sample_ids: object, target: torch.Tensor) -> None:
+    """Validate the ``sample_ids`` of one batch (metadata only: no host sync)."""
+    _is_tensor(sample_ids, "sample_ids")
+    if not _is_integer(sample_ids):
+        raise TypeError(
+            f"sample_ids must hold integer ids (e.g. dataset indices, torch.long); got dtype "
+            f"{sample_ids.dtype}."
+        )
+    if sample_ids.shape != target.shape:
+        raise ValueError(
+            f"sample_ids must have one id per sample, shape {tuple(target.shape)} like target; got "
+            f"shape {tuple(sample_ids.shape)}."
+        )
+    if sample_ids.device != target.device:
+        raise ValueError(
+            f"sample_ids must be on the device of target ({target.device}); got {sample_ids.device}."
         )
 
 
@@ -88,6 +125,7 @@ def check_multiclass(
             f"got shape {tuple(preds.shape)}."
         )
     _same_batch(preds, target)
+    _ignore_index_fits(target, ignore_index)
 
     # Value checks: one host sync for all of them.  The fast path reads the min and max of the
     # labels (and whether a score is NaN); only when that fails are the culprits looked up.
@@ -140,9 +178,12 @@ def check_binary(preds: torch.Tensor, target: torch.Tensor, ignore_index: int | 
         )
     if target.is_floating_point() or target.is_complex():
         raise TypeError(
-            f"target must hold integer (or bool) labels 0/1; got dtype {target.dtype}."
+            f"target must hold integer (or bool) labels 0/1; got dtype {target.dtype}. "
+            "Float targets are refused (torchmetrics' AP refuses them too): convert exact 0.0/1.0 "
+            "labels with target.long()."
         )
     _same_batch(preds, target)
+    _ignore_index_fits(target, ignore_index)
 
     # Value checks: one host sync for all of them.
     bad_target = (target != 0) & (target != 1) if target.dtype != torch.bool else torch.zeros_like(target)

@@ -1,5 +1,7 @@
-"""The two collectives a streaming metric needs, and a tiny launcher for CPU (gloo) process groups.
+"""The collectives a streaming metric needs, and a tiny launcher for CPU (gloo) process groups.
 
+* :func:`all_gather_object` for the settings check before a sync (every rank sees every rank's
+  settings, so every rank can raise the same error).
 * :func:`all_reduce_sum` for count states: every rank ends with the element-wise sum.
 * :func:`gather_cat` for list states (the scores kept by exact ROC/AP): ranks may hold different
   numbers of rows, and ``all_gather`` needs equal shapes, so each rank pads to the longest, all
@@ -30,7 +32,9 @@ from typing import Any, Callable
 import torch
 import torch.distributed as dist
 
-__all__ = ["all_reduce_sum", "distributed_ready", "free_port", "gather_cat", "run_gloo"]
+__all__ = [
+    "all_gather_object", "all_reduce_sum", "distributed_ready", "free_port", "gather_cat", "run_gloo",
+]
 
 
 def distributed_ready(group: Any = None) -> bool:
@@ -42,6 +46,13 @@ def all_reduce_sum(tensor: torch.Tensor, group: Any = None) -> torch.Tensor:
     """The element-wise sum of ``tensor`` over all ranks, as a new tensor."""
     out = tensor.clone()
     dist.all_reduce(out, op=dist.ReduceOp.SUM, group=group)
+    return out
+
+
+def all_gather_object(obj: Any, group: Any = None) -> list[Any]:
+    """Every rank's ``obj`` (small, picklable), in rank order, on every rank."""
+    out: list[Any] = [None] * dist.get_world_size(group)
+    dist.all_gather_object(out, obj, group=group)
     return out
 
 

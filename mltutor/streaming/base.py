@@ -5,25 +5,43 @@ registered with how it combines across processes (or across two metric objects):
 
 * ``"sum"``: counts (a confusion matrix, a histogram).  Combining is addition, so splitting the
   data in any way, over batches or over ranks, gives the same totals, exactly, in integers.
-* ``"cat"``: rows kept as they come (the scores of exact ROC AUC).  Combining is concatenation;
-  across ranks it is pad, gather, trim (:func:`mltutor.streaming._dist.gather_cat`).
+* ``"cat"``: rows kept as they come (the scores of exact ROC AUC, the ids of ``sample_ids``).
+  Combining is concatenation; across ranks it is pad, gather, trim
+  (:func:`mltutor.streaming._dist.gather_cat`).
 
 ``compute()`` turns the state into numbers.  Under ``torch.distributed`` it first combines the
 state of every rank (``sync_on_compute=True``, like torchmetrics) on a copy, so the local state is
 untouched and ``compute()`` can be called again.  Outside a process group it is purely local.
+
+Before any state crosses the wire, the ranks compare their :meth:`~StreamingMetric.layout`
+(class, settings, state shapes and dtypes) and, when they disagree, every rank raises the same
+:class:`ValueError` naming the setting and each rank's value.  Without that check, buffers of
+different sizes reach the backend, which aborts gloo with ``terminate called``.
+
+Aliasing rules, so that no count is silently shared or doubled:
+
+* ``update`` copies what it keeps, so the caller may reuse its buffers;
+* ``merge(self)`` raises (it would double every count), and so does merging into a metric that
+  was synced in place;
+* ``copy.copy`` and ``copy.deepcopy`` give independent metrics (no shared state tensors);
+* :meth:`~StreamingMetric.state_dict` returns copies, and loads with ``torch.load(...,
+  weights_only=True)``.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Literal
 
 import torch
 
 from . import _dist
+from ._layout import different_layouts, mismatch_message
 
 __all__ = ["StreamingMetric"]
 
 Reduction = Literal["sum", "cat"]
+STATE_DICT_VERSION = 1
 
 
 class StreamingMetric:
@@ -93,6 +111,29 @@ class StreamingMetric:
             state[name] = torch.cat([self._defaults[name], *value]) if reduction == "cat" else value
         return state
 
+    # ---------------------------------------------------------------- settings
+
+    def _config(self) -> dict[str, Any]:
+        """The settings that must match for two metrics to combine (plain Python values).
+
+        Subclasses add their parameters.  Used by :meth:`merge`, by the cross-rank check before a
+        sync, and by :meth:`load_state_dict`.
+        """
+        return {}
+
+    def layout(self) -> dict[str, Any]:
+        """What every rank must agree on before a sync: class, settings, state shapes and dtypes.
+
+        Returns a dict of plain Python values (picklable, comparable with ``==``).  For a "cat"
+        state only the shape of one row counts, since ranks may hold different numbers of rows.
+        """
+        states = {}
+        for name, reduction in self._reductions.items():
+            default = self._defaults[name]
+            shape = tuple(default.shape[1:]) if reduction == "cat" else tuple(default.shape)
+            states[name] = (reduction, str(default.dtype), shape)
+        return {"metric": type(self).__name__, **self._config(), "states": states}
+
     # ---------------------------------------------------------------- the public protocol
 
     @property
@@ -106,10 +147,6 @@ class StreamingMetric:
     def _compute(self, state: dict[str, torch.Tensor]) -> dict[str, Any]:  # pragma: no cover
         raise NotImplementedError
 
-    def _config(self) -> tuple:
-        """What must match for two metrics to be merged (subclasses add their parameters)."""
-        return (type(self),)
-
     def compute(self, sync: bool | None = None) -> dict[str, Any]:
         """The metric values from all data seen so far (on every rank, under DDP).
 
@@ -119,6 +156,11 @@ class StreamingMetric:
             Combine the ranks' states first.  Default: ``sync_on_compute``.  Ignored (nothing to
             combine) outside an initialised process group of two or more processes.  Every rank
             must call ``compute`` when it syncs, or the others wait for it (until the timeout).
+
+        Raises
+        ------
+        ValueError
+            On every rank, when the ranks' settings differ (see :meth:`layout`).
         """
         if sync is None:
             sync = self.sync_on_compute
@@ -128,11 +170,27 @@ class StreamingMetric:
             state = self._local_state()
         return self._compute(state)
 
+    def check_same_settings_across_ranks(self) -> None:
+        """Raise the same :class:`ValueError` on every rank when the ranks' layouts differ.
+
+        One small collective (``all_gather_object`` of :meth:`layout`).  A no-op outside an
+        initialised process group.
+        """
+        if not _dist.distributed_ready(self.process_group):
+            return
+        layouts = _dist.all_gather_object(self.layout(), self.process_group)
+        if different_layouts(layouts):
+            raise ValueError(mismatch_message(type(self).__name__, layouts))
+
     def synced_state(self) -> dict[str, torch.Tensor]:
-        """The state combined over all ranks, as new tensors (the local state is unchanged)."""
+        """The state combined over all ranks, as new tensors (the local state is unchanged).
+
+        The ranks' settings are compared first (:meth:`check_same_settings_across_ranks`).
+        """
         state = self._local_state()
         if not _dist.distributed_ready(self.process_group):
             return state
+        self.check_same_settings_across_ranks()
         group = self.process_group
         return {
             name: _dist.all_reduce_sum(value, group)
@@ -165,20 +223,49 @@ class StreamingMetric:
         """Add the data of ``other`` (a metric with the same settings) to this one, in place.
 
         Merging two metrics that saw two halves of the data gives the metric of all of it.
+        ``other`` is left unchanged and shares no state with this metric afterwards.
+
+        Raises
+        ------
+        ValueError
+            ``other`` is this very metric (merging it would count every sample twice; merge a
+            ``copy.deepcopy`` if that is really wanted), or has other settings.
+        RuntimeError
+            This metric was synced in place (:meth:`sync`); :meth:`reset` it first.
         """
-        if not isinstance(other, StreamingMetric) or other._config() != self._config():
+        if other is self:
             raise ValueError(
-                f"other must be a {type(self).__name__} with the same settings "
-                f"{self._config()[1:]}; got {other!r}."
+                f"cannot merge a {type(self).__name__} into itself: every sample would be counted "
+                "twice. Merge a copy.deepcopy(metric) if you really want double counts."
+            )
+        if not isinstance(other, StreamingMetric) or other.layout() != self.layout():
+            theirs = other.layout() if isinstance(other, StreamingMetric) else type(other).__name__
+            raise ValueError(
+                f"other must be a {type(self).__name__} with the same settings; this metric has "
+                f"{self.layout()}, other has {theirs}."
+            )
+        if self._synced:
+            raise RuntimeError(
+                f"this {type(self).__name__} was synced across ranks in place; call reset() "
+                "before merge() (merged data would be counted once, the rest once per rank)."
             )
         for name, reduction in self._reductions.items():
             theirs = getattr(other, name)
             if reduction == "sum":
                 setattr(self, name, getattr(self, name) + theirs.to(self._device))
             else:
-                getattr(self, name).extend(t.to(self._device) for t in theirs)
+                # list(...) first: extending a list with itself never ends (shared lists).
+                getattr(self, name).extend([t.to(self._device) for t in list(theirs)])
         self._n_updates += other._n_updates
         return self
+
+    def __copy__(self) -> StreamingMetric:
+        """An independent copy (state tensors copied), like ``copy.deepcopy``.
+
+        A plain shallow copy would share the state lists and tensors, so an ``update`` on one
+        metric would silently change the other.
+        """
+        return copy.deepcopy(self)
 
     def to(self, device: str | torch.device) -> StreamingMetric:
         """Move the state to ``device`` and return the metric."""
@@ -192,6 +279,65 @@ class StreamingMetric:
                 setattr(self, name, value.to(device))
             else:
                 setattr(self, name, [t.to(device) for t in value])
+        return self
+
+    # ---------------------------------------------------------------- resumable evaluation
+
+    def state_dict(self) -> dict[str, Any]:
+        """The state as a dict of tensors and plain values, for ``torch.save``.
+
+        Loadable with ``torch.load(path, weights_only=True)`` (only tensors, dicts, lists, strings,
+        numbers, bools and ``None``).  The tensors are copies on the state's device; "cat" states
+        are concatenated into one tensor each.  Resume with :meth:`load_state_dict` on a fresh
+        metric with the same settings: update half an epoch, save, load, update the rest, and
+        ``compute()`` equals one uninterrupted pass.
+        """
+        return {
+            "version": STATE_DICT_VERSION,
+            "layout": self.layout(),
+            "state": {name: value.clone() for name, value in self._local_state().items()},
+            "n_updates": self._n_updates,
+            "synced": self._synced,
+        }
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> StreamingMetric:
+        """Replace this metric's state by a saved one (see :meth:`state_dict`).
+
+        Raises
+        ------
+        ValueError
+            The dict was saved by another class, with other settings, or is not a state dict of
+            this format; the message names what differs.
+        """
+        if not isinstance(state_dict, dict) or not {"version", "layout", "state"} <= state_dict.keys():
+            raise ValueError(
+                "state_dict must be a dict returned by StreamingMetric.state_dict() (keys "
+                f"'version', 'layout', 'state'); got {type(state_dict).__name__}"
+                + (f" with keys {sorted(state_dict)}" if isinstance(state_dict, dict) else "")
+                + "."
+            )
+        if state_dict["version"] != STATE_DICT_VERSION:
+            raise ValueError(
+                f"state_dict has format version {state_dict['version']!r}; this mltutor reads "
+                f"version {STATE_DICT_VERSION}."
+            )
+        saved, mine = _plain(state_dict["layout"]), _plain(self.layout())
+        if saved != mine:
+            diff = [
+                f"{key}: saved {saved.get(key)!r}, this metric {mine.get(key)!r}"
+                for key in sorted(set(saved) | set(mine), key=str)
+                if saved.get(key) != mine.get(key)
+            ]
+            raise ValueError(
+                f"state_dict was saved by a metric with other settings ({'; '.join(diff)}). "
+                f"Create the {type(self).__name__} with the saved settings before loading."
+            )
+        tensors = state_dict["state"]
+        for name, reduction in self._reductions.items():
+            value = tensors[name].to(self._device).clone()
+            setattr(self, name, value if reduction == "sum" else ([value] if value.shape[0] else []))
+        self._n_updates = int(state_dict.get("n_updates", 0))
+        self._synced = bool(state_dict.get("synced", False))
         return self
 
     # ---------------------------------------------------------------- helpers for update()
@@ -222,3 +368,12 @@ class StreamingMetric:
 
     def _settings(self) -> dict[str, Any]:
         return {}
+
+
+def _plain(value: Any) -> Any:
+    """Lists back to tuples (a saved layout may come back from a loader with lists)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return tuple(_plain(v) for v in value)
+    return value

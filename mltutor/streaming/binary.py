@@ -40,6 +40,7 @@ import torch
 
 from .._validation import UndefinedMetricWarning, warn
 from . import _checks
+from ._sample_ids import first_occurrences
 from .base import StreamingMetric
 
 __all__ = ["BinaryMetrics", "CumulativeCounts", "cumulative_counts"]
@@ -185,9 +186,23 @@ class BinaryMetrics(StreamingMetric):
     threshold : float, default=0.5
         The decision threshold for ``tp`` ... ``f1``.
     ignore_index : int, optional
-        Samples whose target equals this value are skipped.
+        Samples whose integer target equals this value are skipped.  It applies to integer
+        targets only, and must be a value their dtype can hold (``-1`` on a uint8 target is
+        refused: torch would compare it as 255).  A bool target holds labels only, no marker,
+        so nothing of it is ignored: ``True`` is always a positive, ``False`` a negative.  That is
+        what torchmetrics' stat scores do with ``ignore_index=1`` (torchmetrics 1.9 is not
+        consistent here: its ``BinaryAUROC`` drops the positives instead, and with
+        ``ignore_index=0`` its stat scores turn the negatives into positives).  Float targets are
+        refused.
     validate_args, sync_on_compute, process_group, device
         See :class:`~mltutor.streaming.StreamingMetric`.
+
+    Notes
+    -----
+    ``update`` copies the scores it keeps (float64, contiguous), whatever their dtype, so a
+    caller may reuse one score buffer for every batch.  With ``sample_ids`` every mode keeps 17
+    bytes per sample (int64 id, float64 score, int8 label) until ``reset``, and counts each
+    distinct id once after the sync; see :meth:`update`.
 
     Examples
     --------
@@ -240,15 +255,19 @@ class BinaryMetrics(StreamingMetric):
         else:
             self.thresholds = self.thresholds.to(self.device)
             self.add_state("hist", torch.zeros(3 * (self.thresholds.shape[0] + 1), dtype=torch.long))
+        # With sample_ids, in either mode: one row per sample, counted after deduplication.
+        self.add_state("ids", torch.zeros(0, dtype=torch.long), "cat")
+        self.add_state("id_scores", torch.zeros(0, dtype=torch.float64), "cat")
+        self.add_state("id_labels", torch.zeros(0, dtype=torch.int8), "cat")
 
     @property
     def binned(self) -> bool:
         """Whether the curves are binned (fixed memory) rather than exact."""
         return self.thresholds is not None
 
-    def _config(self) -> tuple:
+    def _config(self) -> dict[str, Any]:
         thr = None if self.thresholds is None else tuple(self.thresholds.tolist())
-        return (type(self), thr, self.threshold, self.ignore_index)
+        return {"thresholds": thr, "threshold": self.threshold, "ignore_index": self.ignore_index}
 
     def _settings(self) -> dict[str, Any]:
         thr = None if self.thresholds is None else self.thresholds.shape[0]
@@ -260,35 +279,86 @@ class BinaryMetrics(StreamingMetric):
             self.thresholds = self.thresholds.to(device)
         return self
 
-    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
+    def update(self, preds: torch.Tensor, target: torch.Tensor,
+               sample_ids: torch.Tensor | None = None) -> None:
         """Count one batch.
 
         Parameters
         ----------
         preds : Tensor of float, shape [B]
-            Scores: probabilities or logits (higher means "more positive"), finite.
+            Scores: probabilities or logits (higher means "more positive"), finite.  Any float
+            dtype (float16 and bfloat16 are widened to float64 exactly); the scores are copied.
         target : Tensor of int or bool, shape [B]
             0/1 labels (or ``ignore_index``).  ``B = 0`` is allowed.
+        sample_ids : Tensor of int, shape [B], optional
+            An id per sample (e.g. its dataset index), for exact evaluation under
+            ``DistributedSampler``, which repeats samples to pad the shards.  After the sync each
+            distinct id is counted once: the first row in rank order, then update order.  A
+            repeat cannot be recognised on its own rank (the other copy is on another), so every
+            sample's row is kept (17 bytes) and the deduplication runs in ``compute``.  Rows of
+            one id must have the same target (else ``compute`` raises); their scores may differ
+            in the last bits and are not compared.  Use it for every update of an epoch or for
+            none (``compute`` refuses a mix).
         """
         if self.validate_args:
             _checks.check_binary(preds, target, self.ignore_index)
+            if sample_ids is not None:
+                _checks.check_sample_ids(sample_ids, target)
         self._start_update(preds, target)
-        scores = preds.detach().to(torch.float64)
-        label = target.long()
-        if self.ignore_index is not None:
-            label = torch.where(target == self.ignore_index, _IGNORED, label)
-        codes = 2 * label + (scores >= self.threshold).long()
-        self.counts.index_add_(0, codes, self._one.expand(codes.shape[0]))
-        if self.thresholds is None:
+        # A copy, always: .to() returns the caller's own tensor when it is float64 already.
+        scores = preds.detach().to(torch.float64, memory_format=torch.contiguous_format, copy=True)
+        label = self._label_codes(target)
+        if sample_ids is not None:
+            self.ids.append(sample_ids.detach().to(torch.long, copy=True))
+            self.id_scores.append(scores)
+            self.id_labels.append(label.to(torch.int8))
+            return
+        self._add_rows(self.counts, self.hist if self.binned else None, scores, label)
+        if not self.binned:
             self.scores.append(scores)
             self.labels.append(label.to(torch.int8))
-        else:
+
+    def _label_codes(self, target: torch.Tensor) -> torch.Tensor:
+        """0/1 labels as int64, ``_IGNORED`` for ignored samples (integer targets only)."""
+        label = target.long()  # compare in int64: no wrap-around
+        if self.ignore_index is not None and target.dtype != torch.bool:
+            label = torch.where(label == self.ignore_index, _IGNORED, label)
+        return label
+
+    def _add_rows(self, counts: torch.Tensor, hist: torch.Tensor | None, scores: torch.Tensor,
+                  label: torch.Tensor) -> None:
+        """Add samples to the counts at ``threshold`` and, when binned, to the histogram, in place."""
+        codes = 2 * label + (scores >= self.threshold).long()
+        counts.index_add_(0, codes, self._one.expand(codes.shape[0]))
+        if hist is not None:
             # Bucket b = number of thresholds <= score, so the sample counts at thresholds[:b].
             bucket = torch.bucketize(scores, self.thresholds, right=True)
             codes = label * (self.thresholds.shape[0] + 1) + bucket
-            self.hist.index_add_(0, codes, self._one.expand(codes.shape[0]))
+            hist.index_add_(0, codes, self._one.expand(codes.shape[0]))
+
+    def _deduplicated(self, state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        """The state with the rows given by id counted once per distinct id."""
+        ids = state["ids"]
+        if ids.shape[0] == 0:
+            return state
+        if state["counts"].sum().item() != 0:
+            raise ValueError(
+                "BinaryMetrics was updated both with and without sample_ids (on this rank or "
+                "another); samples without ids cannot be deduplicated. Pass sample_ids to every "
+                "update of the epoch, on every rank, or to none."
+            )
+        keep = first_occurrences(ids, state["id_labels"])
+        scores, labels = state["id_scores"][keep], state["id_labels"][keep]
+        state = dict(state, counts=torch.zeros_like(state["counts"]))
+        if self.binned:
+            state["hist"] = torch.zeros_like(state["hist"])
+        self._add_rows(state["counts"], state.get("hist"), scores, labels.long())
+        if not self.binned:
+            state["scores"], state["labels"] = scores, labels
+        return state
 
     def _compute(self, state: dict[str, torch.Tensor]) -> dict[str, Any]:
+        state = self._deduplicated(state)
         tn, fp, fn, tp = state["counts"][:4]
         total = tn + fp + fn + tp
         if total.item() == 0:

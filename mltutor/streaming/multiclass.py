@@ -1,12 +1,18 @@
-"""Streaming multiclass metrics: one C x C confusion count, one scatter-add per batch.
+"""Streaming multiclass metrics: one C x C confusion count (or three C-vectors), one scatter-add per batch.
 
-The whole state is kernel 1 of the course (:mod:`mltutor.confusion`) kept as a tensor::
+The dense state is kernel 1 of the course (:mod:`mltutor.confusion`) kept as a tensor::
 
     codes = target * C + preds                       # the cell (true, predicted) of each sample
     state.index_add_(0, codes, ones)                 # a bincount, added into the state in place
 
 Every number of ``classification_report`` is arithmetic on that count, so the batches can be
 counted in any order, on any device, on any number of processes, and summed.
+
+The report needs only three marginals of the count, though: per class the true positives (the
+diagonal), the support (row sums) and the predicted count (column sums).  With many classes the
+C x C state is too big (200,000 classes: 4e10 cells, 320 GB of int64), so above
+:data:`MAX_DENSE_CELLS` cells the metric keeps those three vectors instead, O(C) memory, same
+numbers; only ``confusion_matrix`` needs the dense state.
 """
 
 from __future__ import annotations
@@ -16,9 +22,27 @@ from typing import Any
 import torch
 
 from . import _checks
+from ._sample_ids import first_occurrences
 from .base import StreamingMetric
 
-__all__ = ["MulticlassMetrics"]
+__all__ = ["MAX_DENSE_CELLS", "MetricDict", "MulticlassMetrics"]
+
+MAX_DENSE_CELLS = 2**24
+"""Largest C x C state kept by default: 16,777,216 cells (128 MiB of int64), i.e. up to 4,096 classes."""
+
+
+class MetricDict(dict):
+    """The dict returned by ``compute()``; a missing ``confusion_matrix`` says why it is missing."""
+
+    def __missing__(self, key: object) -> Any:
+        if key == "confusion_matrix":
+            raise KeyError(
+                "confusion_matrix is only kept in the dense mode; this MulticlassMetrics keeps "
+                "per-class counts (tp, support, predicted) because C x C cells would exceed "
+                f"MAX_DENSE_CELLS = {MAX_DENSE_CELLS:,}. Create it with dense=True if the "
+                "C x C int64 matrix fits in memory."
+            )
+        raise KeyError(key)
 
 
 def _divide(num: torch.Tensor, den: torch.Tensor) -> torch.Tensor:
@@ -57,7 +81,7 @@ class MulticlassMetrics(StreamingMetric):
     ``precision``, ``recall``  per class, length ``num_classes``, indexed by class id
     ``f1``, ``support``        (``average=None, labels=range(num_classes)``); 0 for unseen classes
     ``confusion_matrix``       the int64 count, ``num_classes x num_classes``
-                               (``confusion_matrix(labels=range(num_classes))``)
+                               (``confusion_matrix(labels=range(num_classes))``); dense mode only
     =========================  =====================================================================
 
     Rates are float64 tensors on the state's device (0-d for averages).
@@ -67,7 +91,14 @@ class MulticlassMetrics(StreamingMetric):
     num_classes : int
         Number of classes ``C`` (at least 2); labels are ``0 .. C-1``.
     ignore_index : int, optional
-        Samples whose target equals this value are not counted (e.g. ``-100`` for padding).
+        Samples whose target equals this value are not counted (e.g. ``-100`` for padding).  It
+        must be a value the target's dtype can hold (``-1`` on a uint8 target is refused: torch
+        would compare it as 255).
+    dense : bool, optional
+        ``True``: keep the C x C confusion count (``C**2 + 1`` int64).  ``False``: keep per-class
+        counts only (``3 C + 1`` int64; every key except ``confusion_matrix``).  Default: dense
+        while ``C**2 <= MAX_DENSE_CELLS`` (16,777,216, i.e. ``C <= 4096``), per-class above.
+        Both give identical numbers.
     validate_args, sync_on_compute, process_group, device
         See :class:`~mltutor.streaming.StreamingMetric`.  With ``validate_args=True`` each batch
         costs one host sync (the label-range and NaN checks); with ``False``, none.
@@ -86,6 +117,16 @@ class MulticlassMetrics(StreamingMetric):
     tensor([[2, 0, 0],
             [0, 1, 1],
             [0, 1, 0]])
+
+    Exact evaluation under ``DistributedSampler`` (which repeats samples to pad the shards):
+    pass the dataset indices, and each sample is counted once after the sync.  Memory: 16 bytes
+    per sample (its int64 id and its int64 cell code), on top of the fixed state.
+
+    >>> m = MulticlassMetrics(num_classes=3)
+    >>> m.update(torch.tensor([0, 2, 1]), torch.tensor([0, 1, 1]), sample_ids=torch.tensor([0, 1, 2]))
+    >>> m.update(torch.tensor([0]), torch.tensor([0]), sample_ids=torch.tensor([0]))  # a repeat
+    >>> m.compute()["support"]
+    tensor([1, 2, 0])
     """
 
     def __init__(
@@ -93,6 +134,7 @@ class MulticlassMetrics(StreamingMetric):
         num_classes: int,
         *,
         ignore_index: int | None = None,
+        dense: bool | None = None,
         validate_args: bool = True,
         sync_on_compute: bool = True,
         process_group: Any = None,
@@ -108,19 +150,33 @@ class MulticlassMetrics(StreamingMetric):
             raise ValueError(f"num_classes must be an integer >= 2; got {num_classes!r}.")
         if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
             raise ValueError(f"ignore_index must be an integer or None; got {ignore_index!r}.")
+        if dense is not None and not isinstance(dense, bool):
+            raise ValueError(f"dense must be True, False or None (automatic); got {dense!r}.")
         self.num_classes = num_classes
         self.ignore_index = ignore_index
-        # C*C cells, plus one spare cell that swallows ignored samples (so that dropping them
-        # needs no boolean indexing, which would wait for the device).
-        self.add_state("confmat", torch.zeros(num_classes * num_classes + 1, dtype=torch.long))
+        self.dense = num_classes * num_classes <= MAX_DENSE_CELLS if dense is None else dense
+        # One spare cell at the end swallows ignored samples (so that dropping them needs no
+        # boolean indexing, which would wait for the device).
+        if self.dense:
+            self.add_state("confmat", torch.zeros(num_classes * num_classes + 1, dtype=torch.long))
+        else:  # [tp | support | predicted | spare]
+            self.add_state("class_counts", torch.zeros(3 * num_classes + 1, dtype=torch.long))
+        # With sample_ids: per sample its id and its cell code target * C + pred (C * C: ignored).
+        self.add_state("ids", torch.zeros(0, dtype=torch.long), "cat")
+        self.add_state("id_codes", torch.zeros(0, dtype=torch.long), "cat")
 
-    def _config(self) -> tuple:
-        return (type(self), self.num_classes, self.ignore_index)
+    @property
+    def _counts_name(self) -> str:
+        return "confmat" if self.dense else "class_counts"
+
+    def _config(self) -> dict[str, Any]:
+        return {"num_classes": self.num_classes, "ignore_index": self.ignore_index, "dense": self.dense}
 
     def _settings(self) -> dict[str, Any]:
-        return {"num_classes": self.num_classes, "ignore_index": self.ignore_index}
+        return self._config()
 
-    def update(self, preds: torch.Tensor, target: torch.Tensor) -> None:
+    def update(self, preds: torch.Tensor, target: torch.Tensor,
+               sample_ids: torch.Tensor | None = None) -> None:
         """Count one batch.
 
         Parameters
@@ -130,9 +186,16 @@ class MulticlassMetrics(StreamingMetric):
             logits or probabilities; the prediction is the argmax, no softmax is needed).
         target : Tensor of int, shape [B]
             True class indices in ``[0, C)`` (or ``ignore_index``).  ``B = 0`` is allowed.
+        sample_ids : Tensor of int, shape [B], optional
+            An id per sample (e.g. its dataset index).  After a sync each distinct id is counted
+            once: the first row in rank order, then update order.  Rows of one id must have the
+            same target (else ``compute`` raises).  Use it for every update of an epoch or for
+            none (``compute`` refuses a mix).  Costs 16 bytes per sample until ``reset``.
         """
         if self.validate_args:
             _checks.check_multiclass(preds, target, self.num_classes, self.ignore_index)
+            if sample_ids is not None:
+                _checks.check_sample_ids(sample_ids, target)
         self._start_update(preds, target)
         c = self.num_classes
         if preds.ndim == 2:
@@ -141,20 +204,62 @@ class MulticlassMetrics(StreamingMetric):
         codes = torch.add(preds.long(), target, alpha=c)  # target * C + preds, one kernel
         if self.ignore_index is not None:
             codes = torch.where(target == self.ignore_index, c * c, codes)
-        self.confmat.index_add_(0, codes, self._one.expand(codes.shape[0]))
+        if sample_ids is None:
+            self._add_codes(getattr(self, self._counts_name), codes)
+        else:  # kept as rows, counted after deduplication (codes is a fresh tensor already)
+            self.ids.append(sample_ids.detach().to(torch.long, copy=True))
+            self.id_codes.append(codes)
+
+    def _add_codes(self, counts: torch.Tensor, codes: torch.Tensor) -> None:
+        """Add samples, given as cell codes ``target * C + pred`` (``C * C``: ignored), in place."""
+        c = self.num_classes
+        if self.dense:
+            counts.index_add_(0, codes, self._one.expand(codes.shape[0]))
+            return
+        spare = 3 * c
+        ignored = codes == c * c
+        t, p = torch.div(codes, c, rounding_mode="floor"), codes % c
+        slots = torch.cat([
+            torch.where(ignored | (t != p), spare, t),  # tp
+            torch.where(ignored, spare, c + t),  # support
+            torch.where(ignored, spare, 2 * c + p),  # predicted
+        ])
+        counts.index_add_(0, slots, self._one.expand(slots.shape[0]))
+
+    def _deduplicated_counts(self, state: dict[str, torch.Tensor]) -> torch.Tensor:
+        """The count state, with samples given by id counted once per distinct id."""
+        counts = state[self._counts_name]
+        ids = state["ids"]
+        if ids.shape[0] == 0:
+            return counts
+        if counts.sum().item() != 0:
+            raise ValueError(
+                "MulticlassMetrics was updated both with and without sample_ids (on this rank or "
+                "another); samples without ids cannot be deduplicated. Pass sample_ids to every "
+                "update of the epoch, on every rank, or to none."
+            )
+        codes = state["id_codes"]
+        c = self.num_classes
+        keep = first_occurrences(ids, torch.div(codes, c, rounding_mode="floor"))
+        counts = torch.zeros_like(counts)
+        self._add_codes(counts, codes[keep])
+        return counts
 
     def _compute(self, state: dict[str, torch.Tensor]) -> dict[str, Any]:
         c = self.num_classes
-        cm = state["confmat"][: c * c].view(c, c)
-        total = cm.sum()
+        counts = self._deduplicated_counts(state)
+        cm = None
+        if self.dense:
+            cm = counts[: c * c].view(c, c)
+            tp, true_sum, pred_sum = cm.diagonal(), cm.sum(dim=1), cm.sum(dim=0)
+        else:
+            tp, true_sum, pred_sum = counts[:c], counts[c : 2 * c], counts[2 * c : 3 * c]
+        total = true_sum.sum()
         if total.item() == 0:
             raise ValueError(
                 "MulticlassMetrics has seen no samples: call update() with at least one "
                 "(non-ignored) sample before compute()."
             )
-        tp = cm.diagonal()
-        true_sum = cm.sum(dim=1)  # support
-        pred_sum = cm.sum(dim=0)
         precision = _divide(tp, pred_sum)
         recall = _divide(tp, true_sum)
         f1 = _divide(2 * tp, true_sum + pred_sum)
@@ -171,7 +276,7 @@ class MulticlassMetrics(StreamingMetric):
         tp_all, true_all, pred_all = tp.sum(), true_sum.sum(), pred_sum.sum()
         micro_p = _divide(tp_all, pred_all)
         micro_r = _divide(tp_all, true_all)
-        return {
+        out = MetricDict({
             "accuracy": _divide(tp_all, total),
             "balanced_accuracy": recall[in_true].mean(),
             "macro_precision": macro(precision),
@@ -187,5 +292,7 @@ class MulticlassMetrics(StreamingMetric):
             "recall": recall,
             "f1": f1,
             "support": true_sum.clone(),
-            "confusion_matrix": cm.clone(),
-        }
+        })
+        if cm is not None:
+            out["confusion_matrix"] = cm.clone()
+        return out
