@@ -9,13 +9,14 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install book check-site test test-fast lab notebooks exercises bench clean
+.PHONY: help install book check-site test test-fast test-portable lab notebooks exercises bench clean
 
 help:
 	@echo "make book       build the HTML book into _build/html (warnings are errors)"
 	@echo "make check-site load every page of _build/html in headless Chromium, offline"
 	@echo "make test       run the unit tests and re-execute every notebook with nbval"
 	@echo "make test-fast  package tests and doctests only, no notebooks (the contributor's inner loop)"
+	@echo "make test-portable re-execute the torch notebooks on non-AVX-512 kernels (torch, numpy), nbval"
 	@echo "make lab        copy the exercises into workspace/ (never overwriting) and open JupyterLab"
 	@echo "                COPY_ONLY=1: only copy; NO_BROWSER=1: start the server without opening a browser"
 	@echo "make notebooks  re-execute all notebooks in place so committed outputs are fresh"
@@ -54,6 +55,11 @@ test: $(STAMP)
 # The package's own tests and doctests; no notebook is executed.
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadfile mltutor tests
+
+# The notebooks that use torch, re-executed with torch's and numpy's AVX-512 kernels off, so that
+# outputs which depend on this CPU's instruction set fail here and not on a learner's machine.
+test-portable: $(STAMP)
+	$(BIN)/python scripts/portable_notebooks.py
 
 lab: $(STAMP)
 	$(BIN)/python scripts/lab.py $(if $(COPY_ONLY),--no-launch,) $(if $(NO_BROWSER),-- --no-browser,)
