@@ -5,7 +5,8 @@ Used by ``make_exercises.py`` (generate ``exercises/`` from ``solutions/``) and
 
 Determinism: a notebook executed here gets no per-cell timing metadata, a fixed, minimal notebook
 metadata block (``kernelspec`` python3 and a ``language_info`` without the Python version), and
-runs with ``PYTHONHASHSEED=0``, ``MPLBACKEND=Agg`` and ``MLTUTOR_STRICT=1``, so re-running an
+runs with ``PYTHONHASHSEED=0``, ``MPLBACKEND=Agg``, ``MLTUTOR_STRICT=1`` and ``MATPLOTLIBRC`` set to
+``mltutor/plots/text_record.matplotlibrc`` (every PNG records its smallest text), so re-running an
 unchanged notebook gives an (almost) empty diff and a wrong stored solution fails loudly.
 """
 
@@ -39,8 +40,10 @@ NOISY_NOTEBOOK_METADATA = ("vscode", "colab", "toc", "varInspector", "celltoolba
 #: Cell-level metadata of the same kind.
 NOISY_CELL_METADATA = ("execution", "ExecuteTime", "papermill", "pycharm")
 
-#: Environment for the kernels: headless plots, stable hashing, checks that raise when wrong.
-KERNEL_ENV = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "MLTUTOR_STRICT": "1"}
+#: Environment for the kernels: headless plots, stable hashing, checks that raise when wrong, and
+#: a matplotlibrc whose figure hook records each PNG's smallest text (tests/test_figure_text_size.py).
+KERNEL_ENV = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "MLTUTOR_STRICT": "1",
+              "MATPLOTLIBRC": os.fspath(REPO_ROOT / "mltutor" / "plots" / "text_record.matplotlibrc")}
 
 
 def read_notebook(path: str | os.PathLike) -> nbformat.NotebookNode:
