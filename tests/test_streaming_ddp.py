@@ -169,3 +169,138 @@ def test_a_failing_rank_fails_fast_instead_of_hanging():
     with pytest.raises(RuntimeError, match="rank 1 broke on purpose"):
         run_gloo(_failing_worker, 2, timeout=30.0)
     assert time.monotonic() - start < 30  # well before the process group's own timeout
+
+
+# ------------------------------------------------------------------------------------------------
+# Ranks that disagree, and exact evaluation under DistributedSampler (a second launch)
+# ------------------------------------------------------------------------------------------------
+
+# (name, rank 0's metric, rank 1's metric): every pair differs in one setting.
+MISMATCHES = {
+    "num_classes": (lambda: MulticlassMetrics(5), lambda: MulticlassMetrics(6), "num_classes: rank 0: 5, rank 1: 6"),
+    "class layout": (lambda: MulticlassMetrics(5), lambda: MulticlassMetrics(5, dense=False),
+                     "dense: rank 0: True, rank 1: False"),
+    "ignore_index": (lambda: MulticlassMetrics(5), lambda: MulticlassMetrics(5, ignore_index=-100),
+                     "ignore_index: rank 0: None, rank 1: -100"),
+    "thresholds": (lambda: BinaryMetrics(thresholds=11), lambda: BinaryMetrics(thresholds=12), "thresholds: rank 0:"),
+    "exact vs binned": (lambda: BinaryMetrics(), lambda: BinaryMetrics(thresholds=11), "thresholds: rank 0: None"),
+    "threshold": (lambda: BinaryMetrics(), lambda: BinaryMetrics(threshold=0.3),
+                  "threshold: rank 0: 0.5, rank 1: 0.3"),
+    "metric class": (lambda: BinaryMetrics(), lambda: MulticlassMetrics(2),
+                     "metric: rank 0: 'BinaryMetrics', rank 1: 'MulticlassMetrics'"),
+}
+EXACT = {  # metric factories for the DistributedSampler scenario
+    "multiclass dense": lambda: MulticlassMetrics(NUM_CLASSES),
+    "multiclass per-class counts": lambda: MulticlassMetrics(NUM_CLASSES, dense=False),
+    "binary exact": lambda: BinaryMetrics(),
+    "binary binned": lambda: BinaryMetrics(thresholds=51),
+}
+
+
+def sampler_indices(rank: int, world_size: int) -> torch.Tensor:
+    """This rank's share of a real DistributedSampler over N = 517 samples: one is repeated."""
+    from torch.utils.data import DistributedSampler
+
+    sampler = DistributedSampler(range(N), num_replicas=world_size, rank=rank, shuffle=True, seed=3)
+    return torch.tensor(list(sampler))
+
+
+def stream_indices(metric, idx: torch.Tensor, data, with_ids: bool):
+    logits, target, _, scores, is_zero = data
+    for lo in range(0, idx.shape[0], 64):
+        i = idx[lo : lo + 64]
+        ids = {"sample_ids": i} if with_ids else {}
+        if isinstance(metric, MulticlassMetrics):
+            metric.update(logits[i], target[i], **ids)
+        else:
+            metric.update(scores[i], is_zero[i], **ids)
+    return metric
+
+
+def _safety_worker(rank: int, world_size: int) -> dict:
+    data = make_data()
+    out: dict = {"mismatch": {}, "naive": {}, "exact": {}, "exact_after_sync": {}}
+    for name, (make0, make1, _) in MISMATCHES.items():
+        metric = (make0 if rank == 0 else make1)()
+        try:
+            metric.compute()
+            out["mismatch"][name] = "no error"
+        except ValueError as exc:
+            out["mismatch"][name] = str(exc)
+    # The process group survived: a collective after all those errors still works.
+    out["alive"] = _dist_sum(rank)
+    idx = sampler_indices(rank, world_size)
+    out["indices"] = idx
+    for name, make in EXACT.items():
+        out["naive"][name] = stream_indices(make(), idx, data, with_ids=False).compute()
+        exact = stream_indices(make(), idx, data, with_ids=True)
+        out["exact"][name] = exact.compute()
+        exact.sync()
+        out["exact_after_sync"][name] = exact.compute()
+        try:
+            exact.merge(make())
+            out["merge_after_sync"] = "accepted"
+        except RuntimeError as exc:
+            out["merge_after_sync"] = str(exc)
+    # One rank with ids, the other without: refused on both.
+    mixed = stream_indices(MulticlassMetrics(NUM_CLASSES), idx, data, with_ids=rank == 0)
+    try:
+        mixed.compute()
+        out["mixed"] = "no error"
+    except ValueError as exc:
+        out["mixed"] = str(exc)
+    return out
+
+
+def _dist_sum(rank: int) -> float:
+    value = torch.tensor([float(rank + 1)])
+    dist.all_reduce(value)
+    return value.item()
+
+
+@pytest.fixture(scope="module")
+def safety_ranks():
+    return run_gloo(_safety_worker, 2, timeout=60.0)
+
+
+@pytest.mark.parametrize("name", list(MISMATCHES))
+def test_ranks_with_different_settings_all_raise_clearly(safety_ranks, name):
+    # Before: gloo aborted both processes with "terminate called" (or a sync hung).
+    expected = MISMATCHES[name][2]
+    for rank in range(2):
+        message = safety_ranks[rank]["mismatch"][name]
+        assert "different settings on different ranks" in message, message
+        assert expected in message, message
+    assert [r["alive"] for r in safety_ranks] == [3.0, 3.0]
+
+
+def test_distributed_sampler_repeats_a_sample(safety_ranks):
+    idx = torch.cat([r["indices"] for r in safety_ranks])
+    assert idx.shape[0] == N + 1 and torch.unique(idx).shape[0] == N
+
+
+def single_process_all(name: str) -> dict:
+    metric = EXACT[name]()
+    return stream_indices(metric, torch.arange(N), make_data(), with_ids=False).compute()
+
+
+@pytest.mark.parametrize("name", list(EXACT))
+def test_sample_ids_make_distributed_evaluation_exact(safety_ranks, name):
+    expected = single_process_all(name)
+    for rank in range(2):
+        assert_identical(safety_ranks[rank]["exact"][name], expected, f"rank {rank} exact")
+        assert_identical(safety_ranks[rank]["exact_after_sync"][name], expected, f"rank {rank} after sync")
+    naive = safety_ranks[0]["naive"][name]
+    key = "support" if "support" in expected else "tp"
+    counted = lambda out: int(out[key].sum()) if key == "support" else int(out["tp"] + out["fp"] + out["tn"] + out["fn"])  # noqa: E731
+    assert counted(naive) == N + 1 and counted(expected) == N  # the naive sync counts one twice
+
+
+def test_mixing_ids_across_ranks_is_refused_on_every_rank(safety_ranks):
+    for rank in range(2):
+        assert "both with and without sample_ids" in safety_ranks[rank]["mixed"]
+
+
+def test_merge_into_a_synced_metric_is_refused(safety_ranks):
+    for rank in range(2):
+        assert "call reset() before merge()" in safety_ranks[rank]["merge_after_sync"]
