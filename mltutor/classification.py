@@ -17,6 +17,9 @@ import numpy as np
 from ._validation import UndefinedMetricWarning, warn
 from .confusion import PerClassCounts
 
+# Rows of a text classification report formatted at a time.
+_REPORT_CHUNK = 2048
+
 __all__ = [
     "accuracy",
     "balanced_accuracy",
@@ -47,17 +50,20 @@ def accuracy(correct: float, total: float, normalize: bool = True) -> float:
     return float(correct / total)
 
 
-def balanced_accuracy(cm: np.ndarray, adjusted: bool = False) -> float:
-    """Mean recall over the classes that occur in ``y_true`` (rows of ``cm`` with a non-zero sum).
+def balanced_accuracy(tp: np.ndarray, support: np.ndarray, adjusted: bool = False) -> float:
+    """Mean recall over the classes that occur in ``y_true`` (a non-zero support).
+
+    ``tp`` and ``support`` are the diagonal and the row sums of the confusion matrix: the table
+    itself is not needed.
 
     .. math:: \\mathrm{BA} = \\frac{1}{K} \\sum_k \\frac{C_{kk}}{\\sum_j C_{kj}},\\qquad
               \\mathrm{adjusted} = \\frac{\\mathrm{BA} - 1/K}{1 - 1/K}
 
-    >>> balanced_accuracy(np.array([[3, 1], [0, 2]]))
+    >>> balanced_accuracy(np.array([3, 2]), np.array([4, 2]))
     0.875
     """
     with np.errstate(divide="ignore", invalid="ignore"):
-        per_class = np.diagonal(cm) / cm.sum(axis=1)
+        per_class = tp / support
     if np.isnan(per_class).any():
         warn("y_pred contains classes not in y_true", UserWarning)
         per_class = per_class[~np.isnan(per_class)]
@@ -79,7 +85,7 @@ def normalize_confusion(cm: np.ndarray, normalize: str | None) -> np.ndarray:
             cm = cm / cm.sum(axis=0, keepdims=True)
         else:
             cm = cm / cm.sum()
-    return np.nan_to_num(cm)
+    return np.nan_to_num(cm, copy=False)  # cm is already a new array: no second C x C copy
 
 
 def _undefined_message(metric: str, modifier: str, average: Any, size: int) -> str:
@@ -299,8 +305,9 @@ def format_report(
     accuracy) and the support.
     """
     headers = ["precision", "recall", "f1-score", "support"]
-    rows = list(zip(names, *per_label))
+    columns = [np.asarray(column) for column in per_label]
     if output_dict:
+        rows = zip(names, *(column.tolist() for column in columns))
         report: dict = {row[0]: dict(zip(headers, [float(v) for v in row[1:]])) for row in rows}
         for heading, values in averages.items():
             scores = dict(zip(headers, [float(v) for v in values]))
@@ -309,8 +316,13 @@ def format_report(
     width = max(max(len(n) for n in names), len("weighted avg"), digits)
     text = ("{:>{width}s} " + " {:>9}" * len(headers)).format("", *headers, width=width) + "\n\n"
     row_fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}\n"
-    for row in rows:
-        text += row_fmt.format(*row, width=width, digits=digits)
+    label_fmt = row_fmt.replace("{width}", str(width)).replace("{digits}", str(digits))
+    # Rows in chunks, as Python numbers (they format several times faster than numpy scalars):
+    # with 100,000 labels the text itself is then the only large thing held.
+    for start in range(0, len(names), _REPORT_CHUNK):
+        part = slice(start, start + _REPORT_CHUNK)
+        rows = zip(names[part], *(column[part].tolist() for column in columns))
+        text += "".join([label_fmt.format(*row) for row in rows])
     text += "\n"
     for heading, values in averages.items():
         if heading == "accuracy":

@@ -13,7 +13,6 @@ mis-handles, or is a last-digit detail):
   such a label can never match, and scikit-learn silently counts it as absent;
 * ``confusion_matrix`` refuses repeated ``labels`` (scikit-learn returns a matrix that miscounts)
   and 2-D ``labels``;
-* more than ~8,000 distinct labels are refused (the dense count would not fit in memory);
 * ``hamming_loss`` on indicator matrices whose weights sum to 0 (negative weights) raises
   ZeroDivisionError, as it does for 1-D labels; scikit-learn returns inf there;
 * ``top_k_accuracy_score`` refuses NaN or infinite ``sample_weight`` (scikit-learn returns nan);
@@ -94,16 +93,17 @@ _PRF = ("precision", "recall", "f-score")
 # --------------------------------------------------------------------------------------------
 
 
-def _classes(targets: Targets) -> tuple[_count.Confusion | None, np.ndarray, str]:
-    """The confusion count (1-D labels only), the labels present and sklearn's target type."""
+def _classes(targets: Targets) -> tuple[_count.ClassCounts | None, np.ndarray, str]:
+    """The per-class marginal counts (1-D labels only), the labels present and sklearn's target
+    type.  O(n + C) for any number of classes C: no C x C table is built."""
     if targets.multilabel:
         return None, np.arange(targets.y_true.shape[1]), "multilabel-indicator"
-    conf = _count.count_labels(targets.y_true, targets.y_pred, targets.sample_weight)
+    conf = _count.class_counts(targets.y_true, targets.y_pred, targets.sample_weight)
     return conf, conf.classes, target_type(targets, conf.classes)
 
 
 def _per_label(
-    targets: Targets, conf: _count.Confusion | None, labels: Any, *, samplewise: bool = False
+    targets: Targets, conf: _count.ClassCounts | None, labels: Any, *, samplewise: bool = False
 ) -> _count.PerClassCounts:
     """tp/fp/fn/tn for each of ``labels`` (all present labels if None); column indices for
     indicator matrices, one entry per sample with ``samplewise``."""
@@ -119,12 +119,12 @@ def _per_label(
             "Samplewise metrics are not available outside of multilabel classification "
             "(average='samples' needs label-indicator matrices)."
         )
-    counts = _count.select_labels(_count.per_class_counts(conf.matrix), conf.classes, labels)
+    counts = _count.one_vs_rest(conf, labels)
     return _as_count_dtype(counts, targets, conf, False)
 
 
 def _as_count_dtype(
-    counts: _count.PerClassCounts, targets: Targets, conf: _count.Confusion | None, keep_int: bool
+    counts: _count.PerClassCounts, targets: Targets, conf: _count.ClassCounts | None, keep_int: bool
 ) -> _count.PerClassCounts:
     """scikit-learn's dtype for these counts (it shows in classification_report's support column):
     float64 with weights, or, for 1-D labels, when no sample is predicted exactly right; int64
@@ -153,6 +153,24 @@ def _set_wise_counts(
     if average != "binary" and not targets.multilabel:  # with 'binary', labels is [pos_label]
         labels = check_labels(labels, classes)
     return _per_label(targets, conf, labels, samplewise=average == "samples"), targets
+
+
+def _refuse_multilabel(targets: Targets) -> None:
+    """confusion_matrix (and balanced accuracy, built on it in scikit-learn) take 1-D labels only."""
+    if targets.multilabel:
+        raise ValueError(
+            "multilabel-indicator is not supported by confusion_matrix; use "
+            "multilabel_confusion_matrix for label-indicator matrices."
+        )
+
+
+def _warn_single_label() -> None:
+    """scikit-learn's warning for a 1 x 1 confusion matrix."""
+    warn(
+        "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have "
+        "the correct shape, use the 'labels' parameter to pass all known labels.",
+        UserWarning,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -193,13 +211,9 @@ def confusion_matrix(
     """
     normalize = check_normalize(normalize)
     targets = check_targets(y_true, y_pred, sample_weight)
-    if targets.multilabel:
-        raise ValueError(
-            "multilabel-indicator is not supported by confusion_matrix; use "
-            "multilabel_confusion_matrix for label-indicator matrices."
-        )
-    conf = _count.count_labels(targets.y_true, targets.y_pred, targets.sample_weight)
-    cm, classes = conf.matrix, conf.classes
+    _refuse_multilabel(targets)
+    conf = _count.class_counts(targets.y_true, targets.y_pred, targets.sample_weight)
+    classes = conf.classes
     labels = check_labels(labels, classes, unique=True)
     if labels is not None:
         if labels.size == 0:
@@ -210,21 +224,14 @@ def confusion_matrix(
                 "At least one label specified must be in y_true; "
                 f"labels={labels.tolist()} but y_true holds {classes[conf.in_true].tolist()}."
             )
-        # An absent label gets an all-zero row and column (the extra cell at index n).
-        padded = np.zeros((cm.shape[0] + 1,) * 2, dtype=cm.dtype)
-        padded[:-1, :-1] = cm
-        index = np.where(found, pos, cm.shape[0])
-        cm = padded[np.ix_(index, index)]
+    # The only metric that builds the C x C table; an absent label gets a row and column of 0.
+    cm = _count.confusion_table(conf, targets.sample_weight, labels)
     w = targets.sample_weight
     if w is not None and w.dtype.kind in "iub":
         cm = cm.astype(np.int64)  # integer weights give integer counts, as in sklearn
     cm = _rates.normalize_confusion(cm, normalize)
     if cm.shape == (1, 1):
-        warn(
-            "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have "
-            "the correct shape, use the 'labels' parameter to pass all known labels.",
-            UserWarning,
-        )
+        _warn_single_label()
     return cm
 
 
@@ -266,11 +273,8 @@ def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_w
     targets = check_targets(y_true, y_pred, sample_weight)
     w = targets.sample_weight
     total = targets.n_samples if w is None else w.sum()
-    if targets.multilabel:
-        correct = _count.exact_match_count(targets.y_true, targets.y_pred, w)
-    else:
-        cm = _count.count_labels(targets.y_true, targets.y_pred, w).matrix
-        correct = np.trace(cm)
+    # Labels (or label rows) compared as they are: no class index or count is needed.
+    correct = _count.exact_match_count(targets.y_true, targets.y_pred, w)
     return _rates.accuracy(correct, total, normalize)
 
 
@@ -287,8 +291,12 @@ def balanced_accuracy_score(
     0.625
     """
     adjusted = check_bool(adjusted, "adjusted")
-    cm = confusion_matrix(y_true, y_pred, sample_weight=sample_weight)
-    return _rates.balanced_accuracy(cm, adjusted)
+    targets = check_targets(y_true, y_pred, sample_weight)
+    _refuse_multilabel(targets)
+    conf = _count.class_counts(targets.y_true, targets.y_pred, targets.sample_weight)
+    if conf.classes.shape[0] == 1:
+        _warn_single_label()  # scikit-learn's confusion_matrix warns here
+    return _rates.balanced_accuracy(conf.tp, conf.true_sum, adjusted)
 
 
 def precision_recall_fscore_support(
@@ -578,8 +586,7 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     if targets.multilabel:
         n_wrong = _count.mismatch_count(targets.y_true, targets.y_pred, w)
         return _rates.hamming(n_wrong, total * targets.y_true.shape[1])
-    cm = _count.count_labels(targets.y_true, targets.y_pred, w).matrix
-    n_wrong = np.sum(_count.per_class_counts(cm).fp)  # off-diagonal cells (= sum of FN too)
+    n_wrong = _count.mismatch_count(targets.y_true, targets.y_pred, w)  # no class count needed
     return _rates.hamming(n_wrong, total)
 
 
