@@ -15,6 +15,11 @@ Vectorised where it matters: all index arrays of a chunk are drawn at once with
 ``rng.integers(0, n, size=(chunk, n))`` (chunks bound the memory to about 32 MB).  The metric is
 called once per resample, a loop over resamples, never over samples.
 
+Grouped data (several clips of one video, several images of one patient) are resampled by
+**group**: pass ``groups=`` and each resample draws whole groups with replacement, and with
+``strata=`` as many groups of every stratum (e.g. every class) as it holds.  Samples of one group
+tend to be right or wrong together, so resampling them one by one gives too narrow an interval.
+
 >>> import numpy as np
 >>> from mltutor.stats import bootstrap_ci
 >>> y = np.array([0, 1, 1, 0, 1, 0, 1, 1, 0, 1])
@@ -162,6 +167,47 @@ def _check_samples(**arrays: Any) -> tuple[int, dict[str, np.ndarray]]:
     return n, out
 
 
+def _check_groups(groups: Any, strata: Any, n: int):
+    """``(members, bounds, strata_code)`` for a group bootstrap, or None when ``groups`` is None.
+
+    ``members`` lists the sample indices ordered by stratum, then group; group ``j`` (in that
+    order) is ``members[bounds[j]:bounds[j + 1]]``, and the groups of one stratum are consecutive.
+    """
+    if groups is None:
+        if strata is not None:
+            raise ValueError("strata needs groups: pass groups= as well (one group id per sample)")
+        return None
+    groups = np.asarray(groups)
+    if groups.ndim != 1 or groups.shape[0] != n:
+        raise ValueError(f"groups must have one id per sample, shape ({n},), got {groups.shape}")
+    _, group_code = np.unique(groups, return_inverse=True)
+    if strata is None:
+        strata_code = np.zeros(n, dtype=np.int64)
+    else:
+        strata = np.asarray(strata)
+        if strata.ndim != 1 or strata.shape[0] != n:
+            raise ValueError(f"strata must have one value per sample, shape ({n},), got {strata.shape}")
+        _, strata_code = np.unique(strata, return_inverse=True)
+        first = np.zeros(group_code.max() + 1, dtype=np.int64)
+        first[group_code] = strata_code
+        if np.any(first[group_code] != strata_code):
+            raise ValueError("strata must be constant within each group: a group lies in one stratum")
+    members = np.lexsort((group_code, strata_code))
+    new_group = np.r_[True, np.diff(group_code[members]) != 0]
+    bounds = np.r_[np.flatnonzero(new_group), n]
+    return members, bounds, strata_code
+
+
+def _group_stratum_slots(members: np.ndarray, bounds: np.ndarray, strata_code: np.ndarray):
+    """For each group: the first group of its stratum and the stratum's number of groups."""
+    stratum = strata_code[members[bounds[:-1]]]
+    new = np.r_[True, np.diff(stratum) != 0]
+    first = np.flatnonzero(new)
+    size = np.diff(np.r_[first, len(stratum)])
+    which = np.cumsum(new) - 1
+    return first[which], size[which]
+
+
 def _use_progress(progress: Any, work: int) -> bool:
     if progress is None:
         return work >= _AUTO_PROGRESS_WORK and bool(getattr(sys.stderr, "isatty", lambda: False)())
@@ -206,6 +252,21 @@ def _resample_indices(rng: np.random.Generator, n: int, n_resamples: int, progre
             bar.close()
 
 
+def _group_resample_indices(rng: np.random.Generator, layout, n_resamples: int):
+    """Yield one index array of shape (1, m) per resample: whole groups drawn with replacement.
+
+    Every stratum gets as many draws as it has groups, so a resample keeps the number of groups
+    of every stratum (its number of samples varies with the sizes of the groups drawn).
+    """
+    members, bounds, first, size = layout
+    start, length = bounds[:-1], np.diff(bounds)
+    for _ in range(n_resamples):
+        pick = first + (rng.random(len(first)) * size).astype(np.int64)   # a group of the same stratum
+        lengths = length[pick]
+        offsets = np.repeat(start[pick] - np.cumsum(np.r_[0, lengths[:-1]]), lengths)
+        yield members[np.arange(lengths.sum()) + offsets][None, :]
+
+
 def _single_class(y_true: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """For each row of ``idx``: do all resampled ``y_true`` rows equal the first one?"""
     resampled = y_true[idx]                          # (chunk, n, ...)
@@ -221,14 +282,17 @@ def _call(metric, k: int, *args: np.ndarray) -> np.ndarray:
         raise
 
 
-def _run(metrics, y_true, preds, *, n_resamples, rng, skip_single_class, progress):
+def _run(metrics, y_true, preds, *, n_resamples, rng, skip_single_class, progress, layout=None):
     """The metric(s) on every resample; returns (values per metric, n_skipped)."""
     n = y_true.shape[0]
     values: list[list[np.ndarray]] = [[] for _ in metrics]
     shapes: list[tuple[int, ...] | None] = [None for _ in metrics]
     n_skipped = 0
     k = 0
-    for idx in _resample_indices(rng, n, n_resamples, _use_progress(progress, n_resamples * n)):
+    use_bar = _use_progress(progress, n_resamples * n)
+    chunks = (_resample_indices(rng, n, n_resamples, use_bar) if layout is None
+              else _group_resample_indices(rng, layout, n_resamples))
+    for idx in chunks:
         skip = _single_class(y_true, idx) if skip_single_class else np.zeros(len(idx), bool)
         n_skipped += int(skip.sum())
         for row, skipped in zip(idx, skip):
@@ -250,6 +314,16 @@ def _run(metrics, y_true, preds, *, n_resamples, rng, skip_single_class, progres
             f"all {n_resamples} bootstrap resamples held a single class in y_true and were skipped; "
             "y_true needs at least two classes (or pass skip_single_class=False)")
     return [np.stack(v) for v in values], n_skipped
+
+
+def _layout(groups: Any, strata: Any, n: int):
+    """What :func:`_group_resample_indices` needs, or None for the ordinary bootstrap."""
+    checked = _check_groups(groups, strata, n)
+    if checked is None:
+        return None
+    members, bounds, strata_code = checked
+    first, size = _group_stratum_slots(members, bounds, strata_code)
+    return members, bounds, first, size
 
 
 def _interval(distribution: np.ndarray, estimate: np.ndarray, confidence_level: float, method: str):
@@ -276,6 +350,8 @@ def bootstrap_ci(
     method: str = "percentile",
     skip_single_class: bool = True,
     progress: bool | None = False,
+    groups: Any = None,
+    strata: Any = None,
 ) -> BootstrapResult:
     r"""Bootstrap confidence interval for ``metric(y_true, y_pred)``.
 
@@ -309,7 +385,15 @@ def bootstrap_ci(
         metric raises propagates, naming the resample.
     progress : bool or None, default False
         Show a tqdm bar on stderr (if tqdm is installed).  ``None`` shows it only for big jobs
-        when stderr is a terminal.
+        when stderr is a terminal.  The group bootstrap shows no bar.
+    groups : array-like of shape (n_samples,), optional
+        A group id per sample.  Given, each resample draws whole **groups** with replacement (as
+        many draws as there are groups) instead of single samples: the cluster bootstrap for
+        samples that are not independent (clips of one video, images of one patient).
+    strata : array-like of shape (n_samples,), optional
+        With ``groups``: a stratum per sample, constant within each group (e.g. the class of a
+        group of clips).  Every stratum then gets as many group draws as it has groups, so each
+        resample keeps the number of groups of every class.
 
     Returns
     -------
@@ -319,7 +403,9 @@ def bootstrap_ci(
     ------
     ValueError
         ``n_resamples < 1``, ``confidence_level`` outside (0, 1), an unknown ``method``, inputs of
-        different lengths or empty, a metric whose output shape changes, or every resample skipped.
+        different lengths or empty, a metric whose output shape changes, every resample skipped,
+        ``groups`` or ``strata`` of the wrong shape, ``strata`` that vary within a group or
+        ``strata`` without ``groups``.
 
     Examples
     --------
@@ -331,18 +417,32 @@ def bootstrap_ci(
     >>> r = bootstrap_ci(f1_score, y, p, random_state=1)
     >>> bool(r.low < r.estimate < r.high), r.n_skipped
     (True, 0)
+
+    Resampling whole groups (here 40 groups of 5 samples that are right or wrong together) gives
+    a wider, honest interval:
+
+    >>> g = np.repeat(np.arange(40), 5)
+    >>> right = np.repeat(rng.random(40) < 0.8, 5)
+    >>> q = np.where(right, y, 1 - y)
+    >>> acc = lambda t, p: float(np.mean(t == p))
+    >>> rows = bootstrap_ci(acc, y, q, random_state=0)
+    >>> grouped = bootstrap_ci(acc, y, q, random_state=0, groups=g)
+    >>> bool(grouped.standard_error > 1.5 * rows.standard_error)
+    True
     """
     metric = _check_metric(metric)
     n_resamples = _check_n_resamples(n_resamples)
     confidence_level = _check_confidence_level(confidence_level)
     method = _check_method(method)
     rng = _check_rng(random_state)
-    _, arrays = _check_samples(y_true=y_true, y_pred=y_pred)
+    n, arrays = _check_samples(y_true=y_true, y_pred=y_pred)
     y_true, y_pred = arrays["y_true"], arrays["y_pred"]
+    layout = _layout(groups, strata, n)
 
     estimate = np.asarray(metric(y_true, y_pred), dtype=float)
     (dist,), n_skipped = _run([metric], y_true, [y_pred], n_resamples=n_resamples, rng=rng,
-                              skip_single_class=bool(skip_single_class), progress=progress)
+                              skip_single_class=bool(skip_single_class), progress=progress,
+                              layout=layout)
     if dist.shape[1:] != estimate.shape:
         raise ValueError(f"the metric returned shape {dist.shape[1:]} on resamples but "
                          f"{estimate.shape} on the full data; pass a fixed labels= argument")
@@ -363,6 +463,8 @@ def paired_bootstrap(
     method: str = "percentile",
     skip_single_class: bool = True,
     progress: bool | None = False,
+    groups: Any = None,
+    strata: Any = None,
 ) -> PairedBootstrapResult:
     r"""Bootstrap interval for ``metric(y_true, y_pred_a) - metric(y_true, y_pred_b)``.
 
@@ -371,7 +473,8 @@ def paired_bootstrap(
     :math:`\theta^*_{a,b} - \theta^*_{b,b}`.  An interval that excludes 0 says model A and model B
     differ on this population at that confidence level, even when their separate intervals overlap.
 
-    Parameters are those of :func:`bootstrap_ci`, with two prediction arrays.  With the same
+    Parameters are those of :func:`bootstrap_ci`, with two prediction arrays (``groups`` and
+    ``strata`` resample whole groups for both models alike).  With the same
     ``random_state``, ``bootstrap_ci(metric, y_true, y_pred_a, ...)`` sees exactly the same
     resamples as this function.
 
@@ -397,14 +500,15 @@ def paired_bootstrap(
     confidence_level = _check_confidence_level(confidence_level)
     method = _check_method(method)
     rng = _check_rng(random_state)
-    _, arrays = _check_samples(y_true=y_true, y_pred_a=y_pred_a, y_pred_b=y_pred_b)
+    n, arrays = _check_samples(y_true=y_true, y_pred_a=y_pred_a, y_pred_b=y_pred_b)
     y_true = arrays["y_true"]
+    layout = _layout(groups, strata, n)
 
     est_a = np.asarray(metric(y_true, arrays["y_pred_a"]), dtype=float)
     est_b = np.asarray(metric(y_true, arrays["y_pred_b"]), dtype=float)
     (dist_a, dist_b), n_skipped = _run(
         [metric, metric], y_true, [arrays["y_pred_a"], arrays["y_pred_b"]], n_resamples=n_resamples,
-        rng=rng, skip_single_class=bool(skip_single_class), progress=progress)
+        rng=rng, skip_single_class=bool(skip_single_class), progress=progress, layout=layout)
     if dist_a.shape[1:] != est_a.shape:
         raise ValueError(f"the metric returned shape {dist_a.shape[1:]} on resamples but "
                          f"{est_a.shape} on the full data; pass a fixed labels= argument")

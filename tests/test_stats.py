@@ -250,3 +250,87 @@ def test_bad_inputs():
         bootstrap_ci(accuracy, 1, 1)
     with pytest.raises(TypeError, match="metric"):
         bootstrap_ci("f1", y, p)
+
+
+# --------------------------------------------------------------------------------------------
+# Group (cluster) bootstrap, optionally stratified
+# --------------------------------------------------------------------------------------------
+
+
+def group_loop_reference(metric, y, p, groups, strata, n_resamples, seed):
+    """Whole groups drawn with replacement, stratum by stratum, from the same random stream."""
+    rng = np.random.default_rng(seed)
+    strata = np.zeros(len(y), int) if strata is None else np.asarray(strata)
+    slots = [(s, sorted(set(groups[strata == s].tolist()))) for s in sorted(set(strata.tolist()))]
+    values = []
+    for _ in range(n_resamples):
+        u = rng.random(sum(len(g) for _, g in slots))
+        idx, k = [], 0
+        for _, stratum_groups in slots:
+            for _ in stratum_groups:
+                chosen = stratum_groups[int(u[k] * len(stratum_groups))]
+                idx.extend(np.flatnonzero(groups == chosen).tolist())
+                k += 1
+        idx = np.array(idx)
+        values.append(metric(y[idx], p[idx]))
+    return np.array(values)
+
+
+@pytest.mark.parametrize("stratified", [False, True])
+def test_group_bootstrap_matches_a_plain_loop(stratified):
+    rng = np.random.default_rng(3)
+    groups = rng.integers(0, 30, 200) * 7 + 1          # unsorted, gaps between ids
+    strata = groups % 3 if stratified else None        # constant within each group
+    y, p = make_data(n=200, seed=4)
+    r = bootstrap_ci(accuracy, y, p, n_resamples=300, random_state=5, groups=groups, strata=strata)
+    ref = group_loop_reference(accuracy, y, p, groups, strata, 300, 5)
+    np.testing.assert_allclose(r.distribution, ref, rtol=0, atol=1e-15)
+    assert r.estimate == accuracy(y, p)
+
+
+def test_stratified_resamples_keep_the_groups_of_every_stratum():
+    # 4 strata of 5 groups of 3 samples each: every resample holds 5 groups (15 samples) per stratum.
+    groups = np.repeat(np.arange(20), 3)
+    strata = groups // 5
+    counts = lambda t, q: np.bincount(t, minlength=4)   # samples per stratum in the resample
+    r = bootstrap_ci(counts, strata, strata, n_resamples=200, random_state=0, groups=groups,
+                     strata=strata, skip_single_class=False)
+    assert np.all(r.distribution == 15)
+    # Unstratified, the strata's shares move.
+    free = bootstrap_ci(counts, strata, strata, n_resamples=200, random_state=0, groups=groups,
+                        skip_single_class=False)
+    assert free.distribution.std(axis=0).min() > 0
+
+
+def test_group_bootstrap_is_wider_when_groups_are_right_or_wrong_together():
+    rng = np.random.default_rng(0)
+    groups = np.repeat(np.arange(60), 8)
+    y = rng.integers(0, 2, groups.size)
+    p = np.where(np.repeat(rng.random(60) < 0.7, 8), y, 1 - y)
+    rows = bootstrap_ci(accuracy, y, p, random_state=1)
+    grouped = bootstrap_ci(accuracy, y, p, random_state=1, groups=groups)
+    assert grouped.standard_error > 2 * rows.standard_error   # about sqrt(8) wider
+
+
+def test_paired_group_bootstrap_uses_the_same_groups_for_both_models():
+    rng = np.random.default_rng(2)
+    groups = np.repeat(np.arange(40), 5)
+    y, a = make_data(n=200, seed=6)
+    b = np.where(rng.random(200) < 0.1, 1 - a, a)
+    r = paired_bootstrap(accuracy, y, a, b, n_resamples=300, random_state=7, groups=groups)
+    da = bootstrap_ci(accuracy, y, a, n_resamples=300, random_state=7, groups=groups).distribution
+    db = bootstrap_ci(accuracy, y, b, n_resamples=300, random_state=7, groups=groups).distribution
+    np.testing.assert_allclose(r.distribution, da - db, rtol=0, atol=1e-15)
+
+
+def test_bad_groups_and_strata():
+    y, p = make_data(n=20)
+    groups = np.repeat(np.arange(5), 4)
+    with pytest.raises(ValueError, match=r"groups must have one id per sample, shape \(20,\)"):
+        bootstrap_ci(accuracy, y, p, groups=groups[:-1])
+    with pytest.raises(ValueError, match="strata must have one value per sample"):
+        paired_bootstrap(accuracy, y, p, p, groups=groups, strata=np.zeros(3))
+    with pytest.raises(ValueError, match="strata must be constant within each group"):
+        bootstrap_ci(accuracy, y, p, groups=groups, strata=np.arange(20) % 2)
+    with pytest.raises(ValueError, match="strata needs groups"):
+        bootstrap_ci(accuracy, y, p, strata=groups)
