@@ -21,8 +21,11 @@ def different_layouts(layouts: list[dict[str, Any]]) -> bool:
 def mismatch_message(metric: str, layouts: list[dict[str, Any]]) -> str:
     """One line per differing setting, with each rank's value."""
     keys = sorted({key for layout in layouts for key in layout}, key=str)
+    differing = [k for k in keys if any(lay.get(k) != layouts[0].get(k) for lay in layouts[1:])]
+    if len(differing) > 1 and "states" in differing:
+        differing.remove("states")  # follows from the settings named; long to print
     lines = []
-    for key in keys:
+    for key in differing:
         values = [layout.get(key) for layout in layouts]
         if any(v != values[0] for v in values[1:]):
             per_rank = ", ".join(f"rank {r}: {v!r}" for r, v in enumerate(values))

@@ -323,11 +323,10 @@ class StreamingMetric:
             )
         saved, mine = _plain(state_dict["layout"]), _plain(self.layout())
         if saved != mine:
-            diff = [
-                f"{key}: saved {saved.get(key)!r}, this metric {mine.get(key)!r}"
-                for key in sorted(set(saved) | set(mine), key=str)
-                if saved.get(key) != mine.get(key)
-            ]
+            keys = [k for k in sorted(set(saved) | set(mine), key=str) if saved.get(k) != mine.get(k)]
+            if len(keys) > 1 and "states" in keys:
+                keys.remove("states")  # follows from the settings named; long to print
+            diff = [f"{key}: saved {saved.get(key)!r}, this metric {mine.get(key)!r}" for key in keys]
             raise ValueError(
                 f"state_dict was saved by a metric with other settings ({'; '.join(diff)}). "
                 f"Create the {type(self).__name__} with the saved settings before loading."

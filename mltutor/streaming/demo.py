@@ -9,11 +9,17 @@ on every run.  Two rounds:
 
 In each round both ranks print their local (unsynced) numbers, then the synced numbers, which must
 equal, exactly, what one process computes on all 1,000 samples.
+
+A third round uses what a DDP evaluation loop usually uses, ``DistributedSampler``, on the first
+999 samples.  It pads the two shards to 500 each by repeating a sample, so the naive sync counts
+1,000 samples; with ``update(..., sample_ids=indices)`` each sample counts once, and the synced
+numbers equal one process on the 999.
 """
 
 from __future__ import annotations
 
 import torch
+from torch.utils.data import DistributedSampler
 
 from ._dist import run_gloo
 from .binary import BinaryMetrics
@@ -26,6 +32,7 @@ ROUNDS = {
     "uneven shards (300 hard samples | 700 easy samples)": [(0, 300), (300, 1000)],
     "an empty shard (rank 0 gets nothing)": [(0, 0), (0, 1000)],
 }
+PADDED_N = 999  # DistributedSampler pads 999 samples to 2 x 500: one sample is seen twice
 
 
 def make_data(n: int = N_SAMPLES, num_classes: int = N_CLASSES, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
@@ -46,13 +53,15 @@ def class0_score(logits: torch.Tensor) -> torch.Tensor:
     return logits[:, 0] - logits[:, 1:].logsumexp(dim=1)
 
 
-def evaluate(logits: torch.Tensor, score: torch.Tensor, target: torch.Tensor) -> tuple[MulticlassMetrics, BinaryMetrics]:
+def evaluate(logits: torch.Tensor, score: torch.Tensor, target: torch.Tensor,
+             sample_ids: torch.Tensor | None = None) -> tuple[MulticlassMetrics, BinaryMetrics]:
     """Stream the data through both metrics in batches (class 0 against the rest for the AUC)."""
     multi, binary = MulticlassMetrics(N_CLASSES), BinaryMetrics()
     for start in range(0, max(target.shape[0], 1), BATCH):
         t = target[start : start + BATCH]
-        multi.update(logits[start : start + BATCH], t)
-        binary.update(score[start : start + BATCH], (t == 0).long())
+        ids = {} if sample_ids is None else {"sample_ids": sample_ids[start : start + BATCH]}
+        multi.update(logits[start : start + BATCH], t, **ids)
+        binary.update(score[start : start + BATCH], (t == 0).long(), **ids)
     return multi, binary
 
 
@@ -68,6 +77,7 @@ def summary(multi: MulticlassMetrics, binary: BinaryMetrics, sync: bool) -> dict
         "weighted_f1": m["weighted_f1"].item(),
         "auroc_class0": b["auroc"].item(),
         "confusion_matrix": m["confusion_matrix"].tolist(),
+        "counted": int(m["support"].sum().item()),
     }
 
 
@@ -83,6 +93,21 @@ def _worker(rank: int, world_size: int, rounds: list[list[tuple[int, int]]]) -> 
     return out
 
 
+def _padded_worker(rank: int, world_size: int) -> dict:
+    """Evaluate this rank's DistributedSampler share twice: naively, and with sample_ids."""
+    logits, target = make_data()
+    score = class0_score(logits)
+    idx = torch.tensor(list(DistributedSampler(range(PADDED_N), num_replicas=world_size, rank=rank,
+                                               shuffle=False)))
+    naive = evaluate(logits[idx], score[idx], target[idx])
+    exact = evaluate(logits[idx], score[idx], target[idx], sample_ids=idx)
+    return {"n": idx.shape[0], "naive": summary(*naive, sync=True), "exact": summary(*exact, sync=True)}
+
+
+def _all_rounds(rank: int, world_size: int, rounds: list[list[tuple[int, int]]]) -> dict:
+    return {"shards": _worker(rank, world_size, rounds), "padded": _padded_worker(rank, world_size)}
+
+
 def _fmt(values: dict | None) -> str:
     if values is None:
         return "no samples: compute(sync=False) raises ValueError"
@@ -94,7 +119,8 @@ def main() -> None:
     """Run both rounds on two gloo processes and print local and synced numbers per rank."""
     logits, target = make_data()
     reference = summary(*evaluate(logits, class0_score(logits), target), sync=False)
-    per_rank = run_gloo(_worker, 2, (list(ROUNDS.values()),), timeout=60.0)
+    launched = run_gloo(_all_rounds, 2, (list(ROUNDS.values()),), timeout=60.0)
+    per_rank = [r["shards"] for r in launched]
     print(f"one process, all {N_SAMPLES} samples:")
     print(f"  {_fmt(reference)}")
     for k, title in enumerate(ROUNDS):
@@ -110,6 +136,19 @@ def main() -> None:
             print(f"  rank {rank}, synced              : {_fmt(results[k]['synced'])}")
         same = all(results[k]["synced"] == reference for results in per_rank)
         print(f"  synced == one process, exactly (incl. the confusion matrix): {same}")
+
+    padded_ref = summary(*evaluate(logits[:PADDED_N], class0_score(logits)[:PADDED_N], target[:PADDED_N]),
+                         sync=False)
+    print(f"\nround 3: DistributedSampler over the first {PADDED_N} samples "
+          f"(shards of {launched[0]['padded']['n']} and {launched[1]['padded']['n']})")
+    print(f"  one process, {padded_ref['counted']} samples  : {_fmt(padded_ref)}")
+    for key, label in [("naive", "synced, naive     "), ("exact", "synced, sample_ids")]:
+        for rank, r in enumerate(launched):
+            v = r["padded"][key]
+            print(f"  rank {rank}, {label}: counted {v['counted']:4d}  {_fmt(v)}")
+    for key in ("naive", "exact"):
+        same = all(r["padded"][key] == padded_ref for r in launched)
+        print(f"  {key} == one process, exactly: {same}")
 
 
 if __name__ == "__main__":
