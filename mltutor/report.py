@@ -21,7 +21,8 @@ Point estimates follow scikit-learn: ``accuracy_score``, ``balanced_accuracy_sco
 ``f1_score(average="macro")`` / ``average="weighted"`` over the classes present in ``y_true`` or
 the predictions (a class never seen and never predicted does not drag the macro average down).
 The intervals are those of :func:`mltutor.stats.bootstrap_ci` with the same arguments: every
-resample recomputes all four metrics on the same resampled indices.
+resample recomputes all four metrics on the same resampled indices.  With ``groups=`` (e.g. the
+video or actor of every clip) the resamples draw whole groups, stratified by true class.
 """
 
 from __future__ import annotations
@@ -141,6 +142,8 @@ class EvaluationReport:
     n_samples, n_classes, n_resamples, n_bins : int
     confidence_level : float
     random_state : int or None
+    grouped : bool
+        Whether the intervals come from the group bootstrap (``groups=`` given).
     y_true, y_pred : ndarray
         The inputs' class indices and the predicted (arg-max) classes.
     probabilities : ndarray or None
@@ -168,6 +171,7 @@ class EvaluationReport:
     y_true: np.ndarray = field(repr=False)
     y_pred: np.ndarray = field(repr=False)
     probabilities: np.ndarray | None = field(repr=False)
+    grouped: bool = False
 
     # -- accessors ------------------------------------------------------------------------------
 
@@ -190,7 +194,8 @@ class EvaluationReport:
     def _title(self) -> str:
         level = f"{100 * self.confidence_level:g} %"
         return (f"Evaluation report: {self.n_samples} samples, {self.n_classes} classes "
-                f"({level} bootstrap intervals, {self.n_resamples} resamples, "
+                f"({level} {'group ' if self.grouped else ''}bootstrap intervals, "
+                f"{self.n_resamples} resamples, "
                 f"seed {self.random_state})")
 
     def _calibration_line(self) -> str:
@@ -303,6 +308,22 @@ def _class_indices(values: Any, name: str) -> np.ndarray:
     return arr.astype(np.int64)
 
 
+def _check_groups(groups: Any, y: np.ndarray) -> np.ndarray | None:
+    """One group id per sample, each group within one true class (the bootstrap's strata)."""
+    if groups is None:
+        return None
+    groups = np.asarray(groups)
+    if groups.shape != y.shape:
+        raise ValueError(f"groups must have one id per sample, shape {y.shape}, got {groups.shape}")
+    _, code = np.unique(groups, return_inverse=True)
+    first_class = np.zeros(code.max() + 1, dtype=y.dtype)
+    first_class[code] = y
+    if np.any(first_class[code] != y):
+        raise ValueError("groups must not mix classes: every group holds samples of one true class "
+                         "(use group ids that are unique across classes)")
+    return groups
+
+
 def _check_names(class_names: Any, k: int | None) -> tuple[str, ...] | None:
     if class_names is None:
         return None
@@ -348,6 +369,7 @@ def evaluate(
     logits: bool | str = "auto",
     top_confusions: int = 10,
     n_bins: int = 15,
+    groups: Any = None,
 ) -> EvaluationReport:
     """Evaluate a classifier's saved scores: metrics with intervals, per class, calibration.
 
@@ -360,7 +382,8 @@ def evaluate(
         \\quad \\text{macro} = \\frac{1}{|C|}\\sum_c \\mathrm{F1}_c, \\quad
         \\text{weighted} = \\sum_c \\frac{n_c}{n}\\, \\mathrm{F1}_c,
 
-    each with a percentile bootstrap interval over samples (:func:`mltutor.stats.bootstrap_ci`).
+    each with a percentile bootstrap interval over samples (:func:`mltutor.stats.bootstrap_ci`),
+    or over groups of samples when ``groups`` is given.
     The calibration error is the top-label ECE of the softmax probabilities.
 
     Parameters
@@ -386,6 +409,12 @@ def evaluate(
         How many most-confused (true, predicted) pairs to list.
     n_bins : int, default 15
         Equal-width confidence bins for the ECE and the reliability diagram.
+    groups : array-like of shape (n_samples,), optional
+        A group id per sample, for test sets whose samples are not independent (the clips of one
+        video or actor).  The intervals then come from the group bootstrap stratified by class
+        (``bootstrap_ci(..., groups=groups, strata=y_true)``): each resample draws as many whole
+        groups of every class as the class has.  Every group must hold a single class; use ids
+        that are unique across classes.
 
     Returns
     -------
@@ -398,7 +427,8 @@ def evaluate(
     ValueError
         Empty or mis-shaped inputs, different lengths, non-finite scores, a class index outside
         the score columns, wrong number of ``class_names``, ``logits=False`` with rows that are
-        not probabilities, fewer than 2 classes.
+        not probabilities, fewer than 2 classes, ``groups`` of the wrong length or a group
+        that holds more than one class.
 
     Examples
     --------
@@ -445,6 +475,7 @@ def evaluate(
                          "classes (score columns)")
     if names is None:
         names = tuple(str(i) for i in range(k))
+    groups = _check_groups(groups, y)
 
     if scores.ndim == 2:
         probs, logp = _probabilities(scores, logits)
@@ -457,7 +488,8 @@ def evaluate(
 
     result = bootstrap_ci(lambda t, p: _headline(t, p, k), y, pred, n_resamples=n_resamples,
                           confidence_level=confidence_level, random_state=random_state,
-                          skip_single_class=False)
+                          skip_single_class=False, groups=groups,
+                          strata=None if groups is None else y)
     est, low, high = (np.asarray(a, dtype=float)
                       for a in (result.estimate, result.low, result.high))
     intervals = [MetricInterval(float(est[i]), float(low[i]), float(high[i])) for i in range(4)]
@@ -484,4 +516,4 @@ def evaluate(
         mean_confidence=mean_conf, nll=nll, class_names=names, n_samples=int(y.size),
         n_classes=k, n_resamples=n_resamples, n_bins=n_bins,
         confidence_level=float(result.confidence_level), random_state=random_state,
-        y_true=y, y_pred=pred, probabilities=probs)
+        y_true=y, y_pred=pred, probabilities=probs, grouped=groups is not None)

@@ -187,3 +187,26 @@ def test_input_errors(y, scores, kwargs, error, fragment):
 def test_module_doctests():
     result = doctest.testmod(report_module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_groups_give_the_class_stratified_group_bootstrap():
+    y, z = make(k=4, seed=5)
+    groups = np.arange(y.size) // 6 * 4 + y          # about 6 samples a group, one class each
+    r = evaluate(y, z, n_resamples=200, random_state=3, groups=groups)
+    pred = z.argmax(axis=1)
+    ref = bootstrap_ci(lambda t, p: np.array([np.mean(t == p)]), y, pred, n_resamples=200,
+                       random_state=3, groups=groups, strata=y, skip_single_class=False)
+    assert (r.accuracy.low, r.accuracy.high) == (float(ref.low[0]), float(ref.high[0]))
+    assert r.grouped and "group bootstrap intervals" in r.to_text()
+    plain = evaluate(y, z, n_resamples=200, random_state=3)
+    assert not plain.grouped and "group bootstrap" not in plain.to_text()
+    assert r.accuracy.estimate == plain.accuracy.estimate
+
+
+def test_groups_must_match_the_samples_and_not_mix_classes():
+    y = np.array([0, 0, 1, 1])
+    z = np.eye(2)[y]
+    with pytest.raises(ValueError, match=r"groups must have one id per sample, shape \(4,\)"):
+        evaluate(y, z, groups=[1, 1, 2])
+    with pytest.raises(ValueError, match="groups must not mix classes"):
+        evaluate(y, z, groups=[1, 2, 2, 3])
