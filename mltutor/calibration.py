@@ -39,7 +39,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _calibration_checks as _chk
+from . import _validation as _chk
+from ._validation import calibration as _prob
 from .isotonic import IsotonicModel, fit_isotonic, pool_adjacent_violators
 
 __all__ = [
@@ -117,17 +118,17 @@ def brier_score_loss(
     auto = isinstance(scale_by_half, str) and scale_by_half == "auto"
     if not (auto or isinstance(scale_by_half, (bool, np.bool_))):
         raise TypeError(f"scale_by_half must be True, False or 'auto'; got {scale_by_half!r}.")
-    if sample_weight is not None and _chk._not_array_like(sample_weight):
+    if sample_weight is not None and _chk.not_array_like(sample_weight):
         raise TypeError(f"sample_weight must be an array-like or None; got {sample_weight!r}.")
-    if labels is not None and _chk._not_array_like(labels):
+    if labels is not None and _chk.not_array_like(labels):
         raise TypeError(f"labels must be an array-like or None; got {labels!r}.")
     if pos_label is not None and not isinstance(pos_label, (str, int, float, np.number, np.bool_)):
         raise TypeError(f"pos_label must be an int, float, bool, str or None; got {pos_label!r}.")
-    p = _chk.sklearn_proba(y_proba)
+    p = _prob.sklearn_proba(y_proba)
     if p.ndim == 1 or p.shape[1] == 1:
-        onehot, p, w = _chk.sklearn_binary_targets(y_true, p, sample_weight, pos_label)
+        onehot, p, w = _prob.sklearn_binary_targets(y_true, p, sample_weight, pos_label)
     else:
-        onehot, p, w = _chk.sklearn_multiclass_targets(y_true, p, sample_weight, labels)
+        onehot, p, w = _prob.sklearn_multiclass_targets(y_true, p, sample_weight, labels)
     per_sample = np.sum((onehot.astype(p.dtype) - p) ** 2, axis=1)
     score = np.average(per_sample, weights=w)
     if isinstance(scale_by_half, str):
@@ -192,13 +193,13 @@ def log_loss(
             stacklevel=2,
         )
         y_proba = y_pred
-    normalize = _chk.check_flag(normalize, "normalize")
-    if sample_weight is not None and _chk._not_array_like(sample_weight):
+    normalize = _chk.check_bool(normalize, "normalize")
+    if sample_weight is not None and _chk.not_array_like(sample_weight):
         raise TypeError(f"sample_weight must be an array-like or None; got {sample_weight!r}.")
-    if labels is not None and _chk._not_array_like(labels):
+    if labels is not None and _chk.not_array_like(labels):
         raise TypeError(f"labels must be an array-like or None; got {labels!r}.")
-    p = _chk.sklearn_proba(y_proba)
-    onehot, p, w = _chk.sklearn_multiclass_targets(y_true, p, sample_weight, labels)
+    p = _prob.sklearn_proba(y_proba)
+    onehot, p, w = _prob.sklearn_multiclass_targets(y_true, p, sample_weight, labels)
     eps = np.finfo(p.dtype).eps
     p = np.clip(p, eps, 1 - eps)
     loss = -np.sum(onehot.astype(p.dtype) * np.log(p), axis=1)
@@ -255,24 +256,24 @@ def calibration_curve(
         raise TypeError(f"pos_label must be an int, float, bool, str or None; got {pos_label!r}.")
     n_bins = _chk.check_n_bins(n_bins)
     strategy = _chk.check_strategy(strategy)
-    if _chk._not_array_like(y_true):
+    if _chk.not_array_like(y_true):
         raise TypeError(f"y_true must be an array-like of labels; got {y_true!r}.")
     yt = _chk.check_labels_1d(y_true, "y_true")
-    p = _chk.check_real_array(y_prob, "y_prob", ndims=(1, 2), keep_dtype=True)
+    p = _prob.check_real_array(y_prob, "y_prob", ndims=(1, 2), keep_dtype=True)
     if p.ndim == 2:
         if p.shape[1] != 1:
             raise ValueError(
                 f"y_prob must be 1-D (the probability of the positive class); got shape {p.shape}."
             )
         p = p.reshape(-1)
-    _chk.check_same_length(y_true=yt, y_prob=p)
+    _chk.check_lengths("", y_true=yt, y_prob=p)
     classes = np.unique(yt)
-    pos_label = _chk.sklearn_pos_label(pos_label, classes, fall_back=False)
+    pos_label = _prob.sklearn_pos_label(pos_label, classes, fall_back=False)
     if p.min() < 0 or p.max() > 1:
         raise ValueError("y_prob has values outside [0, 1].")
     if classes.size > 2:
         raise ValueError(f"Only binary classification is supported. Provided labels {classes}.")
-    positive = _chk._equals(yt, pos_label)
+    positive = _chk.equals_label(yt, pos_label)
     if strategy == "quantile":
         edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
     else:
@@ -308,15 +309,15 @@ class CalibrationBins(NamedTuple):
 
 def _confidence_and_hits(y_true: Any, y_prob: Any) -> tuple[np.ndarray, np.ndarray]:
     """Binary: (p, y).  Matrix: (max_k p_ik, [argmax_k p_ik == y_i])."""
-    p = _chk.check_real_array(y_prob, "y_prob", ndims=(1, 2))
-    _chk.check_probabilities_range(p, "y_prob")
+    p = _prob.check_real_array(y_prob, "y_prob", ndims=(1, 2))
+    _prob.check_probabilities_range(p, "y_prob")
     if p.ndim == 2 and p.shape[1] == 1:
         p = p.reshape(-1)
     n_classes = 2 if p.ndim == 1 else p.shape[1]
-    if _chk._not_array_like(y_true):
+    if _chk.not_array_like(y_true):
         raise TypeError(f"y_true must be an array-like of labels; got {y_true!r}.")
     y = _chk.check_labels_1d(y_true, "y_true")
-    _chk.check_same_length(y_true=y, y_prob=p)
+    _chk.check_lengths("", y_true=y, y_prob=p)
     y = _chk.class_indices(y, n_classes, binary_1d=p.ndim == 1)
     if p.ndim == 1:
         return p, y.astype(np.float64)
@@ -446,19 +447,21 @@ def softmax(logits: Any, axis: int = -1) -> np.ndarray:
 
 def _logit_problem(logits: Any, y_true: Any, sample_weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(n, K) logits (1-D binary logits z become columns [0, z]), class indices, weights."""
-    z = _chk.check_real_array(logits, "logits", ndims=(1, 2))
+    z = _prob.check_real_array(logits, "logits", ndims=(1, 2))
     if z.ndim == 1:
         z = np.stack([np.zeros_like(z), z], axis=1)
     if z.shape[1] < 2:
         raise ValueError(f"logits must have at least 2 columns (one per class); got shape {z.shape}.")
-    if _chk._not_array_like(y_true):
+    if _chk.not_array_like(y_true):
         raise TypeError(f"y_true must be an array-like of class indices; got {y_true!r}.")
     y = _chk.check_labels_1d(y_true, "y_true")
     weights = None if sample_weight is None else np.asarray(sample_weight)
-    _chk.check_same_length(logits=z, y_true=y, sample_weight=weights)
+    _chk.check_lengths("", logits=z, y_true=y, sample_weight=weights)
     y = _chk.class_indices(y, z.shape[1], binary_1d=np.ndim(logits) == 1)
-    w = _chk.check_weights(sample_weight, z.shape[0], non_negative=True)
-    w = np.ones(z.shape[0]) if w is None else w.astype(np.float64)
+    w = _chk.check_sample_weight(
+        sample_weight, z.shape[0], non_negative=True, dtype_error=ValueError
+    )
+    w = np.ones(z.shape[0]) if w is None else w
     return z, y, w
 
 
@@ -624,7 +627,7 @@ def apply_temperature(logits: Any, temperature: float) -> np.ndarray:
     [0.5, 0.7311]
     """
     t = _check_temperature(temperature)
-    z = _chk.check_real_array(logits, "logits", ndims=(1, 2))
+    z = _prob.check_real_array(logits, "logits", ndims=(1, 2))
     if z.ndim == 1:
         return softmax(np.stack([np.zeros_like(z), z / t], axis=1))[:, 1]
     return softmax(z / t)
@@ -636,10 +639,10 @@ def apply_temperature(logits: Any, temperature: float) -> np.ndarray:
 
 
 def _binary_01(y_true: Any, n: int, name: str = "y_true") -> np.ndarray:
-    if _chk._not_array_like(y_true):
+    if _chk.not_array_like(y_true):
         raise TypeError(f"{name} must be an array-like of 0/1 labels; got {y_true!r}.")
     y = _chk.check_labels_1d(y_true, name)
-    _chk.check_same_length(scores=np.empty(n), y_true=y)
+    _chk.check_lengths("", scores=np.empty(n), y_true=y)
     return _chk.class_indices(y, 2, name, binary_1d=True)
 
 
@@ -685,15 +688,17 @@ def fit_platt(
     >>> a > 0
     True
     """
-    smoothing = _chk.check_flag(smoothing, "smoothing")
-    s = _chk.check_real_array(scores, "scores", ndims=(1, 2))
+    smoothing = _chk.check_bool(smoothing, "smoothing")
+    s = _prob.check_real_array(scores, "scores", ndims=(1, 2))
     if s.ndim == 2:
         if s.shape[1] != 1:
             raise ValueError(f"scores must be 1-D (one score per sample); got shape {s.shape}.")
         s = s.reshape(-1)
     y = _binary_01(y_true, s.shape[0])
-    w = _chk.check_weights(sample_weight, s.shape[0], non_negative=True)
-    w = np.ones_like(s) if w is None else w.astype(np.float64)
+    w = _chk.check_sample_weight(
+        sample_weight, s.shape[0], non_negative=True, dtype_error=ValueError
+    )
+    w = np.ones_like(s) if w is None else w
     keep = w > 0
     s, y, w = s[keep], y[keep], w[keep]
     n_pos, n_neg = float(w[y == 1].sum()), float(w[y == 0].sum())
@@ -755,7 +760,7 @@ def apply_platt(scores: Any, a: float, b: float) -> np.ndarray:
     >>> apply_platt([0.0, 1.0], 2.0, -1.0).round(4).tolist()
     [0.2689, 0.7311]
     """
-    s = _chk.check_real_array(scores, "scores", ndims=(1, 2)).reshape(-1)
+    s = _prob.check_real_array(scores, "scores", ndims=(1, 2)).reshape(-1)
     for name, v in (("a", a), ("b", b)):
         number = isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_))
         if not number or not np.isfinite(v):

@@ -27,24 +27,23 @@ from typing import Any
 
 import numpy as np
 
-from ._curve_validation import (
+from ._validation import (
+    UndefinedMetricWarning,
     check_labels_for_scores,
     check_max_fpr,
     check_option,
+    check_pos_label,
+    check_sample_weight,
     check_score_array,
-    check_score_weights,
-    target_type,
-)
-from ._validation import UndefinedMetricWarning, check_pos_label, contains, warn
-from .curves import (
-    _resolve_pos_label,
-    auc,
-    check_binary_scores,
-    cumulative_counts,
-    pr_points,
-    roc_rates,
+    column_or_1d,
+    contains,
+    equals_label,
+    resolve_pos_label,
+    score_target_type,
     unique_labels,
+    warn,
 )
+from .curves import auc, cumulative_counts, pr_points, roc_rates
 
 __all__ = ["average_precision_score", "roc_auc_score"]
 
@@ -55,13 +54,6 @@ _ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined 
 # --------------------------------------------------------------------------------------------
 # One binary problem (1-D), from the kernel's counts
 # --------------------------------------------------------------------------------------------
-
-
-def _is_label(y: np.ndarray, label: Any) -> np.ndarray:
-    """``y == label`` as bools, False everywhere when a string meets a number."""
-    if isinstance(label, (str, np.str_)) != (y.dtype.kind == "U"):
-        return np.zeros(y.shape, dtype=bool)
-    return np.asarray(y == label, dtype=bool)
 
 
 def _mcclish(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float) -> float:
@@ -100,7 +92,7 @@ def _roc_auc_column(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, max_fpr:
     classes = unique_labels(y)
     if classes.shape[0] != 2:
         return _roc_auc_positive(np.zeros(y.shape, bool), False, s, w, max_fpr)
-    return _roc_auc_positive(_is_label(y, _resolve_pos_label(classes, None)), True, s, w, max_fpr)
+    return _roc_auc_positive(equals_label(y, resolve_pos_label(classes, None)), True, s, w, max_fpr)
 
 
 def _average_precision_positive(
@@ -189,13 +181,13 @@ def _average_columns(
     y: np.ndarray,
     s: np.ndarray,
     average: Any,
-    sample_weight: Any,
+    w: np.ndarray | None,
     *,
     max_fpr: float | None = None,
     pos_label: Any = 1,
 ) -> Any:
-    """scikit-learn's ``_average_binary_score`` for an indicator matrix ``y`` (n, k) and a score
-    matrix of the same shape.  ``metric`` is 'roc_auc' or 'ap'."""
+    """scikit-learn's ``_average_binary_score`` for an indicator matrix ``y`` (n, k), a score
+    matrix of the same shape and validated weights ``w``.  ``metric`` is 'roc_auc' or 'ap'."""
     if s.ndim != 2:
         raise ValueError(
             f"y_score must be 2-D, one column per label, when y_true is a label-indicator matrix; "
@@ -203,13 +195,12 @@ def _average_columns(
         )
     if s.shape != y.shape:
         raise ValueError(f"y_score has shape {s.shape} but y_true has shape {y.shape}; they must match.")
-    n, k = y.shape
-    w = check_score_weights(sample_weight, n, allow_all_zero=average == "samples")
+    k = y.shape[1]
 
     def column(yc: np.ndarray, sc: np.ndarray, wc: np.ndarray | None) -> float:
         if metric == "roc_auc":
             return _roc_auc_column(yc, sc, wc, max_fpr)
-        return _average_precision_positive(_is_label(yc, pos_label), sc, wc)
+        return _average_precision_positive(equals_label(yc, pos_label), sc, wc)
 
     if average == "micro":
         return column(y.ravel(), s.ravel(), None if w is None else np.repeat(w, k))
@@ -244,14 +235,14 @@ def _weighted_mean(values: np.ndarray, weights: np.ndarray | None) -> float:
 def _rows_score(metric: str, y: np.ndarray, s: np.ndarray, max_fpr: float | None, pos_label: Any) -> np.ndarray:
     """Per-row scores for ``average='samples'`` (rows are unweighted, as in scikit-learn)."""
     if metric == "ap":
-        return _rows_average_precision(_is_label(y, pos_label), s)
+        return _rows_average_precision(equals_label(y, pos_label), s)
     two = y.min(axis=1) != y.max(axis=1)
     out = np.full(y.shape[0], np.nan)
     if not two.all():
         warn(_ONE_CLASS, UndefinedMetricWarning)
     if two.any():
-        positive = _resolve_pos_label(unique_labels(y[two]), None)
-        out[two] = _rows_roc_auc(_is_label(y[two], positive), s[two], max_fpr)
+        positive = resolve_pos_label(unique_labels(y[two]), None)
+        out[two] = _rows_roc_auc(equals_label(y[two], positive), s[two], max_fpr)
     return out
 
 
@@ -326,8 +317,10 @@ def roc_auc_score(
     average = check_option(average, _AVERAGES, "average")
     max_fpr = check_max_fpr(max_fpr)
     multi_class = check_option(multi_class, ("raise", "ovr", "ovo"), "multi_class")
-    y, y_type = target_type(y_true)
+    # Validated once, here; the kernels below never check again.
+    y, y_type = score_target_type(y_true)
     s = check_score_array(y_score, y.shape[0])
+    w = _check_weights(sample_weight, y.shape[0], average, y_type)
     if y_type == "multiclass" or (y_type == "binary" and s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError(
@@ -339,21 +332,29 @@ def roc_auc_score(
                 "multi_class must be in ('ovo', 'ovr'): y_true has more than two classes, so say "
                 "how to reduce them to binary problems."
             )
-        return _multiclass_roc_auc(y, s, labels, multi_class, average, sample_weight)
+        return _multiclass_roc_auc(y, s, labels, multi_class, average, w)
     if y_type == "binary":
         classes = unique_labels(y)
-        is_positive, s, w, _ = check_binary_scores(
-            _is_label(y, classes[-1]) if classes.shape[0] == 2 else np.zeros(y.shape, bool),
-            s, True, sample_weight,
-        )
-        return _roc_auc_positive(is_positive, classes.shape[0] == 2, s, w, max_fpr)
+        two_classes = classes.shape[0] == 2
+        is_positive = equals_label(y, classes[-1]) if two_classes else np.zeros(y.shape, bool)
+        return _roc_auc_positive(is_positive, two_classes, column_or_1d(s, "y_score"), w, max_fpr)
     if y_type != "multilabel-indicator":
         raise ValueError(f"{y_type} format is not supported")
-    return _as_float(_average_columns("roc_auc", y, s, average, sample_weight, max_fpr=max_fpr))
+    return _as_float(_average_columns("roc_auc", y, s, average, w, max_fpr=max_fpr))
+
+
+def _check_weights(sample_weight: Any, n_samples: int, average: Any, y_type: str) -> np.ndarray | None:
+    """float64 weights, one per sample (a column is accepted).  All-zero weights are accepted for
+    multilabel ``average='samples'``, where they only average the per-sample scores (a zero sum
+    then raises ZeroDivisionError, as scikit-learn's ``np.average``)."""
+    return check_sample_weight(
+        sample_weight, n_samples, allow_column=True, others="y_true and y_score",
+        allow_all_zero=average == "samples" and y_type == "multilabel-indicator",
+    )
 
 
 def _multiclass_roc_auc(
-    y: np.ndarray, s: np.ndarray, labels: Any, multi_class: str, average: Any, sample_weight: Any
+    y: np.ndarray, s: np.ndarray, labels: Any, multi_class: str, average: Any, w: np.ndarray | None
 ) -> Any:
     """One-vs-rest or one-vs-one ROC AUC (scikit-learn's ``_multiclass_roc_auc_score``)."""
     if s.ndim != 2:
@@ -374,8 +375,8 @@ def _multiclass_roc_auc(
     classes = check_labels_for_scores(labels, y, s.shape[1])
     if multi_class == "ovr":
         indicator = (y[:, None] == classes[None, :]).astype(np.int64)
-        return _as_float(_average_columns("roc_auc", indicator, s, average, sample_weight))
-    if sample_weight is not None:
+        return _as_float(_average_columns("roc_auc", indicator, s, average, w))
+    if w is not None:
         raise ValueError(
             "sample_weight is not supported for multiclass one-vs-one ROC AUC, 'sample_weight' "
             "must be None in this case."
@@ -445,13 +446,14 @@ def average_precision_score(
     if pos_label is None:
         raise TypeError("pos_label must be a label (int, float, bool or str), not None.")
     pos_label = check_pos_label(pos_label)
-    y, y_type = target_type(y_true)
+    y, y_type = score_target_type(y_true)
     if y_type == "binary":
         present = unique_labels(y)
         if present.shape[0] == 2 and not contains(present, pos_label):
             raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
-        is_positive, s, w, _ = check_binary_scores(y, y_score, pos_label, sample_weight)
-        return _average_precision_positive(is_positive, s, w)
+        s = column_or_1d(check_score_array(y_score, y.shape[0]), "y_score")
+        w = _check_weights(sample_weight, y.shape[0], average, y_type)
+        return _average_precision_positive(equals_label(y, pos_label), s, w)
     if y_type in ("multilabel-indicator", "multiclass") and not _is_one(pos_label):
         raise ValueError(
             f"Parameter pos_label is fixed to 1 for {y_type} y_true. Do not set pos_label or set "
@@ -470,7 +472,8 @@ def average_precision_score(
         s = check_score_array(y_score, y.shape[0])
     else:
         raise ValueError(f"{y_type} format is not supported")
-    return _as_float(_average_columns("ap", y, s, average, sample_weight, pos_label=pos_label))
+    w = _check_weights(sample_weight, y.shape[0], average, y_type)
+    return _as_float(_average_columns("ap", y, s, average, w, pos_label=pos_label))
 
 
 def _is_one(label: Any) -> bool:

@@ -22,11 +22,10 @@ import numpy as np
 
 from ._validation import (
     UndefinedMetricWarning,
-    _as_array,
-    _kind,
+    check_binary_scores,
     check_bool,
-    check_pos_label,
-    check_real_scores,
+    column_or_1d,
+    unique_labels,
     warn,
 )
 
@@ -63,136 +62,6 @@ class BinaryCounts(NamedTuple):
     fps: np.ndarray
     tps: np.ndarray
     thresholds: np.ndarray
-
-
-# --------------------------------------------------------------------------------------------
-# Validation (binary targets + scores).  Kept here because _validation.py checks label pairs; the
-# label-array reading and the target-kind test are reused from there.
-# --------------------------------------------------------------------------------------------
-
-_DEFAULT_POSITIVE_SETS = ([0, 1], [-1, 1], [0], [-1], [1])
-
-
-def _column_or_1d(arr: np.ndarray, name: str) -> np.ndarray:
-    """Accept shape (n,) or a column (n, 1); refuse anything else, naming the argument."""
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        return arr.reshape(-1)
-    if arr.ndim != 1:
-        raise ValueError(
-            f"{name} must be 1-D (one value per sample); got an array of shape {arr.shape}."
-        )
-    return arr
-
-
-def _resolve_pos_label(classes: np.ndarray, pos_label: Any) -> Any:
-    """scikit-learn's ``_check_pos_label_consistency``: ``pos_label=None`` means 1, which is only
-    allowed when the labels are {0, 1}, {-1, 1} or one of them alone."""
-    if pos_label is not None:
-        return pos_label
-    if classes.dtype.kind != "U" and any(
-        classes.shape[0] == len(s) and np.array_equal(classes, s) for s in _DEFAULT_POSITIVE_SETS
-    ):
-        return 1
-    shown = ", ".join(repr(c) for c in classes.tolist())
-    raise ValueError(
-        f"y_true takes value in {{{shown}}} and pos_label is not specified: either make y_true "
-        "take value in {0, 1} or {-1, 1} or pass pos_label explicitly."
-    )
-
-
-def unique_labels(y: np.ndarray) -> np.ndarray:
-    """``np.unique(y)``, without the sort when ``y`` holds bools or integers in a narrow range.
-
-    Ten million int labels take ~0.4 s to sort but ~0.03 s to count with ``np.bincount``; the
-    result (sorted distinct values, dtype of ``y``) is the same.
-    """
-    if y.dtype.kind in "biu" and y.size > 1000:
-        lo, hi = int(y.min()), int(y.max())
-        if hi - lo <= 1:  # the minimum and the maximum are both present: nothing else to count
-            return np.array(sorted({lo, hi})).astype(y.dtype)
-        if hi - lo < 1 << 16:
-            present = np.bincount((y.astype(np.int64) - lo).ravel(), minlength=hi - lo + 1) > 0
-            values = np.flatnonzero(present) + lo
-            return values.astype(bool) if y.dtype.kind == "b" else values.astype(y.dtype)
-    return np.unique(y)
-
-
-def _check_scores(y_score: Any) -> np.ndarray:
-    if y_score is None or isinstance(y_score, (str, bytes)) or np.ndim(y_score) == 0:
-        raise TypeError(f"y_score must be an array-like of scores (one per sample); got {y_score!r}.")
-    s = check_real_scores(y_score, dtype_error=TypeError)
-    return _column_or_1d(s, "y_score")
-
-
-def _check_weights(sample_weight: Any, n_samples: int) -> np.ndarray | None:
-    if sample_weight is None:
-        return None
-    if isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0:
-        raise TypeError(
-            f"sample_weight must be an array-like with one weight per sample; got {sample_weight!r}."
-        )
-    w = np.asarray(sample_weight)
-    if w.dtype.kind not in "biuf":
-        raise TypeError(f"sample_weight must hold real numbers; got dtype {w.dtype}.")
-    w = _column_or_1d(w, "sample_weight").astype(np.float64)
-    if w.shape[0] != n_samples:
-        raise ValueError(
-            f"sample_weight has {w.shape[0]} weights but y_true and y_score have {n_samples} samples."
-        )
-    if not np.isfinite(w).all():
-        what = "NaN" if np.isnan(w).any() else "infinity"
-        raise ValueError(f"Input sample_weight contains {what}; weights must be finite.")
-    if not w.any():
-        raise ValueError("sample_weight must contain at least one non-zero weight; all weights are 0.")
-    return w
-
-
-def check_binary_scores(
-    y_true: Any, y_score: Any, pos_label: Any = None, sample_weight: Any = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Any]:
-    """Validate a binary problem given as labels and scores.
-
-    Returns ``(is_positive, y_score, sample_weight, pos_label)``: a 1-D bool array (``y_true ==
-    pos_label``), the 1-D scores, float64 weights or None, and the resolved ``pos_label``.
-
-    Follows scikit-learn's ``confusion_matrix_at_thresholds``: ``y_true`` must be binary, or
-    multiclass with an explicit ``pos_label`` (one class against the rest); ``pos_label=None``
-    means 1 and is only allowed for labels in {0, 1} or {-1, 1}; a ``pos_label`` absent from
-    ``y_true`` is accepted (there are then no positives).  Refused, naming the argument: NaN or
-    infinite scores or weights, continuous or 2-D ``y_true``, non-numeric scores, inconsistent
-    lengths, empty input, all-zero weights.
-    """
-    pos_label = check_pos_label(pos_label)
-    yt, sparse = _as_array(y_true, "y_true")
-    if sparse:
-        raise TypeError("y_true must be a dense 1-D array of labels; got a sparse matrix.")
-    yt = _column_or_1d(yt, "y_true")
-    scores = _check_scores(y_score)
-    if yt.shape[0] != scores.shape[0]:
-        raise ValueError(
-            "Found input variables with inconsistent numbers of samples: "
-            f"y_true has {yt.shape[0]}, y_score has {scores.shape[0]}. "
-            "Each sample needs one true label and one score."
-        )
-    if yt.shape[0] == 0:
-        raise ValueError("Found empty input: y_true and y_score have 0 samples; need at least 1.")
-    if _kind(yt, "y_true") != "labels":
-        raise ValueError(
-            "y_true holds continuous values; it must hold class labels (the scores go in y_score)."
-        )
-    classes = unique_labels(yt)
-    if classes.shape[0] > 2 and pos_label is None:
-        raise ValueError(
-            f"y_true has {classes.shape[0]} classes (multiclass format is not supported without "
-            "pos_label); pass pos_label to score one class against the rest."
-        )
-    pos_label = _resolve_pos_label(classes, pos_label)
-    weights = _check_weights(sample_weight, yt.shape[0])
-    if isinstance(pos_label, (str, np.str_)) != (yt.dtype.kind == "U"):
-        is_positive = np.zeros(yt.shape[0], dtype=bool)  # a str label never equals a number
-    else:
-        is_positive = np.asarray(yt == pos_label, dtype=bool)
-    return is_positive, scores, weights, pos_label
 
 
 # --------------------------------------------------------------------------------------------
@@ -517,14 +386,15 @@ def det_curve(
     ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
-    counts = binary_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    checked = check_binary_scores(y_true, y_score, pos_label, sample_weight)
+    counts = cumulative_counts(checked.is_positive, checked.y_score, checked.sample_weight)
     tps = np.r_[0.0, counts.tps]
     fps = np.r_[0.0, counts.fps]
     thresholds = np.r_[np.inf, counts.thresholds.astype(np.float64)]
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.r_[True, (np.diff(tps[:-1]) != 0) | (np.diff(tps[1:]) != 0), True]
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
-    if unique_labels(_column_or_1d(np.asarray(y_true), "y_true")).shape[0] != 2:
+    if checked.n_classes != 2:
         raise ValueError(
             "Only one class is present in y_true. Detection error tradeoff curve is not defined "
             "in that case (y_true must hold exactly two distinct values)."
@@ -592,4 +462,4 @@ def _numeric_1d(values: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name} must hold real numbers; got dtype {arr.dtype}.")
     if arr.dtype.kind == "b":
         arr = arr.astype(np.float64)
-    return _column_or_1d(arr, name)
+    return column_or_1d(arr, name)

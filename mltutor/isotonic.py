@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ._calibration_checks import check_real_array, check_same_length, check_weights
+from ._validation import check_lengths, check_sample_weight
+from ._validation.calibration import check_real_array
 
 __all__ = ["IsotonicModel", "fit_isotonic", "pool_adjacent_violators"]
 
@@ -65,8 +66,8 @@ def pool_adjacent_violators(y: Any, sample_weight: Any = None) -> np.ndarray:
     if sample_weight is None:
         w = np.ones_like(y)
     else:
-        w = check_real_array(sample_weight, "sample_weight", ndims=(1,))
-    check_same_length(y=y, sample_weight=w)
+        check_lengths("", y=y, sample_weight=None if np.ndim(sample_weight) == 0 else sample_weight)
+        w = check_sample_weight(sample_weight, y.shape[0], dtype_error=ValueError, allow_all_zero=True)
     if (w <= 0).any():
         raise ValueError("sample_weight must be > 0 here (drop zero-weight points first).")
     # 1. Vectorised first pass: every maximal strictly decreasing run is pooled at once (adjacent
@@ -161,13 +162,13 @@ def fit_isotonic(scores: Any, y_true: Any, sample_weight: Any = None) -> Isotoni
         x = x.reshape(-1)
     y = check_real_array(y_true, "y_true", ndims=(1,))
     weights = None if sample_weight is None else np.asarray(sample_weight)
-    check_same_length(scores=x, y_true=y, sample_weight=weights)
-    w = check_weights(sample_weight, x.shape[0], non_negative=True)
+    check_lengths("", scores=x, y_true=y, sample_weight=weights)
+    w = check_sample_weight(sample_weight, x.shape[0], non_negative=True, dtype_error=ValueError)
     if w is None:
         w = np.ones_like(x)
     else:
         keep = w > 0
-        x, y, w = x[keep], y[keep], w[keep].astype(np.float64)
+        x, y, w = x[keep], y[keep], w[keep]
     order = np.lexsort((y, x))
     x, y, w = x[order], y[order], w[order]
     # Tied scores: a new group starts where the score moves by at least TIE_TOLERANCE.

@@ -24,8 +24,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._validation import check_beta
-from .curves import check_binary_scores, cumulative_counts
+from ._validation import check_beta, check_binary_scores
+from .curves import cumulative_counts
 
 __all__ = [
     "OperatingPoint",

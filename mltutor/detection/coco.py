@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
+from .._validation.detection import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
 from .iou import _iou_xywh
 from .matching import greedy_match, group_pairs
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_boxes, check_fmt
+from .._validation.boxes import check_boxes, check_fmt
 
 __all__ = ["box_iou", "box_area"]
 

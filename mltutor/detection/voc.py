@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from ..interpolated_ap import interpolated_average_precision
-from ._validation import check_fmt, parse_image_records
+from .._validation.boxes import check_fmt
+from .._validation.detection import parse_image_records
 from .iou import _to_xywh, _iou_xywh
 from .matching import group_pairs
 

@@ -1,9 +1,9 @@
-"""Input checks for the detection metrics.
+"""Detection records: COCO dicts and per-image box lists, read into plain arrays.
 
 Every check raises a ``ValueError`` (or a ``TypeError`` for a wrong container type) whose message
-names the record at fault: ``detections[17] (image_id=3, category_id=2)``, ``coco_gt['annotations'][4]``,
-``boxes1 row 2``.  Nothing here matches or counts: the checks turn the COCO dicts and the box lists
-into plain arrays for :mod:`mltutor.detection.matching`.
+names the record at fault: ``detections[17] (image_id=3, category_id=2)``,
+``coco_gt['annotations'][4]``.  Nothing here matches or counts: the checks turn the COCO dicts and
+the box lists into plain arrays for :mod:`mltutor.detection.matching`.
 
 The fast path reads every record with one ``map`` and converts whole columns at once; only when
 that fails does a second pass walk the records to find and name the first bad one.
@@ -20,71 +20,16 @@ from typing import Any
 
 import numpy as np
 
+from .boxes import check_boxes, first_bad_box
+
 __all__ = [
-    "check_fmt",
-    "check_boxes",
-    "CocoGroundTruth",
     "CocoDetections",
-    "parse_coco_gt",
-    "parse_coco_detections",
+    "CocoGroundTruth",
     "ImageBoxes",
+    "parse_coco_detections",
+    "parse_coco_gt",
     "parse_image_records",
 ]
-
-FORMATS = ("xyxy", "xywh")
-
-
-def check_fmt(fmt: Any) -> str:
-    if fmt not in FORMATS:
-        raise ValueError(f"fmt must be 'xyxy' (corners) or 'xywh' (COCO: x, y, width, height); got {fmt!r}.")
-    return fmt
-
-
-def _bad_box_message(box: np.ndarray, fmt: str) -> str | None:
-    """Why a single box is malformed, or None."""
-    if not np.all(np.isfinite(box)):
-        return "holds NaN or inf"
-    if fmt == "xywh":
-        if box[2] < 0:
-            return f"has a negative width ({box[2]:g})"
-        if box[3] < 0:
-            return f"has a negative height ({box[3]:g})"
-    else:
-        if box[2] < box[0]:
-            return f"has x2 < x1 ({box[2]:g} < {box[0]:g}), i.e. a negative width"
-        if box[3] < box[1]:
-            return f"has y2 < y1 ({box[3]:g} < {box[1]:g}), i.e. a negative height"
-    return None
-
-
-def _first_bad_box(boxes: np.ndarray, fmt: str) -> tuple[int, str] | None:
-    """Row index and reason of the first malformed box (vectorised test, then one message)."""
-    finite = np.isfinite(boxes).all(axis=1)
-    if fmt == "xywh":
-        ok = finite & (boxes[:, 2] >= 0) & (boxes[:, 3] >= 0)
-    else:
-        ok = finite & (boxes[:, 2] >= boxes[:, 0]) & (boxes[:, 3] >= boxes[:, 1])
-    if ok.all():
-        return None
-    i = int(np.argmin(ok))
-    return i, _bad_box_message(boxes[i], fmt) or "is malformed"
-
-
-def check_boxes(boxes: Any, name: str, fmt: str) -> np.ndarray:
-    """A float64 array of shape (n, 4) with finite coordinates and non-negative width and height."""
-    try:
-        arr = np.asarray(boxes, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be an array of boxes of shape (n, 4); could not read it: {exc}") from None
-    if arr.ndim == 1 and arr.shape[0] == 0:
-        arr = arr.reshape(0, 4)
-    if arr.ndim != 2 or arr.shape[1] != 4:
-        raise ValueError(f"{name} must have shape (n, 4) (one box per row, fmt={fmt!r}); got shape {arr.shape}.")
-    bad = _first_bad_box(arr, fmt)
-    if bad is not None:
-        i, why = bad
-        raise ValueError(f"{name} row {i} {arr[i].tolist()} {why} (fmt={fmt!r}).")
-    return arr
 
 
 # --------------------------------------------------------------------------------------------
@@ -175,7 +120,7 @@ def _bboxes(values: tuple, records: Sequence, where: str, id_keys: Sequence[str]
                 ) from None
         raise
     boxes = flat.reshape(n, 4)
-    bad = _first_bad_box(boxes, "xywh")
+    bad = first_bad_box(boxes, "xywh")
     if bad is not None:
         i, why = bad
         raise ValueError(

@@ -1,49 +1,33 @@
-"""Input checks for :mod:`mltutor.calibration` and :mod:`mltutor.isotonic`.
+"""Probabilities, logits and calibration targets (:mod:`mltutor.calibration`, :mod:`mltutor.isotonic`).
 
-Every check raises a ``ValueError`` or ``TypeError`` whose message names the argument.  The checks
-for the scikit-learn twins (``brier_score_loss``, ``log_loss``, ``calibration_curve``) follow
-scikit-learn 1.9's order and error types; the others (temperature, Platt, isotonic, ECE) are
+The checks for the scikit-learn twins (``brier_score_loss``, ``log_loss``, ``calibration_curve``)
+follow scikit-learn 1.9's order and error types; the others (temperature, Platt, isotonic, ECE) are
 stricter, because a silently accepted NaN or a probability of 1.3 only hides a bug upstream.
-
-Kept next to the calibration code rather than in :mod:`mltutor._validation`, which checks pairs of
-label arrays; the label-array reading (``_as_array``) and the target-kind test (``_kind``) are
-reused from there.
+Labels are read by :mod:`.labels`, weights by :func:`.weights.check_sample_weight`.
 """
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
-from ._validation import _as_array, _kind
+from .arrays import check_lengths, not_array_like
+from .labels import as_label_array, check_labels_1d, equals_label, label_kind
+from .warning import warn
+from .weights import check_sample_weight
 
 __all__ = [
-    "check_flag",
-    "check_labels_1d",
-    "check_n_bins",
+    "check_probabilities_range",
     "check_real_array",
-    "check_same_length",
-    "check_strategy",
-    "check_weights",
-    "class_indices",
     "sklearn_binary_targets",
     "sklearn_multiclass_targets",
-    "sklearn_proba",
     "sklearn_pos_label",
+    "sklearn_proba",
 ]
 
 _DEFAULT_POSITIVE_SETS = ([0, 1], [-1, 1], [0], [-1], [1])
-
-
-# --------------------------------------------------------------------------------------------
-# Generic pieces
-# --------------------------------------------------------------------------------------------
-
-
-def _not_array_like(x: Any) -> bool:
-    return x is None or isinstance(x, (str, bytes)) or np.ndim(x) == 0
 
 
 def check_real_array(
@@ -56,7 +40,7 @@ def check_real_array(
     Refuses, naming ``name``: non array-likes (TypeError), strings, complex numbers, NaN,
     infinity, empty input and the wrong number of dimensions (ValueError).
     """
-    if _not_array_like(x):
+    if not_array_like(x):
         raise TypeError(f"{name} must be an array-like of numbers; got {x!r}.")
     try:
         arr = np.asarray(x)
@@ -95,106 +79,12 @@ def check_probabilities_range(p: np.ndarray, name: str) -> None:
         raise ValueError(f"{name} contains values lower than 0: {p.min()}")
 
 
-def check_same_length(**arrays: np.ndarray | None) -> None:
-    """One entry per sample in every array (``None`` skipped)."""
-    lengths = {k: int(np.shape(v)[0]) if np.ndim(v) else 1 for k, v in arrays.items() if v is not None}
-    if len(set(lengths.values())) > 1:
-        detail = ", ".join(f"{k} has {n}" for k, n in lengths.items())
-        raise ValueError(f"Found input variables with inconsistent numbers of samples: {detail}.")
-
-
-def check_weights(
-    sample_weight: Any, n_samples: int, *, non_negative: bool = False
-) -> np.ndarray | None:
-    """1-D finite weights, one per sample, not all zero (scikit-learn's ``_check_sample_weight``);
-    ``non_negative=True`` also refuses negative weights."""
-    if sample_weight is None:
-        return None
-    if _not_array_like(sample_weight):
-        raise TypeError(
-            f"sample_weight must be an array-like with one weight per sample; got {sample_weight!r}."
-        )
-    w = np.asarray(sample_weight)
-    if w.dtype.kind not in "biuf":
-        raise ValueError(f"sample_weight must hold real numbers; got dtype {w.dtype}.")
-    if w.ndim != 1:
-        raise ValueError(f"sample_weight must be 1-D with one weight per sample; got shape {w.shape}.")
-    if w.shape[0] != n_samples:
-        raise ValueError(f"sample_weight has {w.shape[0]} weights for {n_samples} samples.")
-    if w.dtype.kind == "f" and not np.isfinite(w).all():
-        what = "NaN" if np.isnan(w).any() else "infinity"
-        raise ValueError(f"Input sample_weight contains {what}; weights must be finite.")
-    if not w.any():
-        raise ValueError("sample_weight must contain at least one non-zero weight; all are 0.")
-    if non_negative and (w < 0).any():
-        raise ValueError(f"sample_weight must be >= 0; got a weight of {w.min()}.")
-    return w
-
-
-def check_flag(value: Any, name: str) -> bool:
-    """A flag must be a real bool (bool or numpy.bool), as scikit-learn's 'boolean' constraint."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False; got {value!r}.")
-    return bool(value)
-
-
-def check_n_bins(n_bins: Any) -> int:
-    """An int >= 1 (not a bool)."""
-    if isinstance(n_bins, (bool, np.bool_)) or not isinstance(n_bins, Integral):
-        raise TypeError(f"n_bins must be an int >= 1; got {n_bins!r}.")
-    if n_bins < 1:
-        raise ValueError(f"n_bins must be an int >= 1; got {n_bins!r}.")
-    return int(n_bins)
-
-
-def check_strategy(strategy: Any) -> str:
-    if not (isinstance(strategy, str) and strategy in ("uniform", "quantile")):
-        raise ValueError(
-            "strategy must be 'uniform' (equal-width bins) or 'quantile' (equal-count bins); "
-            f"got {strategy!r}."
-        )
-    return strategy
-
-
-def check_labels_1d(y: Any, name: str) -> np.ndarray:
-    """1-D class labels (a column vector is flattened); NaN and infinity refused."""
-    arr, _ = _as_array(y, name)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr.reshape(-1)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D (one label per sample); got shape {arr.shape}.")
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        what = "NaN" if np.isnan(arr).any() else "infinity"
-        raise ValueError(f"Input {name} contains {what}; labels must be finite.")
-    return arr
-
-
-def class_indices(y: Any, n_classes: int, name: str = "y_true", *, binary_1d: bool = False) -> np.ndarray:
-    """Integer class indices in ``[0, n_classes)`` (bools and whole-number floats accepted).
-
-    ``binary_1d=True`` (1-D scores or probabilities of class 1) words the error as "binary".
-    """
-    arr = check_labels_1d(y, name)
-    if arr.dtype.kind == "U":
-        raise ValueError(
-            f"{name} must hold class indices 0..{n_classes - 1}; got strings. Encode them first "
-            "(e.g. np.unique(y, return_inverse=True))."
-        )
-    if arr.dtype.kind == "f":
-        if not np.all(arr == np.round(arr)):
-            bad = arr[arr != np.round(arr)][:3]
-            raise ValueError(f"{name} must hold whole-number class indices; got {bad}.")
-    idx = arr.astype(np.int64)
-    if idx.size and (idx.min() < 0 or idx.max() >= n_classes):
-        bad = idx[(idx < 0) | (idx >= n_classes)][0]
-        if binary_1d:
-            raise ValueError(
-                f"{name} must be binary (0 or 1) for 1-D scores/probabilities; got the value {bad}."
-            )
-        raise ValueError(
-            f"{name} must hold class indices in [0, {n_classes}) (one per column); got {bad}."
-        )
-    return idx
+def check_probabilities_range(p: np.ndarray, name: str) -> None:
+    """Every value in [0, 1] (scikit-learn's two messages)."""
+    if p.size and p.max() > 1:
+        raise ValueError(f"{name} contains values greater than 1: {p.max()}")
+    if p.size and p.min() < 0:
+        raise ValueError(f"{name} contains values lower than 0: {p.min()}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -212,7 +102,7 @@ def _target_kind(y: np.ndarray, name: str) -> str:
     """scikit-learn's type_of_target: 'binary', 'multiclass', 'multilabel-indicator', or other."""
     if y.size == 0:
         return "unknown"
-    kind = _kind(y, name)
+    kind = label_kind(y, name)
     if kind == "labels":
         yy = y.reshape(-1)
         return "binary" if np.unique(yy).size <= 2 else "multiclass"
@@ -241,25 +131,18 @@ def sklearn_pos_label(pos_label: Any, classes: np.ndarray, *, fall_back: bool) -
     )
 
 
-def _equals(y: np.ndarray, label: Any) -> np.ndarray:
-    """``y == label`` without comparing strings to numbers (that is never equal)."""
-    if isinstance(label, (str, np.str_)) != (y.dtype.kind == "U"):
-        return np.zeros(y.shape, dtype=bool)
-    return np.asarray(y == label, dtype=bool)
-
-
 def sklearn_binary_targets(
     y_true: Any, y_prob: np.ndarray, sample_weight: Any, pos_label: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """scikit-learn's ``_validate_binary_probabilistic_prediction``: one-hot (n, 2) targets,
     (n, 2) probabilities [1 - p, p] and the weights."""
-    if _not_array_like(y_true):
+    if not_array_like(y_true):
         raise TypeError(f"y_true must be an array-like of labels; got {y_true!r}.")
     yt = check_labels_1d(y_true, "y_true")
     p = y_prob.reshape(-1)
-    weights = None if _not_array_like(sample_weight) else np.asarray(sample_weight)
-    check_same_length(y_prob=p, y_true=yt, sample_weight=weights)
-    w = check_weights(sample_weight, yt.shape[0])
+    weights = None if not_array_like(sample_weight) else np.asarray(sample_weight)
+    check_lengths("", y_prob=p, y_true=yt, sample_weight=weights)
+    w = check_sample_weight(sample_weight, yt.shape[0], dtype_error=ValueError)
     kind = _target_kind(yt, "y_true")
     if kind != "binary":
         raise ValueError(
@@ -271,15 +154,15 @@ def sklearn_binary_targets(
     if p.min() < 0:
         raise ValueError(f"y_prob contains values less than 0: {p.min()}")
     pos_label = sklearn_pos_label(pos_label, np.unique(yt), fall_back=True)
-    positive = _equals(yt, pos_label).astype(np.int64)
+    positive = equals_label(yt, pos_label).astype(np.int64)
     onehot = np.stack([1 - positive, positive], axis=1)
     return onehot, np.stack([1 - p, p], axis=1), w
 
 
 def _label_array(labels: Any) -> np.ndarray:
-    if _not_array_like(labels):
+    if not_array_like(labels):
         raise TypeError(f"labels must be an array-like of class labels; got {labels!r}.")
-    arr, _ = _as_array(labels, "labels")
+    arr, _ = as_label_array(labels, "labels")
     if arr.ndim != 1:
         raise ValueError(f"labels must be 1-D; got shape {arr.shape}.")
     kind = _target_kind(arr, "labels")
@@ -293,15 +176,13 @@ def sklearn_multiclass_targets(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """scikit-learn's ``_validate_multiclass_probabilistic_prediction``: one column per class (the
     sorted labels of ``labels`` or of ``y_true``; the columns of an indicator ``y_true``)."""
-    from ._validation import warn
-
     check_probabilities_range(y_prob, "y_prob")
-    if _not_array_like(y_true):
+    if not_array_like(y_true):
         raise TypeError(f"y_true must be an array-like of labels; got {y_true!r}.")
-    yt, _ = _as_array(y_true, "y_true")
-    weights = None if _not_array_like(sample_weight) else np.asarray(sample_weight)
-    check_same_length(y_prob=y_prob, y_true=yt, sample_weight=weights)
-    w = check_weights(sample_weight, y_prob.shape[0])
+    yt, _ = as_label_array(y_true, "y_true")
+    weights = None if not_array_like(sample_weight) else np.asarray(sample_weight)
+    check_lengths("", y_prob=y_prob, y_true=yt, sample_weight=weights)
+    w = check_sample_weight(sample_weight, y_prob.shape[0], dtype_error=ValueError)
     if yt.ndim == 2 and yt.shape[1] == 1:
         yt = yt.reshape(-1)
     kind = _target_kind(yt, "y_true")

@@ -1,0 +1,113 @@
+"""Every input check in mltutor, one module per input family.
+
+Each public function validates its arguments once, at its entry, with these checks, then hands
+clean arrays to kernels that never check again.  Every check raises a ``ValueError`` or
+``TypeError`` whose message names the argument and says what was expected.
+
+==================  ======================================================================
+module              checks
+==================  ======================================================================
+``params``          scalar parameters: ``average``, ``zero_division``, ``beta``, flags, ``k``
+``arrays``          shapes and lengths shared by every family
+``labels``          class labels, pairs of targets, ``labels``, ``pos_label``
+``weights``         ``sample_weight`` (one function for every family)
+``scores``          scores of curves, areas and top-k accuracy
+``calibration``     probabilities, logits and the targets of the calibration metrics
+``boxes``           detection boxes
+``detection``       COCO dicts and per-image box lists
+``warning``         ``UndefinedMetricWarning`` and the learner-facing ``warn``
+==================  ======================================================================
+
+The streaming metrics' tensor checks live in :mod:`mltutor.streaming` for now.
+"""
+
+from .arrays import check_lengths, column_or_1d, not_array_like
+from .labels import (
+    Targets,
+    as_label_array,
+    check_labels,
+    check_labels_1d,
+    check_multilabel_labels,
+    check_set_wise_labels,
+    check_targets,
+    class_indices,
+    contains,
+    equals_label,
+    label_kind,
+    resolve_pos_label,
+    score_target_type,
+    target_type,
+    unique_labels,
+)
+from .params import (
+    AVERAGES,
+    check_average,
+    check_beta,
+    check_bool,
+    check_digits,
+    check_k,
+    check_max_fpr,
+    check_n_bins,
+    check_normalize,
+    check_option,
+    check_pos_label,
+    check_strategy,
+    check_zero_division,
+)
+from .scores import (
+    BinaryScores,
+    TopKInputs,
+    as_real_array,
+    check_binary_scores,
+    check_labels_for_scores,
+    check_real_scores,
+    check_score_array,
+    check_top_k,
+)
+from .warning import UndefinedMetricWarning, warn
+from .weights import check_sample_weight
+
+__all__ = [
+    "AVERAGES",
+    "BinaryScores",
+    "Targets",
+    "TopKInputs",
+    "UndefinedMetricWarning",
+    "as_label_array",
+    "as_real_array",
+    "check_average",
+    "check_beta",
+    "check_binary_scores",
+    "check_bool",
+    "check_digits",
+    "check_k",
+    "check_labels",
+    "check_labels_1d",
+    "check_labels_for_scores",
+    "check_lengths",
+    "check_max_fpr",
+    "check_multilabel_labels",
+    "check_n_bins",
+    "check_normalize",
+    "check_option",
+    "check_pos_label",
+    "check_real_scores",
+    "check_sample_weight",
+    "check_score_array",
+    "check_set_wise_labels",
+    "check_strategy",
+    "check_targets",
+    "check_top_k",
+    "check_zero_division",
+    "class_indices",
+    "column_or_1d",
+    "contains",
+    "equals_label",
+    "label_kind",
+    "not_array_like",
+    "resolve_pos_label",
+    "score_target_type",
+    "target_type",
+    "unique_labels",
+    "warn",
+]

@@ -1,0 +1,37 @@
+"""Shape and length checks shared by every input family."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["check_lengths", "column_or_1d", "not_array_like"]
+
+
+def not_array_like(x: Any) -> bool:
+    """True for None, a string, bytes or a scalar: nothing that holds one value per sample."""
+    return x is None or isinstance(x, (str, bytes)) or np.ndim(x) == 0
+
+
+def column_or_1d(arr: np.ndarray, name: str) -> np.ndarray:
+    """Accept shape (n,) or a column (n, 1); refuse anything else, naming the argument."""
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        return arr.reshape(-1)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{name} must be 1-D (one value per sample); got an array of shape {arr.shape}."
+        )
+    return arr
+
+
+def check_lengths(hint: str = "", **arrays: Any) -> None:
+    """One entry per sample in every array (``None`` skipped); ``hint`` ends the message."""
+    lengths = {
+        k: int(np.shape(v)[0]) if np.ndim(v) else 1 for k, v in arrays.items() if v is not None
+    }
+    if len(set(lengths.values())) > 1:
+        detail = ", ".join(f"{k} has {n}" for k, n in lengths.items())
+        raise ValueError(
+            f"Found input variables with inconsistent numbers of samples: {detail}.{hint}"
+        )
