@@ -101,6 +101,11 @@ ALT_TEXT: dict[str, dict[str, str]] = {
         "ch06-037": "ROC curves of one random forest scored on its own training data and on a "
         "held-out test set. The training curve hugs the top-left corner with an AUC near 1; "
         "the test curve is clearly lower.",
+        "ch06-i13-13": "Two panels drawn by scikit-learn's displays for the marker on the "
+        "population with 1 % sick patients. Left: RocCurveDisplay, the ROC curve with its AUC "
+        "in the legend and the dashed chance diagonal. Right: PrecisionRecallDisplay, the "
+        "precision-recall staircase with its AP in the legend and a dashed horizontal chance "
+        "line at the prevalence, close to zero.",
     },
     "book/06b_calibration_uncertainty.ipynb": {
         "ch06b-014": "Two panels on temperature scaling of an over-confident ten-class model. "
@@ -111,6 +116,10 @@ ALT_TEXT: dict[str, dict[str, str]] = {
         "ch06b-023": "Binary reliability diagram on the test set with ten bins: observed "
         "fraction of positives against mean predicted probability for each model, labelled "
         "with its expected calibration error, and the diagonal of perfect calibration.",
+        "ch06b-i13-04": "CalibrationDisplay reliability diagram on the test set with ten bins "
+        "for the Platt (sigmoid) and isotonic maps fitted by scikit-learn's "
+        "CalibratedClassifierCV: fraction of positives against mean predicted probability, "
+        "both close to the dotted diagonal of perfect calibration.",
     },
     "book/07_map_detection.ipynb": {
         "adef6576": "Three panels, each drawing the same ground-truth box and one detection box "
