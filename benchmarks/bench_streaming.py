@@ -5,12 +5,16 @@ torchmetrics' ``MulticlassF1Score`` in the same run.  Both sides run with their 
 (``validate_args=True``: one host sync per batch for mltutor), and again with validation off.
 One thread for both, so that the shared machine's load hurts them alike.
 
-Extra lines, not targets: [B, C] logits instead of class indices, and binned binary AUROC
-(101 thresholds) against torchmetrics' ``BinaryAUROC(thresholds=101)``.
+Extra lines, not targets: [B, C] logits instead of class indices, binned binary AUROC
+(101 thresholds) against torchmetrics' ``BinaryAUROC(thresholds=101)``, the cost of
+``sample_ids`` (exact DDP evaluation keeps 16 bytes per sample), and 100,000 classes in the
+per-class-counts mode against scikit-learn's ``f1_score`` on the concatenated labels (torchmetrics
+is left out there: its multiclass stat scores bincount C**2 = 1e10 cells per batch).
 """
 
 from __future__ import annotations
 
+import sklearn.metrics as skm
 import torch
 from torchmetrics.classification import BinaryAUROC, MulticlassF1Score
 
@@ -99,7 +103,47 @@ def _run(repeats: int) -> list[dict]:
             1.0,
         )
     )
+
+    # sample_ids: the same stream, every sample with its id (deduplicated in compute).
+    ids = torch.arange(N_BATCHES * BATCH).view(N_BATCHES, BATCH)
+
+    def id_stream(metric):
+        for i in range(N_BATCHES):
+            metric.update(preds[i], target[i], sample_ids=ids[i])
+        return metric.compute()
+
+    assert id_stream(MulticlassMetrics(N_CLASSES))["macro_f1"].item() == ours_f1(preds, target)
+    records.append(
+        report(
+            f"same, with sample_ids (exact DDP evaluation), {N_BATCHES} x {BATCH}",
+            measure("mltutor", lambda: id_stream(MulticlassMetrics(N_CLASSES)), repeats),
+            measure("torchmetrics", lambda: stream(MulticlassF1Score(num_classes=N_CLASSES), preds, target), repeats),
+            1.0,
+        )
+    )
+
+    # 100,000 classes: per-class counts (3 C + 1 int64) against scikit-learn on all labels at once.
+    many = 100_000
+    gen = torch.Generator().manual_seed(2)
+    wide_t = torch.randint(0, many, (200, BATCH), generator=gen)
+    wide_p = torch.where(torch.rand(200, BATCH, generator=gen) < 0.3,
+                         torch.randint(0, many, (200, BATCH), generator=gen), wide_t)
+    y_true, y_pred = wide_t.flatten().numpy(), wide_p.flatten().numpy()
+    got = stream(MulticlassMetrics(many), wide_p, wide_t)["macro_f1"].item()
+    assert abs(got - skm.f1_score(y_true, y_pred, average="macro")) < 1e-12
+    records.append(
+        report(
+            f"macro-F1, 200 x {BATCH}, {many:,} classes (per-class counts)",
+            measure("mltutor", lambda: stream(MulticlassMetrics(many), wide_p, wide_t), repeats),
+            measure("sklearn", lambda: skm.f1_score(y_true, y_pred, average="macro"), repeats),
+            1.0,
+        )
+    )
     return records
+
+
+def ours_f1(preds: torch.Tensor, target: torch.Tensor) -> float:
+    return stream(MulticlassMetrics(N_CLASSES), preds, target)["macro_f1"].item()
 
 
 if __name__ == "__main__":

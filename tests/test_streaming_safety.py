@@ -537,3 +537,16 @@ def test_bad_sample_ids(ids, error, match):
     for metric, preds in [(BinaryMetrics(), torch.tensor([0.1, 0.6, 0.9])), (MulticlassMetrics(3), torch.tensor([0, 1, 2]))]:
         with pytest.raises(error, match=match):
             metric.update(preds, torch.tensor([0, 1, 1]), sample_ids=ids)
+
+
+def test_deepcopy_keeps_the_process_group_handle():
+    class Handle:  # stands in for a ProcessGroup, which cannot be deep-copied
+        def __deepcopy__(self, memo):
+            raise TypeError("a process group cannot be copied")
+
+    group = Handle()
+    metric = MulticlassMetrics(3, process_group=group)
+    metric.update(torch.tensor([0, 1]), torch.tensor([0, 1]))
+    for twin in (copy.deepcopy(metric), copy.copy(metric)):
+        assert twin.process_group is group
+        assert twin.confmat is not metric.confmat and torch.equal(twin.confmat, metric.confmat)

@@ -267,6 +267,15 @@ class StreamingMetric:
         """
         return copy.deepcopy(self)
 
+    def __deepcopy__(self, memo: dict) -> StreamingMetric:
+        """Copy every state; keep the ``process_group`` itself (a handle, not data, and not copyable)."""
+        memo[id(self.process_group)] = self.process_group
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            setattr(new, key, copy.deepcopy(value, memo))
+        return new
+
     def to(self, device: str | torch.device) -> StreamingMetric:
         """Move the state to ``device`` and return the metric."""
         device = torch.device(device)
