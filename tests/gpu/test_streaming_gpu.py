@@ -36,9 +36,10 @@ def _multiclass_data(n: int, seed: int = 0):
     return logits, target
 
 
-def _stream(metric, preds, target, batch):
+def _stream(metric, preds, target, batch, ids=None):
     for start in range(0, target.shape[0], batch):
-        metric.update(preds[start : start + batch], target[start : start + batch])
+        extra = {} if ids is None else {"sample_ids": ids[start : start + batch]}
+        metric.update(preds[start : start + batch], target[start : start + batch], **extra)
     return metric.compute()
 
 
@@ -60,16 +61,22 @@ def cpu_vs_cuda() -> dict[str, bool]:
     logits, target = _multiclass_data(20_000)
     scores = torch.sigmoid(logits[:, 0] - logits[:, 1]).double()
     is_zero = (target == 0).long()
+    # Ids with repeats (as DistributedSampler pads): every 10th sample comes again at the end.
+    ids = torch.cat([torch.arange(20_000), torch.arange(0, 20_000, 10)])
     checks = {}
-    for name, make, x, y in [
-        ("MulticlassMetrics, logits", lambda: MulticlassMetrics(C), logits, target),
+    for name, make, x, y, i in [
+        ("MulticlassMetrics, logits", lambda: MulticlassMetrics(C), logits, target, None),
         ("MulticlassMetrics, indices, ignore_index", lambda: MulticlassMetrics(C, ignore_index=-1),
-         logits.argmax(1), torch.where(target % 17 == 0, -1, target)),
-        ("BinaryMetrics exact", lambda: BinaryMetrics(), scores, is_zero),
-        ("BinaryMetrics binned (101)", lambda: BinaryMetrics(thresholds=101), scores, is_zero),
+         logits.argmax(1), torch.where(target % 17 == 0, -1, target), None),
+        ("MulticlassMetrics, per-class counts", lambda: MulticlassMetrics(C, dense=False), logits, target, None),
+        ("MulticlassMetrics, sample_ids", lambda: MulticlassMetrics(C), logits[ids], target[ids], ids),
+        ("BinaryMetrics exact", lambda: BinaryMetrics(), scores, is_zero, None),
+        ("BinaryMetrics exact, fp16 scores", lambda: BinaryMetrics(), scores.half(), is_zero, None),
+        ("BinaryMetrics binned (101)", lambda: BinaryMetrics(thresholds=101), scores, is_zero, None),
+        ("BinaryMetrics binned, sample_ids", lambda: BinaryMetrics(thresholds=101), scores[ids], is_zero[ids], ids),
     ]:
-        cpu = _stream(make(), x, y, 512)
-        gpu = _stream(make(), x.cuda(), y.cuda(), 512)
+        cpu = _stream(make(), x, y, 512, i)
+        gpu = _stream(make(), x.cuda(), y.cuda(), 512, None if i is None else i.cuda())
         checks[name] = _same(cpu, gpu) and all(
             v.device.type == "cuda" for v in gpu.values() if isinstance(v, torch.Tensor)
         )
@@ -86,13 +93,20 @@ def test_update_does_not_sync_without_validation():
     logits, target = _multiclass_data(1024)
     logits, target = logits.cuda(), target.cuda()
     metric = MulticlassMetrics(C, validate_args=False)
+    wide = MulticlassMetrics(C, dense=False, validate_args=False)
+    with_ids = MulticlassMetrics(C, validate_args=False)
     binned = BinaryMetrics(thresholds=101, validate_args=False)
+    ids = torch.arange(1024, device="cuda")
     metric.update(logits[:8], target[:8])  # first update places the state
+    wide.update(logits[:8], target[:8])
+    with_ids.update(logits[:8], target[:8], sample_ids=ids[:8])
     binned.update(logits[:8, 0].sigmoid(), (target[:8] == 0).long())
     previous = torch.cuda.get_sync_debug_mode()
     torch.cuda.set_sync_debug_mode("error")
     try:
         metric.update(logits, target)
+        wide.update(logits, target)
+        with_ids.update(logits, target, sample_ids=ids)
         binned.update(logits[:, 0].sigmoid(), (target == 0).long())
     finally:
         torch.cuda.set_sync_debug_mode(previous)
