@@ -202,3 +202,39 @@ def test_plots_package_imports_without_pyplot():
     code = "import sys, mltutor.plots; assert 'matplotlib.pyplot' not in sys.modules; print('ok')"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "ok"
+
+
+def test_every_plot_function_draws_text_readable_in_the_book():
+    """No text below 9 pt, and every default-size figure reads at >= 8 px in the book's column."""
+    import io
+
+    from mltutor.plots import (draw_iou, plot_pr, plot_reliability, plot_roc,
+                               plot_threshold_view)
+    from mltutor.plots import _text_record as tr
+    from mltutor.plots._style import SMALL_TEXT_PT
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(0.35 * y + rng.uniform(0, 0.65, 300), 0, 1)
+    r = np.linspace(0, 1, 20)
+    draws = {
+        "confusion, 12 classes annotated": lambda ax: plot_confusion_matrix(
+            rng.integers(0, 100, (12, 12)), normalize="true", ax=ax),
+        "roc with a budget": lambda ax: plot_roc(r, np.sqrt(r), label="model", fpr_budget=0.1, ax=ax),
+        "pr with iso-F1": lambda ax: plot_pr(r, 1 - 0.5 * r, label="model", prevalence=0.3, ax=ax),
+        "reliability": lambda ax: plot_reliability(y, p, label="model", ax=ax),
+        "iou": lambda ax: draw_iou(ax, [0, 0, 10, 10], [3, 2, 13, 12]),
+    }
+    with matplotlib.rc_context({"figure.hooks": ["mltutor.plots._text_record:watch"]}):
+        figures = {name: plt.subplots(figsize=(5.6, 5.0), layout="constrained") for name in draws}
+        figures["threshold view"] = plt.subplots(1, 2, figsize=(11, 3.8), layout="constrained")
+    for name, draw in draws.items():
+        draw(figures[name][1])
+    plot_threshold_view(y, p, 0.5, axes=figures["threshold view"][1])
+    for name, (fig, _) in figures.items():
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", bbox_inches="tight")
+        plt.close(fig)
+        record = tr.read_record(buffer.getvalue())
+        assert record["smallest_pt"] >= SMALL_TEXT_PT, (name, record)
+        assert tr.shown_text_px(record) >= tr.MIN_TEXT_PX, (name, record)

@@ -16,6 +16,8 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.colors import Colormap, LogNorm, Normalize
 
+from ._style import SMALL_TEXT_PT
+
 if TYPE_CHECKING:  # pragma: no cover - imported for type hints only
     from matplotlib.axes import Axes
 
@@ -238,7 +240,7 @@ def plot_confusion_matrix(
         annotate = n <= ANNOTATE_MAX_CLASSES
     if annotate:
         integral = normalize is None and np.all(values == np.round(values))
-        fontsize = 11 if n <= 5 else (9 if n <= 8 else 7)
+        fontsize = 11 if n <= 5 else (10 if n <= 8 else SMALL_TEXT_PT)  # 12 classes: 9 pt still fits
         for (i, j), v in np.ndenumerate(values):
             background = (mpl.colors.to_rgba(ZERO_CELL_COLOUR) if log_scale and v <= 0
                           else colormap(norm(v)))

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+from ._style import LEGEND_PT, SMALL_TEXT_PT
+
 if TYPE_CHECKING:  # pragma: no cover - type hints only
     from matplotlib.axes import Axes
 
@@ -74,7 +76,7 @@ def _legend(ax: Axes, loc: str) -> None:
     """A legend, only when something on ``ax`` has a label (matplotlib warns otherwise)."""
     handles, _ = ax.get_legend_handles_labels()
     if handles:
-        ax.legend(loc=loc, fontsize="small")
+        ax.legend(loc=loc, fontsize=LEGEND_PT)
 
 
 def _unit_square(ax: Axes) -> None:
@@ -153,7 +155,7 @@ def plot_roc(
             ax.plot([x[best]], [y[best]], "o", color=colour, markersize=8,
                     markeredgecolor="black", label=f"_best within FPR <= {budget:g}")
             ax.annotate(f"TPR {y[best]:.2f}", (x[best], y[best]), xytext=(8, -14),
-                        textcoords="offset points", color=colour, fontsize="small")
+                        textcoords="offset points", color=colour, fontsize=SMALL_TEXT_PT)
         if not any(line.get_gid() == f"budget {budget:g}" for line in ax.get_lines()):
             ax.axvline(budget, color=REFERENCE_COLOUR, linestyle=":", linewidth=1.2,
                        label=f"FPR budget {budget:g}", gid=f"budget {budget:g}")
@@ -173,8 +175,8 @@ def _iso_f1(ax: Axes, levels: Sequence[float]) -> None:
         keep = p <= 1.0
         ax.plot(r[keep], p[keep], color=REFERENCE_COLOUR, linewidth=0.8, alpha=0.8,
                 label="_iso-F1", gid="iso-f1")
-        ax.annotate(f"F1={f:g}", (1.0, f / (2 - f)), xytext=(-34, 3), textcoords="offset points",
-                    color=REFERENCE_COLOUR, fontsize="x-small")
+        ax.annotate(f"F1={f:g}", (1.0, f / (2 - f)), xytext=(-38, 3), textcoords="offset points",
+                    color=REFERENCE_COLOUR, fontsize=SMALL_TEXT_PT)
 
 
 def plot_pr(

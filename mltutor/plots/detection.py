@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from ._style import SMALL_TEXT_PT
+
 __all__ = ["draw_boxes", "draw_iou"]
 
 # Okabe-Ito colours (as in mltutor.plots.curves): distinguishable with the common colour-vision
@@ -39,7 +41,7 @@ def _as_xyxy(boxes: Any, fmt: str) -> np.ndarray:
 def draw_boxes(ax: Any, boxes: Any, *, fmt: str = "xyxy", labels: Sequence[str] | None = None,
                color: Any = BOX_COLOUR, linestyle: str = "-", linewidth: float = 2.0,
                fill_alpha: float = 0.0, label: str | None = None, invert_y: bool = True,
-               autoscale: bool = True, fontsize: float = 9) -> list:
+               autoscale: bool = True, fontsize: float = SMALL_TEXT_PT) -> list:
     """Draw rectangles on a Matplotlib axes; return the patches.
 
     Parameters

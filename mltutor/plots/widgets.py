@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from ..curves import check_binary_scores
+from ._style import LEGEND_PT
 from ..thresholds import OperatingPoint, ThresholdSweep, _check_cost, _check_threshold, threshold_sweep
 
 if TYPE_CHECKING:  # pragma: no cover - type hints only
@@ -65,7 +66,7 @@ def _draw(axes: Sequence[Axes], data: _ViewData, threshold: float) -> OperatingP
     ax_hist.set_title("Scores by true class")
     ax_hist.set_xlabel("score")
     ax_hist.set_ylabel("number of samples")
-    ax_hist.legend(loc="best", fontsize="small")
+    ax_hist.legend(loc="best", fontsize=LEGEND_PT)
 
     sweep = data.sweep
     x = sweep.thresholds[::-1]  # increasing; the value on (x[j-1], x[j]] is the one at x[j]
@@ -79,7 +80,7 @@ def _draw(axes: Sequence[Axes], data: _ViewData, threshold: float) -> OperatingP
     ax_curve.set_title(f"Precision, recall and {names['fbeta']} vs threshold")
     ax_curve.set_xlabel("threshold (predict positive when score >= threshold)")
     ax_curve.set_ylabel("value")
-    ax_curve.legend(loc="lower left", fontsize="small")
+    ax_curve.legend(loc="lower left", fontsize=LEGEND_PT)
     return point
 
 
