@@ -550,3 +550,13 @@ def test_deepcopy_keeps_the_process_group_handle():
     for twin in (copy.deepcopy(metric), copy.copy(metric)):
         assert twin.process_group is group
         assert twin.confmat is not metric.confmat and torch.equal(twin.confmat, metric.confmat)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_compute_returns_tensors_the_state_does_not_share(kind):
+    metric = streamed(kind, [0, 1])
+    first = metric.compute()
+    for value in first.values():
+        if isinstance(value, torch.Tensor):
+            value.add_(1)  # a caller editing the result in place
+    assert_same(metric.compute(), streamed(kind, [0, 1]).compute())
