@@ -17,8 +17,16 @@ What it does:
    load, a figure without alt text, math that MathJax did not typeset (``\\(``, ``\\[`` or
    ``$$`` left in the text, a ``.math`` element with no ``mjx-container``, or an
    ``mjx-merror``), widget state with no rendered widget, or a notebook error box / traceback.
-3. Saves a full-page screenshot of every chapter (``book/NN_*.html``) in light mode, and of one
-   chapter in dark mode, into ``--screenshots``.
+3. Fails a page on which a character has no font (tofu). Every visible character above ASCII
+   (Chinese terms, ✅ ❌ ⏳, arrows, dashes ...) is drawn on a canvas in the font its element
+   uses, once the page's web fonts for it have loaded, and compared pixel for pixel with the
+   missing-glyph box that font stack draws for an unassigned code point (U+0378). Equal
+   pixels, or no ink at all, mean no font had the glyph. (``document.fonts.check()`` cannot
+   tell: it answers true when no font in the list covers the text.) The book ships its CJK and
+   emoji fonts (``book/_ext/mltutor_fonts.py``), so this passes on a machine without any.
+4. Saves a full-page screenshot of every chapter (``book/NN_*.html``), the home page, the
+   glossary and the first exercise page in light mode, and of ``--dark-page`` pages (the home
+   page and chapter 1 by default) in dark mode, into ``--screenshots``.
 
 Exit status 0 when every page is clean, 1 otherwise. Playwright's own browser download is never
 used (no ``playwright install``): the system Chromium is launched by path.
@@ -52,6 +60,11 @@ CHROMIUM_ARGS = [
 # Folders of a Sphinx build that hold assets or sources, not pages to read.
 NON_PAGE_DIRS = {"_static", "_sources", "_images", "_downloads", ".doctrees"}
 CHAPTER_RE = re.compile(r"^book/\d+[a-z]?_[^/]+\.html$")
+# Pages screenshotted besides the chapters: the home page, the Chinese glossary, and an
+# exercise page whose check outputs show the ✅ ❌ ⏳ symbols.
+EXTRA_SCREENSHOT_PAGES = ("book/intro.html", "book/glossary.html",
+                          "exercises/01_confusion_matrix.html")
+DEFAULT_DARK_PAGES = ("book/intro.html", "book/01_confusion_matrix.html")
 # TeX delimiters that should never survive MathJax typesetting in the visible text.
 UNRENDERED_MATH_RE = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\begin\{")
 
@@ -146,6 +159,41 @@ def list_pages(root: Path) -> list[PurePosixPath]:
 
 def is_chapter(page: PurePosixPath) -> bool:
     return bool(CHAPTER_RE.match(str(page)))
+
+
+def wants_screenshot(page: PurePosixPath) -> bool:
+    return is_chapter(page) or str(page) in EXTRA_SCREENSHOT_PAGES
+
+
+def missing_glyphs(groups: list[dict]) -> list[str]:
+    """Characters that no font drew, from the glyph probe's report (see GLYPH_PROBE).
+
+    Each group is one font of the page: ``font`` (CSS font at 40 px), ``size`` (its size on the
+    page, px), ``tofu`` (signature of that font's missing-glyph box), ``glyphs`` ({character:
+    signature}) and ``widths`` ({character: widths in px of its occurrences on the page}). A
+    signature is ``[advance width at 40 px, pixel hash, inked pixels]`` of the character drawn
+    alone on a canvas. A character has no font when its signature equals the box's or leaves
+    no ink; and it shows as a box on the page when an occurrence there is as wide as the box
+    rather than as its glyph (the page drew it before a font for it was in place).
+    """
+    problems = []
+    for group in groups:
+        tofu = list(group["tofu"])
+        scale = group.get("size", 40) / 40
+        for char, signature in sorted(group["glyphs"].items()):
+            where = f"{char!r} (U+{ord(char):04X}) in font {group['font']!r}"
+            if list(signature) == tofu or signature[2] == 0:
+                problems.append(f"no font for {where}: drawn as a missing-glyph box")
+                continue
+            glyph_width, box_width = signature[0] * scale, tofu[0] * scale
+            if abs(glyph_width - box_width) < 0.5:
+                continue  # as wide as the box: widths cannot tell them apart
+            boxes = [w for w in group.get("widths", {}).get(char, [])
+                     if abs(w - box_width) < abs(w - glyph_width)]
+            if boxes:
+                problems.append(f"{where} shows as a missing-glyph box on the page "
+                                f"({boxes[0]:.2f} px wide, its glyph {glyph_width:.2f} px)")
+    return problems
 
 
 def check_links(root: Path, pages: list[PurePosixPath] | None = None) -> list[str]:
@@ -248,12 +296,92 @@ async () => {
 """
 
 
+# Runs after PAGE_PROBE. For every font (style, weight, size, family) of the page's text it
+# reports, per non-ASCII character: its signature drawn alone on a canvas in that font, and the
+# widths it takes in the page itself (a Range around each rendered occurrence); plus the
+# signature of the font's missing-glyph box. missing_glyphs() judges them.
+GLYPH_PROBE = r"""
+async () => {
+  await document.fonts.ready;
+  const skip = 'script, style, noscript, template, mjx-container, mjx-assistive-mml, .MathJax';
+  // Letters, digits, punctuation and symbols draw ink; spaces, controls, format characters
+  // (ZWJ) and combining marks (variation selectors) do not.
+  const drawn = /[\p{L}\p{N}\p{P}\p{S}]/u;
+  const groups = new Map();
+  const range = document.createRange();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let samples = 0;
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const el = node.parentElement;
+    if (!el || el.closest(skip)) continue;
+    const text = node.nodeValue;
+    let style = null, group = null;
+    for (let i = 0; i < text.length; ) {
+      const ch = String.fromCodePoint(text.codePointAt(i));
+      const start = i;
+      i += ch.length;
+      if (ch.codePointAt(0) <= 0x7f || !drawn.test(ch)) continue;
+      if (!group) {
+        style = getComputedStyle(el);
+        const key = [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily].join('|');
+        if (!groups.has(key)) {
+          groups.set(key, {font: `${style.fontStyle} ${style.fontWeight} 40px ${style.fontFamily}`,
+                           size: parseFloat(style.fontSize), glyphs: {}, widths: {}});
+        }
+        group = groups.get(key);
+      }
+      group.glyphs[ch] = null;
+      const widths = group.widths[ch] = group.widths[ch] || [];
+      if (widths.length >= 8 || samples > 20000) continue;
+      range.setStart(node, start);
+      range.setEnd(node, i);
+      const rects = range.getClientRects();
+      // Not rendered (display: none, a closed <details>): nothing to judge there.
+      if (rects.length !== 1 || rects[0].width === 0) continue;
+      const spacing = parseFloat(style.letterSpacing) || 0;
+      const width = Math.round((rects[0].width - spacing) * 100) / 100;
+      if (!widths.includes(width)) widths.push(width);
+      samples++;
+    }
+  }
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 72;
+  const ctx = canvas.getContext('2d', {willReadFrequently: true});
+  const signature = (font, ch) => {
+    ctx.clearRect(0, 0, 72, 72);
+    ctx.font = font;
+    ctx.textBaseline = 'top';
+    ctx.fillText(ch, 8, 8);
+    const data = ctx.getImageData(0, 0, 72, 72).data;
+    let hash = 0, ink = 0;
+    for (let i = 3; i < data.length; i += 4) {
+      hash = (Math.imul(hash, 31) + data[i]) >>> 0;
+      if (data[i]) ink++;
+    }
+    return [ctx.measureText(ch).width, hash, ink];
+  };
+  const report = [];
+  for (const group of groups.values()) {
+    const chars = Object.keys(group.glyphs);
+    try { await document.fonts.load(group.font, chars.join('')); } catch (e) {}
+    for (const ch of chars) group.glyphs[ch] = signature(group.font, ch);
+    // U+0378 is unassigned: every font stack draws its missing-glyph box for it.
+    group.tofu = signature(group.font, '\u0378');
+    report.push(group);
+  }
+  return report;
+}
+"""
+
+
 @dataclass
 class PageResult:
     page: str
     problems: list[str] = field(default_factory=list)
     math: int = 0
     widgets: int = 0
+    glyphs: int = 0
     screenshot: str | None = None
 
 
@@ -306,6 +434,13 @@ def check_page(context, base: str, page: PurePosixPath, root: Path,
         result.problems.append("a cell output shows a Python traceback")
     for src in missing_alt(parse_page(root / page).images):
         result.problems.append(f"image without alt text: {src}")
+    try:
+        glyph_groups = tab.evaluate(GLYPH_PROBE)
+    except Exception as exc:
+        result.problems.append(f"glyph probe failed: {exc}")
+        glyph_groups = []
+    result.glyphs = sum(len(group["glyphs"]) for group in glyph_groups)
+    result.problems += missing_glyphs(glyph_groups)
     if screenshot is not None:
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         tab.screenshot(path=str(screenshot), full_page=True)
@@ -314,7 +449,13 @@ def check_page(context, base: str, page: PurePosixPath, root: Path,
     return result
 
 
-def run_browser(root: Path, pages: list[PurePosixPath], shots: Path, dark_page: str,
+def _shot_name(page: PurePosixPath, suffix: str = "") -> str:
+    """File name of a page's screenshot: its folder and stem (exercises and chapters share stems)."""
+    stem = "-".join(page.with_suffix("").parts)
+    return f"{stem}{suffix}.png"
+
+
+def run_browser(root: Path, pages: list[PurePosixPath], shots: Path, dark_pages: list[str],
                 chromium: str, timeout_ms: int) -> list[PageResult]:
     from playwright.sync_api import sync_playwright  # imported here: the pure parts need none
 
@@ -332,11 +473,9 @@ def run_browser(root: Path, pages: list[PurePosixPath], shots: Path, dark_page: 
                 # through the requestfailed handler).
                 context.route(re.compile(r"^(?!http://127\.0\.0\.1:).*"),
                               lambda route: route.abort("blockedbyclient"))
-                mode = "dark" if dark else "light"
-                # pydata-sphinx-theme reads the reader's choice from localStorage.
-                context.add_init_script(
-                    f"try {{ localStorage.setItem('mode', '{mode}');"
-                    f" localStorage.setItem('theme', '{mode}'); }} catch (e) {{}}")
+                # No stored choice: each page loads as on a first visit, where the theme's
+                # default mode (auto: follow color_scheme) applies; an unset default_mode
+                # logs "Got invalid theme mode" as a console error, which fails the page.
                 return context
 
             light = new_context(dark=False)
@@ -346,20 +485,23 @@ def run_browser(root: Path, pages: list[PurePosixPath], shots: Path, dark_page: 
                     # on its own; loading the stub would only navigate away mid-check.
                     print(f"  {page}: redirect, target checked statically", flush=True)
                     continue
-                shot = shots / (page.stem + ".png") if is_chapter(page) else None
+                shot = shots / _shot_name(page) if wants_screenshot(page) else None
                 results.append(check_page(light, base, page, root, shot, timeout_ms))
-                status = "ok" if not results[-1].problems else f"{len(results[-1].problems)} problem(s)"
-                print(f"  {page}: {status} (math {results[-1].math}, widgets {results[-1].widgets})",
-                      flush=True)
+                res = results[-1]
+                status = "ok" if not res.problems else f"{len(res.problems)} problem(s)"
+                print(f"  {page}: {status} (math {res.math}, widgets {res.widgets}, "
+                      f"non-ASCII glyphs {res.glyphs})", flush=True)
             light.close()
-            if dark_page:
+            if dark_pages:
                 dark = new_context(dark=True)
-                page = PurePosixPath(dark_page)
-                res = check_page(dark, base, page, root, shots / (page.stem + "-dark.png"),
-                                 timeout_ms)
-                res.page += " (dark mode)"
-                results.append(res)
-                print(f"  {res.page}: {'ok' if not res.problems else res.problems}", flush=True)
+                for name in dark_pages:
+                    page = PurePosixPath(name)
+                    res = check_page(dark, base, page, root, shots / _shot_name(page, "-dark"),
+                                     timeout_ms)
+                    res.page += " (dark mode)"
+                    results.append(res)
+                    print(f"  {res.page}: {'ok' if not res.problems else res.problems}",
+                          flush=True)
                 dark.close()
             browser.close()
     finally:
@@ -372,8 +514,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("site", type=Path, help="the built HTML folder, e.g. _build/html")
     parser.add_argument("--screenshots", type=Path, default=None,
                         help="where to save screenshots (default: SITE/../screenshots)")
-    parser.add_argument("--dark-page", default="book/01_confusion_matrix.html",
-                        help="page (relative to SITE) also screenshotted in dark mode; '' for none")
+    parser.add_argument("--dark-page", action="append", default=None,
+                        help="page (relative to SITE) also checked and screenshotted in dark "
+                             "mode; repeat for more; '' for none (default: "
+                             + ", ".join(DEFAULT_DARK_PAGES) + ")")
     parser.add_argument("--chromium", default=CHROMIUM)
     parser.add_argument("--timeout", type=float, default=60, help="seconds per page load")
     parser.add_argument("--report", type=Path, default=None, help="write results as JSON here")
@@ -388,9 +532,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     shots = args.screenshots or root.parent / "screenshots"
     pages = list_pages(root)
-    if args.dark_page and PurePosixPath(args.dark_page) not in pages:
-        print(f"--dark-page {args.dark_page} is not a page of {root}", file=sys.stderr)
-        return 1
+    dark_pages = [p for p in (args.dark_page or DEFAULT_DARK_PAGES) if p]
+    for dark_page in dark_pages:
+        if PurePosixPath(dark_page) not in pages:
+            print(f"--dark-page {dark_page} is not a page of {root}", file=sys.stderr)
+            return 1
 
     print(f"checking links in {len(pages)} pages of {root}")
     problems = check_links(root, pages)
@@ -398,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_browser:
         print(f"loading {len(pages) if args.only is None else 'some'} pages in {args.chromium} (offline, 127.0.0.1 only)")
         loaded = [p for p in pages if args.only is None or args.only in str(p)]
-        results = run_browser(root, loaded, shots, args.dark_page, args.chromium,
+        results = run_browser(root, loaded, shots, dark_pages, args.chromium,
                               int(args.timeout * 1000))
         problems += [f"{r.page}: {p}" for r in results for p in r.problems]
     if args.report:
@@ -415,7 +561,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {problem}")
         return 1
     print(f"all {len(pages)} pages clean"
-          + (f"; math typeset on {sum(1 for r in results if r.math)} pages" if results else ""))
+          + (f"; math typeset on {sum(1 for r in results if r.math)} pages; "
+             f"{sum(r.glyphs for r in results)} non-ASCII glyphs drawn by a font" if results else ""))
     return 0
 
 

@@ -1,15 +1,90 @@
 """Small Sphinx fixes for the mltutor book (loaded through ``sphinx.local_extensions``).
 
-sphinx-thebe 0.3.1 registers its inline configuration script (``const THEBE_JS_URL = ...``) once
-with ``filename=None`` and once, through Sphinx's registry, with ``filename=''``; Sphinx 7.4 sees
-two different assets and writes the script twice, so every page throws
-``SyntaxError: Identifier 'THEBE_JS_URL' has already been declared`` in the browser.
-This extension drops exact duplicate scripts from each page before it is written.
+1. **Duplicate scripts.** sphinx-thebe 0.3.1 registers its inline configuration script
+   (``const THEBE_JS_URL = ...``) once with ``filename=None`` and once, through Sphinx's registry,
+   with ``filename=''``; Sphinx 7.4 sees two different assets and writes the script twice, so
+   every page throws ``SyntaxError: Identifier 'THEBE_JS_URL' has already been declared``.
+   Exact duplicate scripts are dropped from each page before it is written.
+2. **Theme.** pydata-sphinx-theme writes ``data-mode="{{ default_mode }}"``, and an unset
+   ``default_mode`` makes every first visit log ``Got invalid theme mode: . Resetting to auto.``;
+   it is set to ``auto`` (follow the reader's system). Its header bar held nothing but a second
+   search box (the sidebar has one), so ``navbar_persistent`` is emptied and the bar goes.
+3. **No dead routes.** ``repository.url`` in ``_config.yml`` is the one setting. While it is the
+   known placeholder (:data:`PLACEHOLDER_REPOSITORY_URL`, not a published repository), the
+   Binder/Colab launch buttons are left out and the install cell (a code cell tagged
+   ``mltutor-install``, cell 1 of each chapter) is dropped from every notebook the site offers
+   for download (``_sources/`` and ``_downloads/``). With a real URL, the buttons appear and the
+   cell stays; it installs ``mltutor @ git+<url>@v<version>`` (:func:`install_cell_source`,
+   which ``tests/test_install_cell.py`` compares with every chapter).
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
+
+#: The repository URL of ``_config.yml`` while the course is not published.
+PLACEHOLDER_REPOSITORY_URL = "https://github.com/mltutor/mltutor"
+#: Tag of the code cell that installs mltutor in Colab or Binder.
+INSTALL_CELL_TAG = "mltutor-install"
+#: Folders of the HTML output that hold downloadable notebooks.
+DOWNLOAD_DIRS = ("_sources", "_downloads")
+
+
+# --------------------------------------------------------------------------------------------
+# Pure parts (tested in tests/test_install_cell.py).
+# --------------------------------------------------------------------------------------------
+
+
+def is_placeholder_repository(url: str | None) -> bool:
+    """True while the repository URL is unset or the known placeholder (nothing to launch)."""
+    return not url or url.strip().rstrip("/").removesuffix(".git") == PLACEHOLDER_REPOSITORY_URL
+
+
+def install_cell_source(repository_url: str, version: str) -> str:
+    """The exact source of each chapter's install cell for this repository and version."""
+    url = repository_url.strip().rstrip("/")
+    return (
+        "# In Colab or Binder: install mltutor from the course repository at this book's tag if it\n"
+        "# is missing (never an upgrade). The build drops this cell while the repository URL in\n"
+        "# _config.yml is a placeholder.\n"
+        "try:\n"
+        "    import mltutor\n"
+        "except ImportError:\n"
+        f'    %pip install --quiet "mltutor @ git+{url}@v{version}"\n'
+        "    import mltutor"
+    )
+
+
+def is_install_cell(cell: dict) -> bool:
+    return INSTALL_CELL_TAG in (cell.get("metadata", {}).get("tags") or [])
+
+
+def drop_install_cells(notebook: dict) -> int:
+    """Remove the install cells from a notebook (JSON dict), in place; return how many."""
+    cells = notebook.get("cells", [])
+    kept = [cell for cell in cells if not is_install_cell(cell)]
+    notebook["cells"] = kept
+    return len(cells) - len(kept)
+
+
+def strip_install_cells_from_downloads(outdir: Path) -> list[Path]:
+    """Drop the install cells from every ``.ipynb`` under the download folders of ``outdir``."""
+    changed = []
+    for folder in DOWNLOAD_DIRS:
+        for path in sorted((outdir / folder).rglob("*.ipynb")):
+            notebook = json.loads(path.read_text(encoding="utf-8"))
+            if drop_install_cells(notebook):
+                path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n",
+                                encoding="utf-8")
+                changed.append(path)
+    return changed
+
+
+# --------------------------------------------------------------------------------------------
+# Sphinx hooks.
+# --------------------------------------------------------------------------------------------
 
 
 def _script_key(script: Any) -> tuple:
@@ -33,7 +108,34 @@ def drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> Non
     context["script_files"] = unique
 
 
+def repository_is_published(app) -> bool:
+    return not is_placeholder_repository(app.config.html_theme_options.get("repository_url"))
+
+
+def configure_theme(app, config) -> None:
+    """Theme options that _config.yml cannot express without replacing Jupyter Book's own."""
+    config.html_context.setdefault("default_mode", "auto")
+    theme_options = config.html_theme_options
+    theme_options["navbar_persistent"] = []
+    if not repository_is_published(app):
+        # sphinx-book-theme adds Binder/Colab buttons only when launch_buttons names a URL.
+        theme_options["launch_buttons"] = {}
+
+
+def drop_install_cells_while_placeholder(app, exception) -> None:
+    if exception is not None or app.builder.format != "html" or repository_is_published(app):
+        return
+    from sphinx.util import logging
+
+    changed = strip_install_cells_from_downloads(Path(app.outdir))
+    logging.getLogger(__name__).info(
+        f"mltutor_site: placeholder repository URL, install cell dropped from "
+        f"{len(changed)} downloadable notebooks")
+
+
 def setup(app) -> dict[str, Any]:
+    app.connect("config-inited", configure_theme)
     # After every other handler (sphinx-thebe, myst-nb, the theme) has added its scripts.
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
+    app.connect("build-finished", drop_install_cells_while_placeholder)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
