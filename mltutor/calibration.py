@@ -329,8 +329,10 @@ def calibration_bins(
 ) -> CalibrationBins:
     """Bin the confidences and compare each bin's mean confidence with its accuracy.
 
-    * Binary (``y_prob`` 1-D, the probability of class 1): the confidence is :math:`p_i` and the
-      "accuracy" of a bin is its fraction of positives (torchmetrics' ``BinaryCalibrationError``).
+    * Binary (``y_prob`` 1-D, the probability of class 1): *positive-class* calibration — the
+      confidence is :math:`p_i` and the "accuracy" of a bin is its fraction of positives
+      (torchmetrics' ``BinaryCalibrationError``).  For the top-label view of a binary model pass
+      the two-column matrix ``np.c_[1 - p, p]``.
     * Multiclass (``y_prob`` of shape (n, K), rows summing to 1): *top-label* calibration — the
       confidence is :math:`\\max_k p_{ik}` and the accuracy is whether the argmax is right
       (torchmetrics' ``MulticlassCalibrationError``, Guo et al. 2017).
@@ -378,10 +380,25 @@ def expected_calibration_error(
         \\mathrm{ECE} = \\sum_{k=1}^{M} \\frac{|B_k|}{n}\\,\\bigl|\\mathrm{acc}(B_k) -
         \\mathrm{conf}(B_k)\\bigr|
 
-    Binning as in :func:`calibration_bins` (binary: probability of class 1 vs fraction positive;
-    multiclass: top-label).  Equals torchmetrics' ``BinaryCalibrationError`` /
-    ``MulticlassCalibrationError`` with ``norm='l1'`` (default 15 bins) unless a confidence is
-    exactly 1.0, which torchmetrics puts in an extra bin of its own.
+    Which ECE this is depends on the shape of ``y_prob`` (binning as in :func:`calibration_bins`):
+
+    * ``y_prob`` of shape (n, K): the **top-label** ECE.  The confidence is
+      :math:`\max_k p_{ik}` and the accuracy is whether the argmax is right (Guo et al. 2017;
+      torchmetrics' ``MulticlassCalibrationError``).
+    * ``y_prob`` 1-D, the probability of class 1: the **positive-class** (binary) ECE.  The
+      confidence is :math:`p_i` itself and the accuracy of a bin is its fraction of positives
+      (torchmetrics' ``BinaryCalibrationError``; the points of ``calibration_curve``).  This is
+      *not* the top-label ECE of the same binary model, which bins :math:`\max(p_i, 1 - p_i)`:
+      pass ``np.c_[1 - p, p]`` for that one.
+
+    The **class-wise** ECE (the mean over the K columns of each column's positive-class ECE,
+    Kull et al. 2019) is not computed here; it is the mean of
+    ``expected_calibration_error((y_true == k).astype(int), y_prob[:, k])`` over k.  Name the
+    variant when you report a number: the three differ on the same predictions.
+
+    Equals torchmetrics' ``BinaryCalibrationError`` / ``MulticlassCalibrationError`` with
+    ``norm='l1'`` (default 15 bins) unless a confidence is exactly 1.0, which torchmetrics puts
+    in an extra bin of its own.
 
     ECE depends on the binning (more bins: a noisier, usually larger estimate) and is 0 for a
     model that always predicts the base rate, so report it next to a proper score (log loss,
