@@ -138,3 +138,104 @@ def test_main_static_only(tmp_path):
     root = _site(tmp_path, {"index.html": '<a href="book/01_x.html">a</a>',
                             "book/01_x.html": "<p>chapter</p>"})
     assert check_site.main([str(root), "--no-browser", "--dark-page", ""]) == 0
+
+
+# --- missing glyphs (the pure judgement of the browser's glyph probe) -------------------------
+
+TOFU = [24.0, 111, 300]  # signature of the font's missing-glyph box at 40 px
+
+
+def _group(glyphs, widths=None, size=16.0):
+    return {"font": "normal 400 40px test", "size": size, "tofu": TOFU, "glyphs": glyphs,
+            "widths": widths or {}}
+
+
+def test_missing_glyphs_passes_real_glyphs():
+    # 术 is a 1 em CJK glyph (40 px at 40 px, 16 px on a 16 px page) and is as wide there.
+    groups = [_group({"术": [40.0, 222, 499], "✅": [50.8, 333, 1468]},
+                     {"术": [16.0], "✅": [20.31]})]
+    assert check_site.missing_glyphs(groups) == []
+
+
+def test_missing_glyphs_fails_a_character_drawn_as_the_box():
+    # Without a CJK font the canvas draws 术 exactly like the box for U+0378.
+    problems = check_site.missing_glyphs([_group({"术": list(TOFU), "a": [24.5, 5, 278]})])
+    assert len(problems) == 1 and "U+672F" in problems[0] and "no font" in problems[0]
+
+
+def test_missing_glyphs_fails_a_character_without_ink():
+    problems = check_site.missing_glyphs([_group({"语": [40.0, 0, 0]})])
+    assert len(problems) == 1 and "U+8BED" in problems[0]
+
+
+def test_missing_glyphs_fails_a_box_on_the_page_although_the_font_exists():
+    # The canvas has the glyph (the font is loaded), but the page laid 术 out as a box:
+    # 9.6 px = the box (24/40 em) at 16 px, not the 16 px glyph. Chromium does this to text
+    # shaped before a web font named late in the stack had loaded.
+    problems = check_site.missing_glyphs([_group({"术": [40.0, 222, 499]},
+                                                 {"术": [16.0, 9.6]})])
+    assert len(problems) == 1 and "shows as a missing-glyph box on the page" in problems[0]
+
+
+def test_missing_glyphs_cannot_judge_widths_when_glyph_is_as_wide_as_the_box():
+    assert check_site.missing_glyphs([_group({"→": [24.1, 9, 50]}, {"→": [9.6]})]) == []
+
+
+def test_screenshot_pages_and_names():
+    assert check_site.wants_screenshot(PurePosixPath("book/glossary.html"))
+    assert check_site.wants_screenshot(PurePosixPath("book/intro.html"))
+    assert check_site.wants_screenshot(PurePosixPath("exercises/01_confusion_matrix.html"))
+    assert not check_site.wants_screenshot(PurePosixPath("book/api/metrics.html"))
+    assert check_site._shot_name(PurePosixPath("exercises/01_x.html"), "-dark") == \
+        "exercises-01_x-dark.png"
+
+
+# --- the shipped fonts (book/_ext/mltutor_fonts.py) ------------------------------------------
+
+_fspec = importlib.util.spec_from_file_location("mltutor_fonts",
+                                                ROOT / "book" / "_ext" / "mltutor_fonts.py")
+mltutor_fonts = importlib.util.module_from_spec(_fspec)
+sys.modules["mltutor_fonts"] = mltutor_fonts
+_fspec.loader.exec_module(mltutor_fonts)
+NODE_MODULES = ROOT / "node_modules"
+
+
+def test_unicode_range_round_trip():
+    points = mltutor_fonts.parse_unicode_range("U+4e00-4e02, U+20,U+1F6?")
+    assert points == {0x4E00, 0x4E01, 0x4E02, 0x20} | set(range(0x1F60, 0x1F70))
+    assert mltutor_fonts.format_unicode_range([0x4E02, 0x4E00, 0x4E01, 0x20, 0x2705]) == \
+        "U+20,U+2705,U+4E00-4E02"
+
+
+def test_parse_faces_reads_woff_and_range():
+    css = ("@font-face { font-family: 'X'; src: url(./files/x-0.woff2) format('woff2'), "
+           "url(./files/x-0.woff) format('woff'); unicode-range: U+4e00-4e01; }\n"
+           "@font-face { font-family: 'X'; src: url(./files/x-1.woff) format('woff'); }")
+    assert mltutor_fonts.parse_faces(css) == [("./files/x-0.woff", {0x4E00, 0x4E01})]
+
+
+def test_characters_needing_fonts_are_cjk_and_pictographs_only():
+    text = mltutor_fonts.page_text(
+        "<html><head><title>术</title></head><body><script>var s = '表';</script>"
+        "<h1>Glossary 术语表</h1><p>✅ passed &amp; “quoted” — α ≤ β → x\u200d\ufe0f 《书》</p>"
+        "</body></html>")
+    assert mltutor_fonts.characters_needing_fonts([text]) == set("术语表✅《书》")
+
+
+@pytest.mark.skipif(not (NODE_MODULES / "@fontsource" / "noto-sans-sc").is_dir(),
+                    reason="needs `npm ci` (the fontsource packages of package-lock.json)")
+def test_build_fonts_ships_exactly_the_page_characters(tmp_path):
+    from fontTools.ttLib import TTFont
+
+    root = _site(tmp_path, {"index.html": "<p>Glossary 术语表 ✅ ❌ ⏳ — done</p>",
+                            "_static/x.html": "<p>忽略</p>"})
+    shipped, uncovered = mltutor_fonts.build_fonts(root, NODE_MODULES)
+    assert uncovered == set()
+    assert shipped == {"MLTutor Noto Sans SC": 3, "MLTutor Noto Emoji": 3}
+    fonts = root / "_static" / "fonts"
+    assert set(TTFont(fonts / "noto-sans-sc-subset.woff").getBestCmap()) >= {ord(c) for c in "术语表"}
+    assert set(TTFont(fonts / "noto-emoji-subset.woff").getBestCmap()) >= {ord(c) for c in "✅❌⏳"}
+    css = (root / "_static" / "mltutor-fonts.css").read_text(encoding="utf-8")
+    assert "unicode-range: U+672F,U+8868,U+8BED;" in css
+    assert "unicode-range: U+23F3,U+2705,U+274C;" in css
+    assert (fonts / "LICENSE-noto-sans-sc-subset.txt").is_file()
