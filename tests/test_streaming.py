@@ -312,12 +312,16 @@ class CallRecorder(TorchFunctionMode):
     ],
     ids=["multiclass-logits", "multiclass-ignore", "binary-exact", "binary-binned"],
 )
-def test_update_host_syncs(make, preds, target):
+@pytest.mark.parametrize("extra", [{}, {"sample_ids": torch.arange(16)}], ids=["plain", "sample_ids"])
+@pytest.mark.parametrize("dense", [True, False], ids=["dense", "per-class"])
+def test_update_host_syncs(make, preds, target, extra, dense):
     for validate, expected in ((False, 0), (True, 1)):
         metric = make(validate)
-        metric.update(preds, target)  # the first update may move the state
+        if isinstance(metric, MulticlassMetrics) and not dense:
+            metric = MulticlassMetrics(5, ignore_index=metric.ignore_index, dense=False, validate_args=validate)
+        metric.update(preds, target, **extra)  # the first update may move the state
         with CallRecorder() as rec:
-            metric.update(preds, target)
+            metric.update(preds, target, **extra)
         syncs = [name for name in rec.names if name in SYNCING]
         assert len(syncs) == expected, (validate, syncs)
 
