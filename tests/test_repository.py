@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -53,3 +54,27 @@ def test_notebook_is_committed_executed_and_clean(path: Path):
             text = "".join(out.get("text", "")) + "".join(out.get("data", {}).get("text/plain", ""))
             assert not re.search(r"0x[0-9a-f]{6,}", text), f"{path.name} stores a memory address: {text[:80]}"
             assert out.get("name") != "stderr", f"{path.name} prints to stderr (a warning?): {text[:200]}"
+
+
+BOOK_PAGES = sorted((ROOT / "book").rglob("*.md"))
+MARKDOWN_FILE_NAME = re.compile(r"\b([A-Za-z0-9_][A-Za-z0-9_.-]*\.md)\b")
+NOT_REPOSITORY = {".venv", "node_modules", "_build", ".git", "workspace", "build"}
+
+
+def repository_markdown_names() -> set[str]:
+    names = set()
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = [d for d in subfolders if d not in NOT_REPOSITORY]
+        names.update(f for f in files if f.endswith(".md"))
+    return names
+
+
+REPOSITORY_MD = repository_markdown_names()
+
+
+@pytest.mark.parametrize("path", BOOK_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_book_pages_name_only_files_of_this_repository(path: Path):
+    """A page that says "see X.md" sends the reader to X.md: it must be in the repository."""
+    named = set(MARKDOWN_FILE_NAME.findall(path.read_text(encoding="utf-8")))
+    assert named <= REPOSITORY_MD, (
+        f"{path.name} names files not in the repository: {named - REPOSITORY_MD}")
