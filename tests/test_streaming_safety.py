@@ -560,3 +560,11 @@ def test_compute_returns_tensors_the_state_does_not_share(kind):
         if isinstance(value, torch.Tensor):
             value.add_(1)  # a caller editing the result in place
     assert_same(metric.compute(), streamed(kind, [0, 1]).compute())
+
+
+def test_thresholds_tensor_is_copied_at_construction():
+    thresholds = torch.tensor([0.25, 0.5, 0.75], dtype=torch.float64)
+    metric = BinaryMetrics(thresholds=thresholds)
+    thresholds.fill_(0.0)  # the caller reuses its tensor
+    metric.update(torch.tensor([0.1, 0.6, 0.8]), torch.tensor([0, 1, 1]))
+    assert metric.compute()["pr_thresholds"].tolist() == [-float("inf"), 0.25, 0.5, 0.75]
