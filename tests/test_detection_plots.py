@@ -48,3 +48,22 @@ def test_draw_iou(a, b, expected):
     assert draw_iou(ax, a, b) == pytest.approx(expected, abs=1e-15)
     assert "IoU" in ax.get_title()
     plt.close(fig)
+
+
+def test_draw_iou_labels_do_not_cover_each_other():
+    """Two boxes with nearly the same top-left corner: the second label goes to its bottom right."""
+    fig, ax = plt.subplots(figsize=(3.5, 3.5))
+    draw_iou(ax, [100, 100, 200, 200], [105, 102, 203, 198], names=("truth", "detection"))
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    first, second = (t.get_window_extent(renderer) for t in ax.texts)
+    assert not first.overlaps(second)
+    assert ax.texts[1].get_ha() == "right" and ax.texts[1].get_text().strip() == "detection"
+    plt.close(fig)
+
+
+def test_label_corner_is_checked():
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match="label_corner"):
+        draw_boxes(ax, [[0, 0, 1, 1]], labels=["a"], label_corner="middle")
+    plt.close(fig)

@@ -41,7 +41,8 @@ def _as_xyxy(boxes: Any, fmt: str) -> np.ndarray:
 def draw_boxes(ax: Any, boxes: Any, *, fmt: str = "xyxy", labels: Sequence[str] | None = None,
                color: Any = BOX_COLOUR, linestyle: str = "-", linewidth: float = 2.0,
                fill_alpha: float = 0.0, label: str | None = None, invert_y: bool = True,
-               autoscale: bool = True, fontsize: float = SMALL_TEXT_PT) -> list:
+               autoscale: bool = True, fontsize: float = SMALL_TEXT_PT,
+               label_corner: str = "top left") -> list:
     """Draw rectangles on a Matplotlib axes; return the patches.
 
     Parameters
@@ -50,7 +51,11 @@ def draw_boxes(ax: Any, boxes: Any, *, fmt: str = "xyxy", labels: Sequence[str] 
     boxes : array-like of shape (n, 4) or (4,)
         ``[x1, y1, x2, y2]`` (``fmt="xyxy"``) or ``[x, y, width, height]`` (``fmt="xywh"``, COCO).
     labels : sequence of str, optional
-        Text written at each box's top-left corner (a class name, a score, "TP"/"FP").
+        Text written at a corner of each box (a class name, a score, "TP"/"FP").
+    label_corner : {"top left", "bottom right"}
+        Where the labels go: just above the top-left corner (as on screen), or inside the
+        bottom-right corner, which keeps the labels of two boxes with nearly the same top-left
+        corner apart.
     color : colour or sequence of colours
         One colour for all boxes, or one per box.
     linestyle, linewidth, fill_alpha
@@ -84,6 +89,8 @@ def draw_boxes(ax: Any, boxes: Any, *, fmt: str = "xyxy", labels: Sequence[str] 
         colors = [color] * n
     if labels is not None and len(labels) != n:
         raise ValueError(f"labels has {len(labels)} entries for {n} boxes.")
+    if label_corner not in ("top left", "bottom right"):
+        raise ValueError(f"label_corner must be 'top left' or 'bottom right'; got {label_corner!r}.")
     patches = []
     for i, (x1, y1, x2, y2) in enumerate(xyxy):
         c = colors[i]
@@ -95,7 +102,12 @@ def draw_boxes(ax: Any, boxes: Any, *, fmt: str = "xyxy", labels: Sequence[str] 
             ax.add_patch(Rectangle((x1, y1), x2 - x1, y2 - y1, facecolor=c, alpha=fill_alpha,
                                    edgecolor="none"))
         if labels is not None and labels[i]:
-            ax.text(x1, y1, f" {labels[i]}", color="white", fontsize=fontsize, va="bottom", ha="left",
+            # va is on screen; with y pointing down (invert_y) the box's top edge is y1.
+            top, bottom = (y1, y2) if invert_y else (y2, y1)
+            x, y, ha, va = ((x1, top, "left", "bottom") if label_corner == "top left"
+                            else (x2, bottom, "right", "bottom"))
+            text = f" {labels[i]}" if label_corner == "top left" else f"{labels[i]} "
+            ax.text(x, y, text, color="white", fontsize=fontsize, va=va, ha=ha,
                     bbox=dict(facecolor=c, edgecolor="none", pad=1.0, alpha=0.9))
     if autoscale and n:
         _widen_limits(ax, xyxy, invert_y, fresh)
@@ -126,7 +138,10 @@ def draw_iou(ax: Any, box_a: Any, box_b: Any, *, fmt: str = "xyxy", names: Seque
     from matplotlib.patches import Rectangle
 
     a, b = _as_xyxy(box_a, fmt)[0], _as_xyxy(box_b, fmt)[0]
-    draw_boxes(ax, np.stack([a, b]), color=list(colors), labels=list(names))
+    # The second label goes inside the bottom-right corner: two overlapping boxes often share
+    # nearly the same top-left corner, and their labels would cover each other there.
+    draw_boxes(ax, a, color=colors[0], labels=[names[0]])
+    draw_boxes(ax, b, color=colors[1], labels=[names[1]], label_corner="bottom right")
     ix1, iy1 = max(a[0], b[0]), max(a[1], b[1])
     ix2, iy2 = min(a[2], b[2]), min(a[3], b[3])
     inter = max(ix2 - ix1, 0.0) * max(iy2 - iy1, 0.0)
