@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import as_real_array
+from ._validation import as_real_array, check_sample_weight
 
 __all__ = [
     "RankedLists",
@@ -448,7 +448,8 @@ def _sk_inputs(y_true: Any, y_score: Any, k: Any, sample_weight: Any, ignore_tie
         )
     if s.shape != t.shape:
         raise ValueError(f"y_score must have the shape of y_true {t.shape}; got {s.shape}.")
-    return t.astype(np.float64, copy=False), s, k, sample_weight, "numpy" if ignore_ties else "average"
+    w = check_sample_weight(sample_weight, t.shape[0], allow_all_zero=True, others="y_true and y_score")
+    return t.astype(np.float64, copy=False), s, k, w, "numpy" if ignore_ties else "average"
 
 
 def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: float = 2,
