@@ -16,9 +16,13 @@ mis-handles, or is a last-digit detail):
 * ``hamming_loss`` on indicator matrices whose weights sum to 0 (negative weights) raises
   ZeroDivisionError, as it does for 1-D labels; scikit-learn returns inf there;
 * ``top_k_accuracy_score`` refuses NaN or infinite ``sample_weight`` (scikit-learn returns nan);
-* float weights are summed cell by cell, then along rows and columns, so weighted sums may differ
-  from scikit-learn's in the last bit (1e-16 relative); ``classification_report`` prints weighted
-  supports in full, so such a digit can show there.
+* with at most 256 classes, float weights are summed cell by cell, then along rows and columns,
+  so weighted sums may differ from scikit-learn's in the last bit (1e-16 relative);
+  ``classification_report`` prints weighted supports in full, so such a digit can show there.
+  With more classes they are summed per class in sample order, as scikit-learn does.
+
+Any number of classes is accepted: every metric but ``confusion_matrix`` works from per-class
+counts (O(n + C) time and memory); only ``confusion_matrix`` builds the C x C table.
 
 scikit-learn's dtypes are mirrored, quirks included, because they show in the report: counts are
 float64 when no sample is predicted exactly right (and with float weights), int64 otherwise.
