@@ -54,6 +54,17 @@ def _missing_values(y: Any) -> bool:
         return False
 
 
+def _nullable_numeric(y: Any) -> bool:
+    """A pandas nullable ``boolean``, ``Int*``, ``UInt*`` or ``Float*`` array (not a NumPy dtype)."""
+    dtype = getattr(y, "dtype", None)
+    return (
+        dtype is not None
+        and not isinstance(dtype, np.dtype)
+        and type(dtype).__module__.startswith("pandas")
+        and getattr(dtype, "kind", "O") in "biuf"
+    )
+
+
 def as_label_array(y: Any, name: str) -> tuple[np.ndarray, bool]:
     """Turn an array-like of labels into an ndarray; say whether it was a scipy sparse matrix.
 
@@ -65,9 +76,11 @@ def as_label_array(y: Any, name: str) -> tuple[np.ndarray, bool]:
         raise TypeError(f"{name} must be an array-like of labels (list, array, Series); got {y!r}.")
     if _missing_values(y):
         raise ValueError(
-            f"Input {name} contains missing values (pandas NA); class labels must be known. "
+            f"Input {name} contains NaN: missing values (pandas NA) cannot be class labels. "
             "Drop or fill the missing labels first."
         )
+    if _nullable_numeric(y):
+        y = np.asarray(y, dtype=np.float64)  # as scikit-learn: pandas boolean/Int64 -> float64
     sparse = hasattr(y, "toarray") and hasattr(y, "nnz")
     try:
         arr = np.asarray(y.toarray()) if sparse else np.asarray(y)
@@ -91,7 +104,7 @@ def _object_labels(arr: np.ndarray, name: str) -> np.ndarray:
     flat = arr.ravel()
     if any(v is None or (isinstance(v, float) and v != v) for v in flat):
         raise ValueError(
-            f"Input {name} contains missing values (None or NaN); class labels must be known."
+            f"Input {name} contains NaN: missing values (None or NaN) cannot be class labels."
         )
     try:
         values = np.unique(arr)
