@@ -383,12 +383,12 @@ def expected_calibration_error(
     Which ECE this is depends on the shape of ``y_prob`` (binning as in :func:`calibration_bins`):
 
     * ``y_prob`` of shape (n, K): the **top-label** ECE.  The confidence is
-      :math:`\max_k p_{ik}` and the accuracy is whether the argmax is right (Guo et al. 2017;
+      :math:`\\max_k p_{ik}` and the accuracy is whether the argmax is right (Guo et al. 2017;
       torchmetrics' ``MulticlassCalibrationError``).
     * ``y_prob`` 1-D, the probability of class 1: the **positive-class** (binary) ECE.  The
       confidence is :math:`p_i` itself and the accuracy of a bin is its fraction of positives
       (torchmetrics' ``BinaryCalibrationError``; the points of ``calibration_curve``).  This is
-      *not* the top-label ECE of the same binary model, which bins :math:`\max(p_i, 1 - p_i)`:
+      *not* the top-label ECE of the same binary model, which bins :math:`\\max(p_i, 1 - p_i)`:
       pass ``np.c_[1 - p, p]`` for that one.
 
     The **class-wise** ECE (the mean over the K columns of each column's positive-class ECE,
