@@ -47,6 +47,9 @@ _CHUNK = 1 << 16
 # Up to this many cells (256 x 256 classes) the marginals are read off the small dense table,
 # which one cache-friendly pass fills faster than three bincounts over the samples.
 _TABLE_CELLS = 1 << 16
+# Integer labels are their own codes when their range is at most this much wider than the number
+# of samples: the per-code counts then cost no more memory than the samples themselves.
+_RANGE_SLACK = 1 << 16
 
 
 class PerClassCounts(NamedTuple):
@@ -234,7 +237,7 @@ def encode_labels(y_true: np.ndarray, y_pred: np.ndarray) -> Codes:
         rt, rp = _integer_range(t), _integer_range(p)
         if rt is not None and rp is not None:
             lo, hi = min(rt[0], rp[0]), max(rt[1], rp[1])
-            if hi - lo < t.shape[0] + _TABLE_CELLS:  # counting over the range costs O(n)
+            if hi - lo < t.shape[0] + _RANGE_SLACK:  # counting over the range costs O(n)
                 dtype = np.result_type(y_true.dtype, y_pred.dtype)
                 return Codes(_shift(t, lo), _shift(p, lo), hi - lo + 1, None, lo, dtype)
     true_values, t = np.unique(y_true, return_inverse=True)
@@ -298,8 +301,10 @@ def class_counts(
     if class_codes is not None:
         arrays = [None if a is None else a[class_codes] for a in arrays]
     tp, true_sum, pred_sum, in_true, tn_is_zero = arrays
-    classes = codes.values if codes.values is not None else codes.labels(
-        np.arange(codes.n) if class_codes is None else class_codes)
+    if codes.values is not None:  # encoded with np.unique: every code is a class
+        classes = codes.values
+    else:
+        classes = codes.labels(np.arange(codes.n) if class_codes is None else class_codes)
     total = codes.true.shape[0] if w is None else np.sum(w, dtype=np.float64)
     return ClassCounts(classes, tp, true_sum, pred_sum, in_true, n_exact, total, tn_is_zero,
                        codes, class_codes, table)

@@ -33,6 +33,7 @@ PAGE = ROOT / "book" / "parity.md"
 PROPERTY_TESTS = [
     "tests/test_metrics_parity.py",
     "tests/test_metrics_multilabel_extra.py",
+    "tests/test_many_classes.py",
     "tests/test_curves.py",
     "tests/test_curves_kernel.py",
     "tests/test_thresholds.py",
