@@ -28,6 +28,7 @@ __all__ = [
     "ImageBoxes",
     "parse_coco_detections",
     "parse_coco_gt",
+    "check_label_kinds",
     "parse_image_records",
 ]
 
@@ -77,15 +78,20 @@ def _columns(records: Sequence, where: str, required: Sequence[str], id_keys: Se
     return columns
 
 
+_NOT_NUMBERS = {str, bytes, bool, np.str_, np.bytes_, np.bool_}
+
+
 def _numbers(values: tuple, records: Sequence, where: str, key: str, id_keys: Sequence[str]) -> np.ndarray:
     """A float64 column; a value that is not a real number is named with its record."""
     try:
         arr = np.fromiter(values, dtype=np.float64, count=len(values))
+        if _NOT_NUMBERS & set(map(type, values)):  # fromiter reads "0.9" and True as numbers
+            raise TypeError
     except (TypeError, ValueError):
         for i, v in enumerate(values):
             try:
                 float(v)
-                if isinstance(v, (bool, str, bytes)):
+                if isinstance(v, (bool, np.bool_, str, bytes)):
                     raise TypeError
             except (TypeError, ValueError):
                 raise ValueError(
@@ -110,10 +116,14 @@ def _bboxes(values: tuple, records: Sequence, where: str, id_keys: Sequence[str]
         )
     try:
         flat = np.fromiter(itertools.chain.from_iterable(values), dtype=np.float64, count=4 * n)
+        if _NOT_NUMBERS & set(map(type, itertools.chain.from_iterable(values))):
+            raise TypeError  # fromiter reads "0" and True as numbers
     except (TypeError, ValueError):
         for i, v in enumerate(values):
             try:
                 np.asarray(v, dtype=np.float64)
+                if _NOT_NUMBERS & set(map(type, v)):
+                    raise TypeError
             except (TypeError, ValueError):
                 raise ValueError(
                     f"{where}[{i}]{_describe(records[i], id_keys)} has bbox={v!r}; expected 4 numbers."
@@ -130,10 +140,14 @@ def _bboxes(values: tuple, records: Sequence, where: str, id_keys: Sequence[str]
     return boxes
 
 
-def _ids(values: tuple) -> np.ndarray:
+def _ids(values: tuple, name: str = "ids", *, finite: bool = False) -> np.ndarray:
+    """Ids as an array: all numbers or all strings; ``finite`` also refuses NaN and inf (ids that
+    records refer to are checked against these lists, which then name the record)."""
     arr = np.asarray(values)
     if arr.dtype == object:
-        raise ValueError("ids must all be numbers or all be strings.")
+        raise ValueError(f"{name} must all be numbers or all be strings.")
+    if finite and arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError(f"{name} holds {arr[~np.isfinite(arr)][0]}; an id must be a finite number or a string.")
     return arr
 
 
@@ -211,8 +225,8 @@ def parse_coco_gt(coco_gt: Any) -> CocoGroundTruth:
                              "'images', 'annotations' and 'categories'.")
     (img_vals,) = _columns(coco_gt["images"], "coco_gt['images']", ("id",), ("id", "file_name"))
     (cat_vals,) = _columns(coco_gt["categories"], "coco_gt['categories']", ("id",), ("id", "name"))
-    img_ids = np.unique(_ids(img_vals)) if img_vals else np.zeros(0, dtype=np.int64)
-    cat_ids = np.unique(_ids(cat_vals)) if cat_vals else np.zeros(0, dtype=np.int64)
+    img_ids = np.unique(_ids(img_vals, "coco_gt['images'] ids", finite=True)) if img_vals else np.zeros(0, dtype=np.int64)
+    cat_ids = np.unique(_ids(cat_vals, "coco_gt['categories'] ids", finite=True)) if cat_vals else np.zeros(0, dtype=np.int64)
 
     anns = coco_gt["annotations"]
     where = "coco_gt['annotations']"
@@ -224,7 +238,15 @@ def parse_coco_gt(coco_gt: Any) -> CocoGroundTruth:
         empty = np.zeros(0, dtype=np.int64)
         return CocoGroundTruth(img_ids, cat_ids, empty, empty, np.zeros((0, 4)), np.zeros(0),
                                np.zeros(0, dtype=bool), empty)
-    iscrowd = np.fromiter((a.get("iscrowd", 0) for a in anns), dtype=np.float64, count=n) != 0
+    crowd_values = tuple(int(v) if isinstance(v, (bool, np.bool_)) else v
+                         for v in (a.get("iscrowd", 0) for a in anns))
+    iscrowd = _numbers(crowd_values, anns, where, "iscrowd", _GT_ID_KEYS)
+    not_flag = (iscrowd != 0) & (iscrowd != 1)
+    if not_flag.any():
+        i = int(np.argmax(not_flag))
+        raise ValueError(f"{where}[{i}]{_describe(anns[i], _GT_ID_KEYS)} has iscrowd={crowd_values[i]!r}; "
+                         "expected 0 or 1.")
+    iscrowd = iscrowd == 1
     boxes = _bboxes(bbox, anns, where, _GT_ID_KEYS)
     areas = _numbers(area, anns, where, "area", _GT_ID_KEYS)
     bad_area = ~np.isfinite(areas) | (areas < 0)
@@ -232,7 +254,7 @@ def parse_coco_gt(coco_gt: Any) -> CocoGroundTruth:
         i = int(np.argmax(bad_area))
         raise ValueError(f"{where}[{i}]{_describe(anns[i], _GT_ID_KEYS)} has area={area[i]!r}; "
                          "expected a finite non-negative number.")
-    ids = _ids(ann_id)
+    ids = _ids(ann_id, f"{where} ids", finite=True)
     uniq, first, counts = np.unique(ids, return_index=True, return_counts=True)
     if (counts > 1).any():
         dup = uniq[np.argmax(counts > 1)]
@@ -284,21 +306,68 @@ class ImageBoxes:
     extra: np.ndarray  # scores (detections) or difficult flags (ground truth)
 
 
+def _image_labels(values: Any, where: str) -> np.ndarray:
+    """One image's class labels: ints (or bools, whole floats) or strings; never NaN or inf, which
+    would otherwise become a class of their own (AP 0, mAP diluted)."""
+    lab = np.asarray(values).reshape(-1)
+    if lab.dtype.kind == "O" and lab.size:
+        if not all(isinstance(v, str) for v in lab):
+            raise TypeError(f"{where} must hold class labels (all ints or all strings); got {lab[:5].tolist()}.")
+        lab = lab.astype(str)
+    if lab.dtype.kind not in "biufU":
+        raise TypeError(f"{where} must hold class labels (ints or strings); got dtype {lab.dtype}.")
+    if lab.dtype.kind == "f" and not np.isfinite(lab).all():
+        bad = lab[~np.isfinite(lab)][0]
+        raise ValueError(f"{where} holds the label {bad}; a class label must be a finite number or a string.")
+    return lab
+
+
+def _flags(values: Any, where: str) -> np.ndarray:
+    """True/False flags (bools, or numbers that are exactly 0 or 1).  A string such as "False"
+    would otherwise read as True."""
+    flags = np.asarray(values).reshape(-1)
+    if flags.dtype.kind == "b":
+        return flags
+    if flags.dtype.kind not in "iuf":
+        shown = flags[:3].tolist()
+        raise TypeError(f"{where} must hold booleans (True/False or 0/1); got {shown} (dtype {flags.dtype}).")
+    ok = (flags == 0) | (flags == 1)
+    if not ok.all():
+        raise ValueError(f"{where} must hold booleans (True/False or 0/1); got the value {flags[~ok][0]}.")
+    return flags.astype(bool)
+
+
+def _scores(values: Any, where: str) -> np.ndarray:
+    """Real-valued confidences (±inf ranks first/last); bools, strings and NaN refused."""
+    scores = np.asarray(values).reshape(-1)
+    if scores.size and scores.dtype.kind not in "iuf":
+        raise TypeError(f"{where} must hold real numbers; got dtype {scores.dtype} ({scores[:3].tolist()}).")
+    scores = scores.astype(np.float64)
+    if np.isnan(scores).any():
+        raise ValueError(f"{where} holds NaN; every detection needs a real score.")
+    return scores
+
+
 def parse_image_records(records: Any, where: str, extra_key: str, fmt: str, *,
                         extra_default: Any = None) -> ImageBoxes:
-    """Flatten ``[{"boxes", "labels", extra_key}, ...]`` (one dict per image) into arrays."""
+    """Flatten ``[{"boxes", "labels", extra_key}, ...]`` (one dict per image) into arrays.
+
+    ``extra_key`` is ``"scores"`` (real numbers, not NaN) or ``"difficult"`` (booleans: bools or
+    0/1).  Labels must be finite numbers or strings, of one kind across all images.
+    """
     if not isinstance(records, Sequence) or isinstance(records, (str, bytes)):
         raise TypeError(f"{where} must be a list with one dict per image; got {type(records).__name__}.")
     required = ("boxes", "labels") if extra_default is not None else ("boxes", "labels", extra_key)
     _find_bad_record(records, where, required, ())
+    read_extra = _scores if extra_key == "scores" else _flags
     img, boxes, labels, extra = [], [], [], []
     for i, rec in enumerate(records):
         b = check_boxes(rec["boxes"], f"{where}[{i}]['boxes']", fmt)
-        lab = np.asarray(rec["labels"]).reshape(-1)
+        lab = _image_labels(rec["labels"], f"{where}[{i}]['labels']")
         if lab.shape[0] != b.shape[0]:
             raise ValueError(f"{where}[{i}] has {b.shape[0]} boxes but {lab.shape[0]} labels.")
         if extra_key in rec:
-            ex = np.asarray(rec[extra_key]).reshape(-1)
+            ex = read_extra(rec[extra_key], f"{where}[{i}][{extra_key!r}]")
             if ex.shape[0] != b.shape[0]:
                 raise ValueError(f"{where}[{i}] has {b.shape[0]} boxes but {ex.shape[0]} {extra_key}.")
         else:
@@ -307,9 +376,20 @@ def parse_image_records(records: Any, where: str, extra_key: str, fmt: str, *,
         boxes.append(b)
         labels.append(lab)
         extra.append(ex)
+    check_label_kinds(labels, where)
+
     def join(parts: list, empty: np.ndarray) -> np.ndarray:
         parts = [p for p in parts if p.shape[0]]  # an empty list would turn int labels into floats
         return np.concatenate(parts) if parts else empty
 
     return ImageBoxes(join(img, np.zeros(0, np.int64)), join(boxes, np.zeros((0, 4))),
                       join(labels, np.zeros(0, np.int64)), join(extra, np.zeros(0)))
+
+
+def check_label_kinds(parts: Sequence[np.ndarray], where: str) -> None:
+    """All labels are numbers or all are strings: joined, 1 and "1" would be two classes."""
+    kinds = {"strings" if p.dtype.kind == "U" else "numbers" for p in parts if p.shape[0]}
+    if len(kinds) > 1:
+        raise TypeError(
+            f"{where}: string and numeric labels are mixed; use one kind of label everywhere."
+        )

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..interpolated_ap import interpolated_average_precision
 from .._validation.boxes import check_fmt
-from .._validation.detection import parse_image_records
+from .._validation.detection import check_label_kinds, parse_image_records
 from .iou import _to_xywh, _iou_xywh
 from .matching import group_pairs
 
@@ -133,11 +133,9 @@ def evaluate_voc(
             f"ground_truth and detections must list the same images: got {len(ground_truth)} and "
             f"{len(detections)} entries."
         )
-    scores = dt.extra.astype(np.float64)
-    if np.isnan(scores).any():
-        i = int(np.argmax(np.isnan(scores)))
-        raise ValueError(f"detections[{int(dt.img[i])}]['scores'] holds NaN.")
-    difficult = gt.extra.astype(bool)
+    check_label_kinds([gt.labels, dt.labels], "ground_truth and detections")
+    scores = dt.extra.astype(np.float64)  # validated: real, not NaN
+    difficult = gt.extra.astype(bool)  # validated: bools or 0/1
 
     classes = np.union1d(gt.labels, dt.labels)
     n_img = len(ground_truth)

@@ -1,0 +1,141 @@
+"""Detection inputs that used to give a silently wrong mAP are refused, naming the record (issue 12)."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from mltutor.detection import evaluate_coco, evaluate_voc
+
+GT = [{"boxes": [[0, 0, 10, 10], [20, 20, 30, 30]], "labels": [1, 2]}]
+DT = [{"boxes": [[0, 0, 10, 10], [20, 20, 30, 30]], "scores": [0.9, 0.8], "labels": [1, 2]}]
+
+
+def _with(records: list, **fields) -> list:
+    return [{**records[0], **fields}]
+
+
+def test_voc_reference_case() -> None:
+    assert evaluate_voc(GT, DT)["mAP"] == 1.0
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("side", ["ground_truth", "detections"])
+def test_voc_non_finite_label_refused(side: str, bad: float) -> None:
+    """A NaN label used to become a class of its own (AP 0, mAP halved)."""
+    gt, dt = (_with(GT, labels=[1.0, bad]), DT) if side == "ground_truth" else (GT, _with(DT, labels=[1.0, bad]))
+    with pytest.raises(ValueError, match=rf"{side}\[0\]\['labels'\] holds the label"):
+        evaluate_voc(gt, dt)
+
+
+@pytest.mark.parametrize("difficult", [["False", "False"], ["0", "1"], [None, None]])
+def test_voc_non_boolean_difficult_types_refused(difficult: list) -> None:
+    """``difficult=["False", ...]`` used to be read as True (a non-empty string)."""
+    with pytest.raises(TypeError, match=r"ground_truth\[0\]\['difficult'\] must hold booleans"):
+        evaluate_voc(_with(GT, difficult=difficult), DT)
+
+
+@pytest.mark.parametrize("difficult", [[0.5, 0], [np.nan, 0], [2, 0], [-1, 0]])
+def test_voc_difficult_numbers_other_than_0_1_refused(difficult: list) -> None:
+    with pytest.raises(ValueError, match=r"ground_truth\[0\]\['difficult'\] must hold booleans"):
+        evaluate_voc(_with(GT, difficult=difficult), DT)
+
+
+@pytest.mark.parametrize("difficult", [[False, True], [0, 1], [0.0, 1.0], np.array([False, True])])
+def test_voc_boolean_difficult_accepted(difficult) -> None:
+    result = evaluate_voc(_with(GT, difficult=difficult), DT)
+    assert result["n_positives"] == {1: 1, 2: 0}
+
+
+@pytest.mark.parametrize("scores, error", [(["0.9", "0.8"], TypeError), ([True, False], TypeError),
+                                           ([np.nan, 0.8], ValueError)])
+def test_voc_bad_scores_refused(scores: list, error: type) -> None:
+    with pytest.raises(error, match=r"detections\[0\]\['scores'\]"):
+        evaluate_voc(GT, _with(DT, scores=scores))
+
+
+def test_voc_string_and_numeric_labels_refused() -> None:
+    """1 and "1" would be two classes."""
+    with pytest.raises(TypeError, match="string and numeric labels are mixed"):
+        evaluate_voc(_with(GT, labels=["1", "2"]), DT)
+    with pytest.raises(TypeError, match=r"ground_truth\[0\]\['labels'\] must hold class labels"):
+        evaluate_voc(_with(GT, labels=np.array([1, "a"], dtype=object)), DT)
+
+
+def test_voc_string_labels_accepted() -> None:
+    assert evaluate_voc(_with(GT, labels=["cat", "dog"]), _with(DT, labels=["cat", "dog"]))["mAP"] == 1.0
+
+
+# --------------------------------------------------------------------------------------------
+# COCO
+# --------------------------------------------------------------------------------------------
+
+COCO_GT = {
+    "images": [{"id": 1}],
+    "categories": [{"id": 1}, {"id": 2}],
+    "annotations": [
+        {"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, 10, 10], "area": 100},
+        {"id": 2, "image_id": 1, "category_id": 2, "bbox": [20, 20, 10, 10], "area": 100},
+    ],
+}
+COCO_DT = [
+    {"image_id": 1, "category_id": 1, "bbox": [0, 0, 10, 10], "score": 0.9},
+    {"image_id": 1, "category_id": 2, "bbox": [20, 20, 10, 10], "score": 0.8},
+]
+
+
+def _coco(gt_change=None, dt_change=None):
+    gt, dt = copy.deepcopy(COCO_GT), copy.deepcopy(COCO_DT)
+    if gt_change:
+        gt_change(gt)
+    if dt_change:
+        dt_change(dt)
+    return evaluate_coco(gt, dt)
+
+
+def _set(which: str, key: str, value):
+    """A change that sets ``key`` of the first record of ``which`` (a coco_gt list or the detections)."""
+    def change(obj):
+        records = obj if which == "detections" else obj[which]
+        records[0][key] = value
+    return change
+
+
+@pytest.mark.parametrize("value, message", [
+    ("False", "has iscrowd='False'; expected a number"),
+    (0.5, "has iscrowd=0.5; expected 0 or 1"),
+    (np.nan, "has iscrowd=nan; expected 0 or 1"),
+])
+def test_coco_iscrowd_must_be_0_or_1(value, message: str) -> None:
+    """pycocotools reads any truthy iscrowd (the string "False" included) as a crowd."""
+    with pytest.raises(ValueError, match=message):
+        _coco(gt_change=_set("annotations", "iscrowd", value))
+
+
+def test_coco_iscrowd_bool_accepted() -> None:
+    crowd = _coco(gt_change=_set("annotations", "iscrowd", True))
+    plain = _coco(gt_change=_set("annotations", "iscrowd", 1))
+    np.testing.assert_array_equal(crowd["stats"], plain["stats"])
+
+
+@pytest.mark.parametrize("which, key, value", [
+    ("annotations", "bbox", ["0", "0", "10", "10"]),
+    ("annotations", "area", "100"),
+    ("detections", "score", "0.9"),
+    ("detections", "score", True),
+    ("detections", "bbox", [0, 0, "10", 10]),
+])
+def test_coco_strings_and_bools_are_not_numbers(which: str, key: str, value) -> None:
+    """NumPy's fromiter reads "0.9" and True as numbers; they used to pass."""
+    change = _set(which, key, value)
+    kwargs = {"dt_change": change} if which == "detections" else {"gt_change": change}
+    with pytest.raises(ValueError, match=f"has {key}=.*; expected"):
+        _coco(**kwargs)
+
+
+@pytest.mark.parametrize("which", ["images", "categories"])
+def test_coco_non_finite_ids_refused(which: str) -> None:
+    with pytest.raises(ValueError, match=rf"coco_gt\['{which}'\] ids holds nan"):
+        _coco(gt_change=_set(which, "id", np.nan))
