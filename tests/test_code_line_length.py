@@ -23,11 +23,8 @@ PENDING = {
     "book/02_accuracy_trap.ipynb",
     "book/03_precision_recall.ipynb",
     "book/04_f1_fbeta.ipynb",
-    "book/07_map_detection.ipynb",
-    "book/07b_retrieval.ipynb",
     "book/08_ucf101_case_study.ipynb",
     "book/appendix_training_loop.ipynb",
-    "solutions/07_map_detection.ipynb",
 }
 
 
