@@ -173,8 +173,10 @@ def missing_glyphs(groups: list[dict]) -> list[str]:
     signature}) and ``widths`` ({character: widths in px of its occurrences on the page}). A
     signature is ``[advance width at 40 px, pixel hash, inked pixels]`` of the character drawn
     alone on a canvas. A character has no font when its signature equals the box's or leaves
-    no ink; and it shows as a box on the page when an occurrence there is as wide as the box
-    rather than as its glyph (the page drew it before a font for it was in place).
+    no ink; and it shows as a box on the page when an occurrence there is nearer the box's
+    width than its glyph's (the page drew it before a font for it was in place). Widths are
+    only compared where glyph and box differ by a quarter em or more (CJK: 1 em against the
+    box's 0.6 em; emoji: 1.27 em).
     """
     problems = []
     for group in groups:
@@ -186,8 +188,10 @@ def missing_glyphs(groups: list[dict]) -> list[str]:
                 problems.append(f"no font for {where}: drawn as a missing-glyph box")
                 continue
             glyph_width, box_width = signature[0] * scale, tofu[0] * scale
-            if abs(glyph_width - box_width) < 0.5:
-                continue  # as wide as the box: widths cannot tell them apart
+            if abs(glyph_width - box_width) < 0.25 * group.get("size", 40):
+                # Within a quarter em of the box: kerning against the next letter moves a
+                # glyph's width on the page that much, so widths cannot tell them apart.
+                continue
             boxes = [w for w in group.get("widths", {}).get(char, [])
                      if abs(w - box_width) < abs(w - glyph_width)]
             if boxes:
