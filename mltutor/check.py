@@ -1,9 +1,9 @@
 """Exercise checks for learners: ``ex1.check(my_function)`` says correct, incorrect or not attempted.
 
 Pure Python and NumPy only (no widgets, no network, no nbconvert), so the checks work the same in
-JupyterLab, Colab and JupyterLite.  The design follows Kaggle's *learntools* (see
-``COURSE_ANCHORS.md``) with one difference: the learner's answer is passed explicitly, never fished
-out of the notebook's globals.
+JupyterLab, Colab and JupyterLite.  The design follows Kaggle's *learntools*
+(https://github.com/Kaggle/learntools), with ideas from nbgrader and otter-grader, and one
+difference: the learner's answer is passed explicitly, never fished out of the notebook's globals.
 
 >>> from mltutor.check import Exercise, case
 >>> def add(a, b):
@@ -26,6 +26,15 @@ Three outcomes
 * **not attempted** -- the answer is ``None``, ``...``, the placeholder :data:`____`, or a function
   that raises :class:`NotImplementedError` (the generated exercise notebooks contain exactly that).
 
+Warnings
+--------
+A warning raised by the learner's function (say a ``RuntimeWarning`` for 0/0) is named in an
+*incorrect* message.  The checks record it without changing :data:`warnings.filters`, and checks
+may run in several threads at once: :func:`warnings.catch_warnings` is not thread-safe (each one
+saves and restores the module's global state), so every check's use of it is serialised by one
+lock, and only the warnings of the checking thread are recorded (other threads' warnings are
+passed on to the previous ``warnings.showwarning``).
+
 Strict mode
 -----------
 When the environment variable ``MLTUTOR_STRICT`` is ``1`` (the repository's ``conftest.py`` sets it
@@ -42,8 +51,10 @@ import math
 import numbers
 import os
 import textwrap
+import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -549,8 +560,7 @@ class Exercise(_BaseExercise):
                 fname = fname if fname.isidentifier() else "your_function"
                 label += f", rerun it with `{self.name}.cases[{i}].run({fname})`"
             args, kwargs = self._inputs(c)
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
+            with _recording_warnings() as caught:
                 try:
                     got = candidate(*args, **kwargs)
                 except NotImplementedError as exc:
@@ -574,6 +584,35 @@ class Exercise(_BaseExercise):
                     warned = f" Your code also warned: {w.category.__name__}: {w.message}."
                 return self._result(INCORRECT, f"{label}, `{call}`: {problem}.{warned}", i + 1, strict)
         return self._result(CORRECT, f"all {n} cases pass.", strict=strict)
+
+
+#: Serialises every check's use of ``warnings.catch_warnings`` (not thread-safe: interleaved, two
+#: of them restore each other's saved state).  Re-entrant: a checked function may run a check.
+_WARNINGS_LOCK = threading.RLock()
+
+
+@contextmanager
+def _recording_warnings() -> Iterator[list[warnings.WarningMessage]]:
+    """Record the warnings that this thread issues inside the block.
+
+    The filters are left as they are (their content is never changed; ``catch_warnings`` only
+    swaps in a copy and puts the original list back, which also resets the once-per-location
+    registry so that a warning shown before is recorded again).  Warnings from other threads go
+    on to the previous ``warnings.showwarning``.
+    """
+    caught: list[warnings.WarningMessage] = []
+    me = threading.get_ident()
+    with _WARNINGS_LOCK, warnings.catch_warnings():
+        previous = warnings.showwarning
+
+        def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
+            if threading.get_ident() == me:
+                caught.append(warnings.WarningMessage(message, category, filename, lineno, file, line))
+            else:
+                previous(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = show
+        yield caught
 
 
 class ValueExercise(_BaseExercise):
