@@ -14,8 +14,9 @@ the three things that make video evaluation tricky:
   the same group sit on both sides of the split: a random clip-level split leaks, the official
   group split does not.
 * **Confusable classes.**  The pairs in :data:`CONFUSABLE_PAIRS` (FrontCrawl/BreastStroke,
-  CricketShot/CricketBowling, ...) get nearby signatures, so a model confuses them as real
-  models do.
+  CricketShot/CricketBowling, ...) get nearby signatures, so a model has confusions to find.  The
+  pairs are look-alike classes chosen by hand, not measured confusions of real models: that a
+  model trained here confuses them shows only that the simulation planted them.
 
 A frame of clip ``i`` (class ``c``, group ``g``) at time ``t`` is
 
@@ -58,7 +59,8 @@ __all__ = [
     "simulate_ucf101",
 ]
 
-#: Class pairs that real UCF101 models often confuse; the simulator gives them nearby signatures.
+#: Look-alike class pairs chosen by hand (not measured on real models); the simulator gives them
+#: nearby signatures.
 CONFUSABLE_PAIRS: tuple[tuple[str, str], ...] = (
     ("FrontCrawl", "BreastStroke"),
     ("CricketShot", "CricketBowling"),
