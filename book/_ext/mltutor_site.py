@@ -15,7 +15,8 @@
    ``mltutor-install``, cell 1 of each chapter) is dropped from every notebook the site offers
    for download (``_sources/`` and ``_downloads/``). With a real URL, the buttons appear and the
    cell stays; it installs ``mltutor @ git+<url>@v<version>`` (:func:`install_cell_source`,
-   which ``tests/test_install_cell.py`` compares with every chapter).
+   which ``tests/test_install_cell.py`` compares with every chapter;
+   ``python book/_ext/mltutor_site.py --write`` puts it into the chapters).
 """
 
 from __future__ import annotations
@@ -139,3 +140,51 @@ def setup(app) -> dict[str, Any]:
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     app.connect("build-finished", drop_install_cells_while_placeholder)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+# --------------------------------------------------------------------------------------------
+# Command line: after changing repository.url or releasing a version.
+# --------------------------------------------------------------------------------------------
+
+
+def _configured_source(root: Path) -> str:
+    import tomllib
+
+    import yaml
+
+    url = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]
+    version = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "version"]
+    return install_cell_source(url, version)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the install cell for _config.yml and pyproject.toml; ``--write`` puts it into
+    every chapter of book/ that has one (the cell has no outputs, so nothing is re-executed)."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args(argv)
+    root = Path(__file__).resolve().parents[2]
+    source = _configured_source(root)
+    if not args.write:
+        print(source)
+        return 0
+    sys.path.insert(0, str(root / "scripts"))
+    from notebook_tools import read_notebook, write_notebook
+
+    for path in sorted((root / "book").glob("*.ipynb")):
+        notebook = read_notebook(path)
+        cells = [cell for cell in notebook.cells if is_install_cell(cell)]
+        if cells and any(cell.source != source for cell in cells):
+            for cell in cells:
+                cell.source = source
+            write_notebook(notebook, path)
+            print(f"updated {path.relative_to(root)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
