@@ -6,6 +6,11 @@
 ``html_static_path``, so Sphinx publishes them as ``_build/html/_static/vendor/...`` and
 ``mathjax_path`` / ``nb_ipywidgets_js`` point at those copies instead of a CDN.
 
+The fonts (``@fontsource/noto-sans-sc``, ``@fontsource/noto-emoji``) are not staged here: the
+whole packages are far larger than what the pages use, so ``book/_ext/mltutor_fonts.py`` cuts
+them down to the characters of the built pages at the end of the build, straight from
+``node_modules/``.
+
 Run it after ``npm ci`` and before ``jupyter-book build`` (``make book`` does both)::
 
     python scripts/copy_web_assets.py            # stage into _build/web_assets
