@@ -8,6 +8,7 @@ deliberate refusals (``sklearn_accepts=True``).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 import sklearn.metrics as skm
 
@@ -78,6 +79,30 @@ CASES = [
      TypeError, ["sample_weight"], False),
     ("sample_weight all zero", "precision_score", ([0, 1, 1], [0, 1, 1]), {"sample_weight": [0, 0, 0]},
      ValueError, ["sample_weight", "non-zero"], False),
+    # One weight check for every family (issue 12): the same refusals in curves, areas, losses.
+    ("sample_weight NaN (roc_auc)", "roc_auc_score", ([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3]),
+     {"sample_weight": [1, np.nan, 1, 1]}, ValueError, ["sample_weight", "NaN"], False),
+    ("sample_weight inf (average precision)", "average_precision_score", ([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3]),
+     {"sample_weight": [1, np.inf, 1, 1]}, ValueError, ["sample_weight", "infinity"], False),
+    ("sample_weight length (roc_curve)", "roc_curve", ([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3]),
+     {"sample_weight": [1, 2, 3]}, ValueError, ["sample_weight has 3", "4 samples"], False),
+    ("sample_weight all zero (pr curve)", "precision_recall_curve", ([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3]),
+     {"sample_weight": [0, 0, 0, 0]}, ValueError, ["sample_weight", "non-zero"], False),
+    ("sample_weight NaN (log_loss)", "log_loss", ([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3]),
+     {"sample_weight": [1, np.nan, 1, 1]}, ValueError, ["sample_weight", "NaN"], False),
+    ("sample_weight inf (brier)", "brier_score_loss", ([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3]),
+     {"sample_weight": [1, np.inf, 1, 1]}, ValueError, ["sample_weight", "infinity"], False),
+    ("sample_weight 2-D (log_loss)", "log_loss", ([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3]),
+     {"sample_weight": [[1], [1], [1], [1]]}, ValueError, ["sample_weight", "1-D"], False),
+    ("sample_weight strings in an object array", "f1_score", ([0, 1, 1, 0], [0, 1, 0, 0]),
+     {"sample_weight": np.array(["1", "1", "1", "1"], dtype=object)}, TypeError,
+     ["sample_weight", "strings"], False),
+    ("pandas boolean with NA", "accuracy_score",
+     (pd.Series([True, pd.NA, False], dtype="boolean"), [True, True, False]), {}, ValueError,
+     ["y_true contains NaN", "missing values"], False),
+    ("pandas Int64 with NA in y_pred", "f1_score",
+     ([1, 0, 1], pd.Series([1, pd.NA, 0], dtype="Int64")), {}, ValueError,
+     ["y_pred contains NaN", "missing values"], False),
     ("normalize unknown", "confusion_matrix", ([0, 1], [0, 1]), {"normalize": "rows"}, ValueError,
      ["normalize", "'rows'", "'true'"], False),
     ("zero_division 2", "f1_score", ([0, 1], [0, 1]), {"zero_division": 2}, ValueError, ["zero_division", "2"],
@@ -103,6 +128,11 @@ CASES = [
      ["labels", "repeat"], True),
     ("2-D labels", "confusion_matrix", ([0, 1], [0, 1]), {"labels": [[0, 1]]}, ValueError,
      ["labels", "1-D"], True),
+    # scikit-learn returns nan for NaN weights here; a NaN weight is never meant.
+    ("sample_weight NaN (top-k)", "top_k_accuracy_score", ([0, 1, 2, 1], np.eye(3)[[0, 1, 2, 0]]),
+     {"sample_weight": [1, np.nan, 1, 1], "k": 2}, ValueError, ["sample_weight", "NaN"], True),
+    ("sample_weight NaN (ndcg)", "ndcg_score", (np.eye(3)[[0, 1, 2, 0]], np.eye(3)[[0, 2, 1, 0]]),
+     {"sample_weight": [1, np.nan, 1, 1]}, ValueError, ["sample_weight", "NaN"], True),
 ]
 
 

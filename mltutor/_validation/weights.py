@@ -88,6 +88,8 @@ def check_sample_weight(
     except ValueError as exc:  # ragged nested lists
         raise ValueError(f"sample_weight could not be read as an array of numbers: {exc}") from None
     if w.dtype.kind == "O":
+        if any(isinstance(v, (str, bytes)) for v in w.ravel()):  # astype would read "1" as 1.0
+            raise dtype_error("sample_weight must hold real numbers; got strings in an object array.")
         try:
             w = w.astype(np.float64)
         except (TypeError, ValueError):
