@@ -16,6 +16,14 @@ mis-handles, or is a last-digit detail):
 * ``hamming_loss`` on indicator matrices whose weights sum to 0 (negative weights) raises
   ZeroDivisionError, as it does for 1-D labels; scikit-learn returns inf there;
 * ``top_k_accuracy_score`` refuses NaN or infinite ``sample_weight`` (scikit-learn returns nan);
+* ``sample_weight`` of any dtype is summed in float64 (int64 for bool and integer weights, whose
+  counts stay integers as in scikit-learn).  scikit-learn sums some weights in their own dtype
+  (``normalize=False`` accuracy and top-k accuracy, multilabel ``hamming_loss`` and confusion
+  matrices): wrong for bool, int8, uint8 and float16 weights, float32-rounded for float32;
+  mltutor gives the exact number there.  Object arrays of numbers are read as float64 weights
+  (scikit-learn refuses them in some functions);
+* missing labels (pandas NA, None) are refused with "contains NaN: missing values" everywhere
+  (scikit-learn raises a TypeError about ordering for None and pandas ``string`` NA);
 * with at most 256 classes, float weights are summed cell by cell, then along rows and columns,
   so weighted sums may differ from scikit-learn's in the last bit (1e-16 relative);
   ``classification_report`` prints weighted supports in full, so such a digit can show there.
