@@ -170,7 +170,7 @@ def _pair_counts(t: np.ndarray, p: np.ndarray, n: int, w: np.ndarray | None) -> 
     if t.shape[0] <= chunk:
         codes = np.multiply(t, n, dtype=np.intp, casting="unsafe")
         np.add(codes, p, out=codes, dtype=np.intp, casting="unsafe")
-        return np.bincount(codes, weights=w, minlength=cells).reshape(n, n)
+        return _bincount(codes, w, cells).reshape(n, n)
     out = np.zeros(cells, dtype=np.float64 if w is not None else np.int64)
     codes = np.empty(chunk, dtype=np.intp)
     for start in range(0, t.shape[0], chunk):
@@ -181,6 +181,13 @@ def _pair_counts(t: np.ndarray, p: np.ndarray, n: int, w: np.ndarray | None) -> 
         wc = None if w is None else w[start : start + chunk]
         out += np.bincount(c, weights=wc, minlength=cells)
     return out.reshape(n, n)
+
+
+def _bincount(codes: np.ndarray, w: np.ndarray | None, n: int) -> np.ndarray:
+    """``np.bincount`` with ``minlength=n``, float64 whenever there are weights (numpy returns
+    int64 for an empty input even then)."""
+    out = np.bincount(codes, weights=w, minlength=n)
+    return out if w is None else out.astype(np.float64, copy=False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -262,8 +269,8 @@ def _marginals(
         table = _pair_counts(t, p, n, w)
         return np.diagonal(table).copy(), table.sum(axis=1), table.sum(axis=0), table
     agree = t == p
-    tp = np.bincount(t[agree], weights=None if w is None else w[agree], minlength=n)
-    return tp, np.bincount(t, weights=w, minlength=n), np.bincount(p, weights=w, minlength=n), None
+    tp = _bincount(t[agree], None if w is None else w[agree], n)
+    return tp, _bincount(t, w, n), _bincount(p, w, n), None
 
 
 def class_counts(

@@ -31,7 +31,7 @@ from _strategies import (
 from test_metrics_parity import sk_specificity
 
 # Many-class examples cost more than the small ones of test_metrics_parity.
-MANY = settings(PROPERTY, max_examples=150)
+MANY = settings(PROPERTY, max_examples=300)
 
 SET_WISE = ["precision_score", "recall_score", "f1_score", "jaccard_score"]
 
@@ -273,3 +273,14 @@ def test_exact_zero_true_negatives_with_float_weights_and_many_classes():
     assert np.isnan(spec[0])
     assert_parity(sk_specificity, mtm.specificity_score, y_true, y_pred, average=None,
                   sample_weight=w, zero_division=np.nan)
+
+
+def test_weighted_table_with_no_sample_among_the_labels_is_float():
+    # Found by the property test: np.bincount returns int64 for an empty input even with weights;
+    # a float-weighted confusion matrix must be float64 as in sklearn (here over 257 codes).
+    y_true, y_pred, w = np.r_[0, 256, 5], np.r_[196, 3, 5], np.r_[1.5, 2.0, 3.0]
+    assert_parity(skm.confusion_matrix, mtm.confusion_matrix, y_true, y_pred, labels=[0],
+                  sample_weight=w)
+    y_pred = np.r_[196, 3, 6]  # no sample right: weighted tp from an empty bincount
+    assert_parity(skm.precision_recall_fscore_support, mtm.precision_recall_fscore_support,
+                  y_true, y_pred, sample_weight=w, zero_division=0)
