@@ -17,13 +17,16 @@ What it does:
    load, a figure without alt text, math that MathJax did not typeset (``\\(``, ``\\[`` or
    ``$$`` left in the text, a ``.math`` element with no ``mjx-container``, or an
    ``mjx-merror``), widget state with no rendered widget, or a notebook error box / traceback.
-3. Fails a page on which a character has no font (tofu). Every visible character above ASCII
-   (Chinese terms, ✅ ❌ ⏳, arrows, dashes ...) is drawn on a canvas in the font its element
-   uses, once the page's web fonts for it have loaded, and compared pixel for pixel with the
-   missing-glyph box that font stack draws for an unassigned code point (U+0378). Equal
-   pixels, or no ink at all, mean no font had the glyph. (``document.fonts.check()`` cannot
-   tell: it answers true when no font in the list covers the text.) The book ships its CJK and
-   emoji fonts (``book/_ext/mltutor_fonts.py``), so this passes on a machine without any.
+3. Fails a page on which a character has no font (tofu). Every character above ASCII in the
+   page's text (Chinese terms, ✅ ❌ ⏳, arrows, dashes ...) is drawn on a canvas in the font
+   its element uses, once the page's web fonts for it have loaded, and compared pixel for
+   pixel with the missing-glyph box that font draws for an unassigned code point (U+0378):
+   equal pixels, or no ink, mean no font has the glyph. Each rendered occurrence on the page
+   is also measured (a Range around it): nearer the box's width than the glyph's means the
+   page itself shows a box, as Chromium does for text laid out before a late-listed web font
+   loaded. (``document.fonts.check()`` cannot tell either: it answers true when no font in
+   the list covers the text.) The book ships its CJK and emoji fonts
+   (``book/_ext/mltutor_fonts.py``), so this passes on a machine without any.
 4. Saves a full-page screenshot of every chapter (``book/NN_*.html``), the home page, the
    glossary and the first exercise page in light mode, and of ``--dark-page`` pages (the home
    page and chapter 1 by default) in dark mode, into ``--screenshots``.
