@@ -595,11 +595,10 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     targets = check_targets(y_true, y_pred, sample_weight)
     w = targets.sample_weight
     total = targets.n_samples if w is None else np.sum(w)
-    if targets.multilabel:
-        n_wrong = _count.mismatch_count(targets.y_true, targets.y_pred, w)
-        return _rates.hamming(n_wrong, total * targets.y_true.shape[1])
-    n_wrong = _count.mismatch_count(targets.y_true, targets.y_pred, w)  # no class count needed
-    return _rates.hamming(n_wrong, total)
+    # Entries compared as they are (no class count needed); each label column is one decision.
+    n_wrong = _count.mismatch_count(targets.y_true, targets.y_pred, w)
+    n_labels = targets.y_true.shape[1] if targets.multilabel else 1
+    return _rates.hamming(n_wrong, total * n_labels)
 
 
 def jaccard_score(
