@@ -457,7 +457,7 @@ def check_page(context, base: str, page: PurePosixPath, root: Path,
 
 
 def _shot_name(page: PurePosixPath, suffix: str = "") -> str:
-    """File name of a page's screenshot: its folder and stem (exercises and chapters share stems)."""
+    """A page's screenshot file: its folder and stem (exercises and chapters share stems)."""
     stem = "-".join(page.with_suffix("").parts)
     return f"{stem}{suffix}.png"
 
@@ -567,9 +567,10 @@ def main(argv: list[str] | None = None) -> int:
         for problem in problems:
             print(f"  {problem}")
         return 1
+    glyphs = sum(r.glyphs for r in results)
     print(f"all {len(pages)} pages clean"
           + (f"; math typeset on {sum(1 for r in results if r.math)} pages; "
-             f"{sum(r.glyphs for r in results)} non-ASCII glyphs drawn by a font" if results else ""))
+             f"{glyphs} non-ASCII glyphs drawn by a font" if results else ""))
     return 0
 
 

@@ -61,7 +61,8 @@ class FontPackage:
 
 
 NOTO_EMOJI = FontPackage("@fontsource/noto-emoji", "MLTutor Noto Emoji", "noto-emoji-subset")
-NOTO_SANS_SC = FontPackage("@fontsource/noto-sans-sc", "MLTutor Noto Sans SC", "noto-sans-sc-subset")
+NOTO_SANS_SC = FontPackage("@fontsource/noto-sans-sc", "MLTutor Noto Sans SC",
+                           "noto-sans-sc-subset")
 PACKAGES = (NOTO_SANS_SC, NOTO_EMOJI)
 
 

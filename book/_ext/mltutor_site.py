@@ -47,7 +47,8 @@ def install_cell_source(repository_url: str, version: str) -> str:
     """The exact source of each chapter's install cell for this repository and version."""
     url = repository_url.strip().rstrip("/")
     return (
-        "# In Colab or Binder: install mltutor from the course repository at this book's tag if it\n"
+        "# In Colab or Binder: install mltutor from the course repository at this book's tag"
+        " if it\n"
         "# is missing (never an upgrade). The build drops this cell while the repository URL in\n"
         "# _config.yml is a placeholder.\n"
         "try:\n"
