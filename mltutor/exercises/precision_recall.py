@@ -102,7 +102,7 @@ ex1 = Exercise(
     outputs=("precision", "recall"),
     cases=[
         case(15, 0, 5, note="the spam filter: nothing wrongly flagged"),
-        case(6, 4, 14, note="a search that returns 10 of 20 relevant documents"),
+        case(6, 4, 14, note="a search that returns 10 documents, 6 of the 20 relevant ones"),
         case(0, 0, 5, note="nothing flagged: precision is 0/0"),
         case(0, 3, 0, note="no positives at all: recall is 0/0"),
         case(0, 0, 0, zero_division=1.0, note="zero_division=1.0"),
