@@ -280,3 +280,14 @@ def test_exercise_notebook_contains_no_solution_code():
     for needle in ("b2 * precision + recall", "(1 + b2) * tp", "np.cumsum", "2 / 0.6 - 1 / 0.9",
                    "R = 0.45"):
         assert needle not in text, needle
+
+
+def test_ex3_notes_that_claim_a_lower_f2_threshold_are_true():
+    """A case whose note says F2 prefers a lower threshold must have F2's best below F1's."""
+    claimed = [c for c in ch4.ex3.cases if "F2 prefers a lower threshold" in c.note]
+    assert claimed
+    for c in claimed:
+        y_true, y_score = c.args
+        t_f1, _ = ch4.best_fbeta_threshold(y_true, y_score, beta=1.0)
+        t_f2, _ = ch4.best_fbeta_threshold(y_true, y_score, beta=2.0)
+        assert t_f2 < t_f1, c.note
