@@ -198,7 +198,7 @@ ex4 = Exercise(
         "They are on the diagonal. Every sample is counted exactly once in the matrix, so the "
         "total number of samples is `cm.sum()`.",
         "The buggy version counts each sample once per class (C times): as TP or FN for its true "
-        "class, FP for its predicted class, and TN for all the others.",
+        "class, FP for its predicted class when that is another class, and TN for all the others.",
     ],
 )
 
