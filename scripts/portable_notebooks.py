@@ -10,7 +10,9 @@ matches:
   the AVX-512 ones;
 * ``NPY_DISABLE_CPU_FEATURES``: numpy's AVX-512 dispatch targets off (``X86_V4`` and the named
   AVX-512 groups; names this numpy does not dispatch on are ignored with an ImportWarning, which
-  is silent by default).
+  is silent by default, and features the CPU lacks are ignored, so the same setting works on any
+  x86-64 machine).  numpy 2.x dispatches on ``X86_V4``: the older names alone would leave its
+  AVX-512 kernels on.
 
 ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` are left as the machine sets them.
 
