@@ -101,14 +101,13 @@ def _object_labels(arr: np.ndarray, name: str) -> np.ndarray:
     """An object array is accepted when every element is a string (as sklearn's type_of_target)."""
     if arr.size == 0:
         return arr.astype(str)
-    flat = arr.ravel()
-    if any(v is None or (isinstance(v, float) and v != v) for v in flat):
-        raise ValueError(
-            f"Input {name} contains NaN: missing values (None or NaN) cannot be class labels."
-        )
     try:
         values = np.unique(arr)
-    except TypeError:
+    except TypeError:  # unorderable: a missing value among strings, or mixed types
+        if any(v is None or (isinstance(v, float) and v != v) for v in arr.ravel()):
+            raise ValueError(
+                f"Input {name} contains NaN: missing values (None or NaN) cannot be class labels."
+            ) from None
         raise TypeError(
             f"{name} mixes label types that cannot be ordered (e.g. str and int); "
             "use one type for all labels."
