@@ -31,6 +31,7 @@ from ._validation import (
     UndefinedMetricWarning,
     check_labels_for_scores,
     check_max_fpr,
+    check_indicator_scores,
     check_option,
     check_pos_label,
     check_sample_weight,
@@ -188,13 +189,6 @@ def _average_columns(
 ) -> Any:
     """scikit-learn's ``_average_binary_score`` for an indicator matrix ``y`` (n, k), a score
     matrix of the same shape and validated weights ``w``.  ``metric`` is 'roc_auc' or 'ap'."""
-    if s.ndim != 2:
-        raise ValueError(
-            f"y_score must be 2-D, one column per label, when y_true is a label-indicator matrix; "
-            f"got shape {s.shape}."
-        )
-    if s.shape != y.shape:
-        raise ValueError(f"y_score has shape {s.shape} but y_true has shape {y.shape}; they must match.")
     k = y.shape[1]
 
     def column(yc: np.ndarray, sc: np.ndarray, wc: np.ndarray | None) -> float:
@@ -340,6 +334,7 @@ def roc_auc_score(
         return _roc_auc_positive(is_positive, two_classes, column_or_1d(s, "y_score"), w, max_fpr)
     if y_type != "multilabel-indicator":
         raise ValueError(f"{y_type} format is not supported")
+    check_indicator_scores(y, s)
     return _as_float(_average_columns("roc_auc", y, s, average, w, max_fpr=max_fpr))
 
 
@@ -470,6 +465,7 @@ def average_precision_score(
             )
     elif y_type == "multilabel-indicator":
         s = check_score_array(y_score, y.shape[0])
+        check_indicator_scores(y, s)
     else:
         raise ValueError(f"{y_type} format is not supported")
     w = _check_weights(sample_weight, y.shape[0], average, y_type)

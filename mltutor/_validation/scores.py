@@ -31,6 +31,7 @@ __all__ = [
     "TopKInputs",
     "as_real_array",
     "check_binary_scores",
+    "check_indicator_scores",
     "check_labels_for_scores",
     "check_real_scores",
     "check_score_array",
@@ -85,6 +86,18 @@ def check_score_array(y_score: Any, n_samples: int) -> np.ndarray:
     if n_samples == 0:
         raise ValueError("Found empty input: y_true and y_score have 0 samples; need at least 1.")
     return s
+
+
+def check_indicator_scores(y: np.ndarray, s: np.ndarray) -> None:
+    """A label-indicator ``y`` (n, k) needs scores of the same shape: one column per label
+    (scikit-learn silently scores only the first columns, or fails with an IndexError)."""
+    if s.ndim != 2:
+        raise ValueError(
+            f"y_score must be 2-D, one column per label, when y_true is a label-indicator matrix; "
+            f"got shape {s.shape}."
+        )
+    if s.shape != y.shape:
+        raise ValueError(f"y_score has shape {s.shape} but y_true has shape {y.shape}; they must match.")
 
 
 # --------------------------------------------------------------------------------------------
