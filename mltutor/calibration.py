@@ -15,8 +15,10 @@ is positive.  This module measures that and repairs it:
 
 Temperature and Platt scaling (with ``a > 0``) are strictly increasing maps of the score, so they
 change the probabilities but never the ranking: binary AUC and the argmax (top-1 accuracy) stay
-exactly where they were.  Isotonic regression is only non-decreasing: it pools scores into steps,
-which creates ties and can lower a held-out AUC slightly.  Judge calibration by ECE, NLL and the
+exactly where they were, as long as no probability saturates (in float64, sigmoids of logits above
+about 36 round to the same few values next to 1.0 and tie).  Isotonic regression is only
+non-decreasing: it pools scores into steps, which creates ties and can lower a held-out AUC
+slightly.  Judge calibration by ECE, NLL and the
 Brier score, not by AUC.
 
 Differences from the references (each refuses input the reference mis-handles, or is a last-digit
