@@ -4,7 +4,11 @@
 * :func:`match_detections` — greedy matching of one image's detections to its ground truth.
 * :func:`evaluate_voc` — per-class AP at IoU 0.5, VOC2007 11-point or all-point, "difficult" honoured.
 * :func:`evaluate_coco` — the 12 numbers of pycocotools' ``COCOeval(iouType='bbox')``, equal to it.
+* :mod:`mltutor.detection.mask` — COCO run-length encoded masks: encode, decode, area, box, polygons,
+  IoU (equal to ``pycocotools.mask``).
 """
+
+from . import mask
 
 from .coco import evaluate_coco
 from .iou import box_area, box_iou

@@ -1,0 +1,151 @@
+"""Instance masks: binary arrays, COCO run-length encodings (RLE) and polygons.
+
+Every check raises a ``ValueError`` (or ``TypeError`` for a wrong container) that names the argument
+and the object at fault (``rles[3]``, ``polygons[0]``).  The checks hand back plain arrays; the run
+arithmetic lives in :mod:`mltutor.detection.mask`, which never checks again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["check_binary_masks", "check_rle_list", "check_polygons", "check_image_size", "check_iscrowd"]
+
+
+def check_binary_masks(mask: Any, name: str = "mask") -> tuple[np.ndarray, bool]:
+    """A binary mask (h, w) or a stack (h, w, n) as a uint8 array, and whether it was a single one.
+
+    Values must be 0/1 (or booleans): pycocotools would read a 2 as a third "colour" and toggle
+    the run on every change between 1 and 2, which is never meant.
+    """
+    arr = np.asarray(mask)
+    if arr.ndim not in (2, 3):
+        raise ValueError(f"{name} must be a binary mask of shape (height, width) or a stack (height, width, n); "
+                         f"got shape {arr.shape}.")
+    if arr.dtype == bool:
+        return arr.view(np.uint8), arr.ndim == 2
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold 0/1 or booleans; got dtype {arr.dtype}.")
+    if arr.size and arr.dtype != np.uint8:
+        bad = (arr != 0) & (arr != 1)
+        if bad.any():
+            raise ValueError(f"{name} must hold only 0 and 1 (or booleans); got the value {arr[bad][0]!r}.")
+        arr = arr.astype(np.uint8)
+    elif arr.size and arr.max() > 1:
+        raise ValueError(f"{name} must hold only 0 and 1 (or booleans); got the value {arr.max()!r}.")
+    return arr.astype(np.uint8, copy=False), arr.ndim == 2
+
+
+def check_image_size(height: Any, width: Any) -> tuple[int, int]:
+    """``height`` and ``width``: non-negative integers."""
+    out = []
+    for name, v in (("height", height), ("width", width)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0:
+            raise ValueError(f"{name} must be a non-negative integer (pixels); got {v!r}.")
+        out.append(int(v))
+    return out[0], out[1]
+
+
+def _size(rle: Mapping, where: str) -> tuple[int, int]:
+    size = rle["size"]
+    if (not isinstance(size, (Sequence, np.ndarray)) or isinstance(size, (str, bytes)) or len(size) != 2
+            or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0 for v in size)):
+        raise ValueError(f"{where}['size'] must be [height, width], two non-negative integers; got {size!r}.")
+    return int(size[0]), int(size[1])
+
+
+def check_rle_list(rles: Any, name: str = "rles") -> tuple[list, np.ndarray, np.ndarray, bool]:
+    """RLE dicts ``{"size": [h, w], "counts": ...}`` → (counts, heights, widths, single).
+
+    ``counts`` is returned per object as given: ``bytes`` (a compressed string; ``str`` is encoded as
+    ASCII) or an int64 array (uncompressed run lengths, which must be non-negative and sum to h·w).
+    The compressed strings are checked where they are decoded (:func:`check_decoded`).
+    """
+    single = isinstance(rles, Mapping)
+    items = [rles] if single else rles
+    if not isinstance(items, (Sequence, np.ndarray)) or isinstance(items, (str, bytes)):
+        raise TypeError(f"{name} must be an RLE dict {{'size': [h, w], 'counts': ...}} or a list of them; "
+                        f"got {type(rles).__name__}.")
+    counts, heights, widths = [], np.zeros(len(items), np.int64), np.zeros(len(items), np.int64)
+    for i, rle in enumerate(items):
+        where = name if single else f"{name}[{i}]"
+        if not isinstance(rle, Mapping) or "size" not in rle or "counts" not in rle:
+            raise ValueError(f"{where} must be an RLE dict with 'size' and 'counts'; got {rle!r:.80}.")
+        h, w = _size(rle, where)
+        heights[i], widths[i] = h, w
+        c = rle["counts"]
+        if isinstance(c, str):
+            try:
+                c = c.encode("ascii")
+            except UnicodeEncodeError:
+                raise ValueError(f"{where}['counts'] is not a COCO compressed RLE string (non-ASCII).") from None
+        if isinstance(c, bytes):
+            counts.append(c)
+            continue
+        arr = np.asarray(c)
+        if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu") or arr.dtype == bool:
+            raise ValueError(f"{where}['counts'] must be a compressed string or a list of run lengths (ints); "
+                             f"got {c!r:.80}.")
+        arr = arr.astype(np.int64)
+        if (arr < 0).any():
+            raise ValueError(f"{where}['counts'] holds a negative run length ({arr[arr < 0][0]}).")
+        if int(arr.sum()) != h * w:
+            raise ValueError(f"{where}['counts'] sums to {int(arr.sum())}, but size {[h, w]} has {h * w} pixels.")
+        counts.append(arr)
+    return counts, heights, widths, single
+
+
+def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, widths: np.ndarray,
+                  name: str) -> None:
+    """Decoded compressed strings: run lengths non-negative and summing to h·w for every object."""
+    total = np.r_[0, np.cumsum(counts)]
+    sums = total[offsets[1:]] - total[offsets[:-1]]
+    neg = np.zeros(heights.shape[0], dtype=bool)
+    if counts.shape[0] and counts.min() < 0:
+        neg[np.repeat(np.arange(heights.shape[0]), np.diff(offsets))[counts < 0]] = True
+    bad = neg | (sums != heights * widths)
+    if bad.any():
+        i = int(np.argmax(bad))
+        why = "a negative run length" if neg[i] else f"runs summing to {int(sums[i])}, not h·w = {heights[i] * widths[i]}"
+        raise ValueError(f"{name}[{i}]['counts'] decodes to {why}; it is not a valid RLE of size "
+                         f"{[int(heights[i]), int(widths[i])]}.")
+
+
+def check_polygons(polygons: Any, name: str = "polygons") -> list[np.ndarray]:
+    """A list of polygons ``[x1, y1, x2, y2, ...]``, each with at least 3 finite points."""
+    if not isinstance(polygons, (Sequence, np.ndarray)) or isinstance(polygons, (str, bytes)):
+        raise TypeError(f"{name} must be a list of polygons [x1, y1, x2, y2, ...]; got {type(polygons).__name__}.")
+    out = []
+    for i, p in enumerate(polygons):
+        try:
+            xy = np.asarray(p, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}[{i}] must be a flat list of numbers [x1, y1, x2, y2, ...]; got {p!r:.80}.") from None
+        if isinstance(p, (str, bytes, Mapping)) or xy.ndim != 1:
+            raise ValueError(f"{name}[{i}] must be a flat list of numbers [x1, y1, x2, y2, ...]; got {p!r:.80}.")
+        if xy.shape[0] % 2:
+            raise ValueError(f"{name}[{i}] has {xy.shape[0]} numbers; a polygon needs x, y pairs.")
+        if xy.shape[0] < 6:
+            raise ValueError(f"{name}[{i}] has {xy.shape[0] // 2} point(s); a polygon needs at least 3 "
+                             "(pycocotools' frPyObjects would read 4 numbers as a box).")
+        if not np.isfinite(xy).all():
+            raise ValueError(f"{name}[{i}] holds NaN or inf coordinates.")
+        if np.abs(xy).max() > 1e8:
+            raise ValueError(f"{name}[{i}] has a coordinate beyond ±1e8 pixels.")
+        out.append(xy)
+    return out
+
+
+def check_iscrowd(iscrowd: Any, n: int, name: str = "iscrowd") -> np.ndarray:
+    """One 0/1 (or boolean) flag per ground-truth object."""
+    if iscrowd is None:
+        return np.zeros(n, dtype=bool)
+    flags = np.asarray(iscrowd).reshape(-1)
+    if flags.shape[0] != n:
+        raise ValueError(f"{name} must hold one flag per ground-truth object ({n}); got {flags.shape[0]}.")
+    if flags.size and (flags.dtype.kind not in "biuf" or not np.isin(flags, (0, 1)).all()):
+        raise ValueError(f"{name} must hold 0/1 or booleans; got {flags[:5].tolist()}.")
+    return flags.astype(bool)

@@ -1,0 +1,216 @@
+"""mltutor.detection.mask against pycocotools.mask: RLE counts bit for bit, IoU to 1e-12.
+
+Generated masks cover: empty and full masks, single pixels, h or w = 1, random noise (many short
+runs), blocks and stripes (few long runs, counts needing several characters), masks large enough
+for run lengths above 2^15.  Polygons cover convex and self-intersecting shapes, collinear and
+repeated vertices, coordinates off the image and negative ones, fractional and integer vertices.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pycocotools._mask as coco_mask_c
+import pycocotools.mask as coco_mask
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from _strategies import CASES, PROPERTY
+from mltutor.detection import mask
+
+pytestmark = pytest.mark.filterwarnings("ignore:__array__ implementation:DeprecationWarning")
+
+
+def _random_masks(rng: np.random.Generator, h: int, w: int, n: int) -> np.ndarray:
+    kind = rng.integers(0, 5)
+    if kind == 0:  # noise
+        out = rng.random((h, w, n)) < rng.choice([0.02, 0.5, 0.98])
+    elif kind == 1:  # empty or full
+        out = np.full((h, w, n), bool(rng.integers(0, 2)))
+    elif kind == 2:  # one pixel
+        out = np.zeros((h, w, n), dtype=bool)
+        out[rng.integers(0, h), rng.integers(0, w)] = True
+    else:  # blocks
+        out = np.zeros((h, w, n), dtype=bool)
+        for i in range(n):
+            for _ in range(int(rng.integers(1, 4))):
+                y0, x0 = rng.integers(0, h), rng.integers(0, w)
+                out[y0:y0 + rng.integers(1, h + 1), x0:x0 + rng.integers(1, w + 1), i] = True
+    return np.asfortranarray(out.astype(np.uint8))
+
+
+@st.composite
+def mask_stacks(draw):
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    big = draw(st.integers(0, 9)) == 0
+    h = int(rng.integers(1, 400 if big else 24))
+    w = int(rng.integers(1, 400 if big else 24))
+    if draw(st.integers(0, 5)) == 0:
+        (h, w) = (1, w) if rng.random() < 0.5 else (h, 1)
+    n = int(rng.integers(1, 5))
+    return _random_masks(rng, h, w, n)
+
+
+def _counts(rles):
+    return [r["counts"] for r in rles]
+
+
+@PROPERTY
+@given(mask_stacks())
+def test_encode_decode_area_bbox_equal_pycocotools(masks):
+    CASES["mask: encode/decode/area/toBbox vs pycocotools"] += 1
+    ref = coco_mask.encode(masks)
+    ours = mask.encode(masks)
+    assert _counts(ours) == _counts(ref)
+    assert [r["size"] for r in ours] == [list(r["size"]) for r in ref]
+    # C-ordered bool input reads the same pixels
+    assert _counts(mask.encode(np.ascontiguousarray(masks.astype(bool)))) == _counts(ref)
+    decoded = mask.decode(ref)
+    assert decoded.dtype == np.uint8 and decoded.flags.f_contiguous
+    np.testing.assert_array_equal(decoded, coco_mask.decode(ref))
+    as_str = [{"size": r["size"], "counts": r["counts"].decode()} for r in ref]
+    np.testing.assert_array_equal(mask.area(as_str), coco_mask.area(ref))
+    np.testing.assert_array_equal(mask.to_bbox(ref), coco_mask.toBbox(ref))
+    single = mask.encode(masks[:, :, 0])
+    assert single["counts"] == ref[0]["counts"]
+    assert mask.area(single) == int(coco_mask.area(ref[0]))
+
+
+@PROPERTY
+@given(mask_stacks(), st.integers(0, 2**32 - 1))
+def test_iou_and_merge_equal_pycocotools(masks, seed):
+    CASES["mask: iou/merge vs pycocotools"] += 1
+    rng = np.random.default_rng(seed)
+    h, w, _ = masks.shape
+    dt = coco_mask.encode(masks)
+    gt = coco_mask.encode(_random_masks(rng, h, w, int(rng.integers(1, 5))))
+    crowd = rng.integers(0, 2, len(gt)).tolist()
+    np.testing.assert_allclose(mask.iou(dt, gt, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12)
+    # uncompressed counts give the same numbers
+    uncompressed = [{"size": r["size"], "counts": _runs(r)} for r in gt]
+    np.testing.assert_allclose(mask.iou(dt, uncompressed, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12)
+    for intersect in (False, True):
+        assert mask.merge(dt + gt, intersect)["counts"] == coco_mask.merge(dt + gt, int(intersect))["counts"]
+
+
+def _runs(rle):
+    flat = coco_mask.decode(rle).reshape(-1, order="F").astype(np.int64)
+    change = np.flatnonzero(np.diff(np.r_[0, flat]))
+    return np.diff(np.r_[0, change, flat.shape[0]]).tolist()
+
+
+@st.composite
+def polygon_sets(draw):
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    h, w = int(rng.integers(1, 60)), int(rng.integers(1, 60))
+    polys = []
+    for _ in range(int(rng.integers(1, 4))):
+        k = int(rng.integers(3, 12))
+        kind = rng.integers(0, 4)
+        if kind == 0:  # collinear
+            t = rng.uniform(0, 1, k)
+            xy = np.stack([t * w, t * h * rng.uniform(-1, 1)], axis=1)
+        else:
+            xy = rng.uniform(-0.2 * max(h, w), 1.2 * max(h, w), (k, 2))
+        if kind == 1:
+            xy = np.round(xy)  # integer vertices: crossings exactly on pixel centres' grid
+        elif kind == 2:
+            xy = np.round(xy * 2) / 2
+        if rng.random() < 0.3:
+            xy = np.repeat(xy, rng.integers(1, 3, k), axis=0)  # repeated vertices
+        polys.append(xy.reshape(-1).tolist())
+    return polys, h, w
+
+
+@PROPERTY
+@given(polygon_sets())
+def test_from_polygons_equal_frPyObjects(case):
+    CASES["mask: polygon rasterisation vs pycocotools frPyObjects"] += 1
+    polys, h, w = case
+    ref = coco_mask.frPyObjects(polys, h, w)
+    ours = mask.from_polygons(polys, h, w)
+    assert _counts(ours) == _counts(ref)
+    assert mask.merge(ours)["counts"] == coco_mask.merge(ref)["counts"]
+
+
+# --------------------------------------------------------------------------------------------
+# Edge cases
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (1, 7), (7, 1), (5, 6)])
+@pytest.mark.parametrize("fill", [0, 1])
+def test_empty_full_and_thin_masks(shape, fill):
+    m = np.full(shape + (1,), fill, dtype=np.uint8, order="F")
+    ref = coco_mask.encode(m)
+    ours = mask.encode(m)
+    assert _counts(ours) == _counts(ref)
+    np.testing.assert_array_equal(mask.to_bbox(ours), coco_mask.toBbox(ref))
+    np.testing.assert_array_equal(mask.area(ours), coco_mask.area(ref))
+    np.testing.assert_array_equal(mask.decode(ours), coco_mask.decode(ref))
+
+
+def test_one_pixel_and_iou_extremes():
+    m = np.zeros((4, 5), dtype=np.uint8)
+    m[2, 3] = 1
+    rle = mask.encode(m)
+    assert rle == {"size": [4, 5], "counts": coco_mask.encode(np.asfortranarray(m))["counts"]}
+    assert mask.to_bbox(rle).tolist() == [3.0, 2.0, 1.0, 1.0]
+    empty = mask.encode(np.zeros((4, 5), dtype=np.uint8))
+    assert mask.iou([rle], [rle]).tolist() == [[1.0]]
+    assert mask.iou([empty], [empty], [1]).tolist() == [[0.0]]  # pycocotools: 0, not 0/0
+    other = mask.encode(np.zeros((5, 4), dtype=np.uint8))
+    assert mask.iou([rle], [other]).tolist() == [[0.0]]  # boxes do not overlap: no size check
+    assert mask.iou([], [rle]).shape == (0, 1)
+
+
+def test_large_counts_round_trip():
+    m = np.zeros((1000, 1000, 1), dtype=np.uint8, order="F")
+    m[999, 999] = 1  # a first run of 999,999 zeros: five characters
+    ref = coco_mask.encode(m)
+    assert _counts(mask.encode(m)) == _counts(ref)
+    assert mask.area(ref).tolist() == [1]
+
+
+def test_degenerate_polygons_match():
+    for poly in ([0, 0, 0, 0, 0, 0], [1, 1, 5, 1, 9, 1], [0, 0, 10, 10, 0, 0, 10, 10], [-5, -5, -1, -5, -1, -1]):
+        assert mask.from_polygons([poly], 8, 8)[0]["counts"] == coco_mask_c.frPoly([poly], 8, 8)[0]["counts"]
+
+
+# --------------------------------------------------------------------------------------------
+# Bad input
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: mask.encode(np.zeros(5)), "mask must be a binary mask of shape"),
+        (lambda: mask.encode(np.full((2, 2), 2)), "only 0 and 1"),
+        (lambda: mask.encode(np.full((2, 2), 0.5)), "only 0 and 1"),
+        (lambda: mask.encode(np.full((2, 2), "a")), "0/1 or booleans"),
+        (lambda: mask.decode({"size": [2, 2], "counts": [1, 1]}), "sums to 2"),
+        (lambda: mask.decode({"size": [2, 2], "counts": [1, -1, 4]}), "negative run length"),
+        (lambda: mask.decode({"size": [2], "counts": [4]}), r"\['size'\] must be \[height, width\]"),
+        (lambda: mask.decode({"counts": [4]}), "must be an RLE dict"),
+        (lambda: mask.area([{"size": [2, 2], "counts": "1 1"}]), "not a COCO compressed RLE string"),
+        (lambda: mask.area([{"size": [2, 2], "counts": "0o"}]), "ends in the middle of a number"),
+        (lambda: mask.area([{"size": [2, 2], "counts": "3"}]), r"rles\[0\]\['counts'\] decodes to runs summing"),
+        (lambda: mask.area("abc"), "must be an RLE dict"),
+        (lambda: mask.decode([{"size": [2, 2], "counts": [4]}, {"size": [1, 4], "counts": [4]}]), "same size"),
+        (lambda: mask.merge([]), "at least one"),
+        (lambda: mask.from_polygons([[0, 0, 1, 1]], 4, 4), "at least 3"),
+        (lambda: mask.from_polygons([[0, 0, 1, 1, 2]], 4, 4), "x, y pairs"),
+        (lambda: mask.from_polygons([[0, 0, np.nan, 1, 2, 2]], 4, 4), "NaN or inf"),
+        (lambda: mask.from_polygons([[0, 0, 1, 0, 1, 1]], -1, 4), "height must be a non-negative integer"),
+        (lambda: mask.from_polygons([[0, 0, 1, 0, 1, 1]], 4, 2.5), "width must be a non-negative integer"),
+        (lambda: mask.from_polygons("0 0 1 1", 4, 4), "list of polygons"),
+        (lambda: mask.iou([{"size": [1, 1], "counts": [0, 1]}], [{"size": [1, 1], "counts": [0, 1]}], [0, 1]),
+         "iscrowd must hold one flag per ground-truth object"),
+        (lambda: mask.iou([{"size": [1, 1], "counts": [0, 1]}], [{"size": [1, 1], "counts": [0, 1]}], [2]),
+         "iscrowd must hold 0/1"),
+    ],
+)
+def test_bad_input_is_named(call, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        call()
