@@ -9,6 +9,13 @@ take cumulative true and false positives at each distinct score, then
   thresholds, *without* interpolation (for the interpolated VOC/COCO variants see
   :mod:`mltutor.interpolated_ap`).
 
+Without sample weights (and without ``max_fpr``) neither area needs the curve.  From
+:func:`mltutor.curves.sort_classes` — every score sorted, the smaller class's scores sorted apart
+and ranked among all with ``np.searchsorted`` — the Mann–Whitney sum is a sum of ranks
+(:func:`sorted_roc_auc`), and AP needs the counts only at the distinct positive scores
+(:func:`sorted_average_precision`).  Both are sorts and binary searches of values: no ``argsort``,
+no gather through a permutation, and memory of about one extra copy of the scores.
+
 Several columns (one-vs-rest classes, multilabel columns) are a loop over columns; ``average=
 'samples'`` scores every row of the matrix at once with a row-wise version of the same kernel.
 Same names, arguments, results, warnings and errors as scikit-learn 1.9, except that (deliberate):
@@ -44,7 +51,15 @@ from ._validation import (
     unique_labels,
     warn,
 )
-from .curves import auc, cumulative_counts, pr_points, roc_rates
+from .curves import (
+    BinaryCounts,
+    auc,
+    cumulative_counts,
+    pr_points,
+    roc_rates,
+    run_starts,
+    sort_classes,
+)
 
 __all__ = ["average_precision_score", "roc_auc_score"]
 
@@ -71,6 +86,63 @@ def _mcclish(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float) -> float:
     return float(0.5 * (1 + (partial_auc - min_area) / (max_area - min_area)))
 
 
+def sorted_roc_auc(is_positive: np.ndarray, y_score: np.ndarray) -> float:
+    r"""Unweighted ROC AUC of validated arrays holding both classes, by ranks (no ``argsort``).
+
+    With the ``m`` minority scores :math:`x_j` ranked among all ``n`` scores (``lo_j`` scores
+    strictly below, ``hi_j`` at or below), the pairs a minority score wins against the majority,
+    ties counting one half, sum to
+
+    .. math:: U = \sum_j rac{lo_j + hi_j}{2} - rac{m^2}{2}
+
+    (the minority's own pairs, ties included, sum to :math:`m^2/2`).  The area is :math:`U/(PN)`
+    when the positives are the minority and :math:`1 - U/(PN)` otherwise: the Mann–Whitney form
+    of the trapezoidal area scikit-learn computes, in exact integers up to one final division.
+    ``hi_j = lo_j + 1`` unless ``x_j`` is tied, so only tied scores are searched a second time.
+    """
+    classes = sort_classes(is_positive, y_score)
+    scores, x, lo = classes.scores, classes.minority, classes.below
+    n, m = scores.shape[0], x.shape[0]
+    # x[j] sits at scores[lo[j]]; it is tied when the next score is equal (clipping at the end
+    # can flag the last score, which then adds 0 below).
+    tied = np.take(scores, lo + 1, mode="clip") == x
+    extra_ties = int(np.sum(np.searchsorted(scores, x[tied], side="right") - lo[tied] - 1))
+    twice_u = 2 * int(np.sum(lo)) + m + extra_ties - m * m  # sum of lo + hi, minus m^2
+    pairs = 2 * m * (n - m)
+    if not classes.minority_is_positive:
+        twice_u = pairs - twice_u
+    return twice_u / pairs  # Python ints: one correctly rounded division
+
+
+def sorted_average_precision(is_positive: np.ndarray, y_score: np.ndarray) -> float:
+    r"""Unweighted step-sum AP of validated arrays, without ``argsort``.
+
+    Only thresholds where recall grows add to :math:`\sum_n (R_n - R_{n-1}) P_n`: the distinct
+    positive scores :math:`v`.  At each, ``tps`` = positives scoring at least :math:`v` (from the
+    sorted positives) and ``tps + fps`` = all samples scoring at least :math:`v` (from the rank
+    of :math:`v` among all scores); :math:`R_{n-1}` is the recall at the next higher positive
+    score (0 above the highest), as in scikit-learn's sum over every threshold.  When the
+    positives are the larger class the counts come from :func:`mltutor.curves.sorted_counts`
+    instead, which ranks the negatives.
+    """
+    n, n_pos = is_positive.shape[0], int(np.count_nonzero(is_positive))
+    if n_pos == 0 or 2 * n_pos > n:
+        return _step_sum(cumulative_counts(is_positive, y_score))
+    classes = sort_classes(is_positive, y_score)
+    starts = run_starts(classes.minority)  # ascending distinct positive scores
+    tps = (n_pos - starts).astype(np.float64)
+    precision = tps / (n - classes.below[starts])
+    recall = tps / n_pos
+    gain = recall - np.append(recall[1:], 0.0)
+    return float(max(0.0, np.sum(gain * precision)))
+
+
+def _step_sum(counts: BinaryCounts) -> float:
+    """Step-sum AP from the kernel's counts: Σ (R_n − R_{n−1}) P_n, never below 0."""
+    precision, recall, _ = pr_points(counts)
+    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+
+
 def _roc_auc_positive(
     is_positive: np.ndarray,
     two_classes: bool,
@@ -78,12 +150,16 @@ def _roc_auc_positive(
     sample_weight: np.ndarray | None,
     max_fpr: float | None,
 ) -> float:
-    """ROC AUC of one binary problem; NaN with a warning unless ``y_true`` shows two classes."""
+    """ROC AUC of one binary problem; NaN with a warning unless ``y_true`` shows two classes.
+    Unweighted full areas take the rank form; weights and ``max_fpr`` need the curve."""
     if not two_classes:
         warn(_ONE_CLASS, UndefinedMetricWarning)
         return float("nan")
+    full_area = max_fpr is None or max_fpr == 1
+    if sample_weight is None and full_area:
+        return sorted_roc_auc(is_positive, y_score)
     fpr, tpr, _ = roc_rates(cumulative_counts(is_positive, y_score, sample_weight))
-    if max_fpr is None or max_fpr == 1:
+    if full_area:
         return auc(fpr, tpr)
     return _mcclish(fpr, tpr, max_fpr)
 
@@ -100,8 +176,9 @@ def _average_precision_positive(
     is_positive: np.ndarray, y_score: np.ndarray, sample_weight: np.ndarray | None
 ) -> float:
     """Step-sum AP of one binary problem: Σ (R_n − R_{n−1}) P_n, never below 0."""
-    precision, recall, _ = pr_points(cumulative_counts(is_positive, y_score, sample_weight))
-    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+    if sample_weight is None:
+        return sorted_average_precision(is_positive, y_score)
+    return _step_sum(cumulative_counts(is_positive, y_score, sample_weight))
 
 
 # --------------------------------------------------------------------------------------------

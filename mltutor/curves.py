@@ -1,8 +1,9 @@
 """Kernel 2: sorted-score cumulative counts.
 
 Every threshold-based quantity in mltutor (threshold sweeps, the best F-beta threshold, cost-based
-thresholds, and later ROC and precision-recall curves and average precision) is arithmetic on the
-two arrays that :func:`binary_counts` returns.  The idea fits in four lines of NumPy::
+thresholds, ROC and precision-recall curves, their areas) is arithmetic on the two arrays that
+:func:`binary_counts` returns: at each distinct score, highest first, the numbers of positives
+(``tps``) and negatives (``fps``) scoring at least that much.  The textbook way fits in four lines::
 
     order = np.argsort(y_score)[::-1]                       # highest score first
     tps = np.cumsum(is_positive[order] * weight[order])     # positives with score >= s
@@ -12,6 +13,17 @@ two arrays that :func:`binary_counts` returns.  The idea fits in four lines of N
 Predicting "positive" when ``score >= threshold`` and lowering the threshold one distinct score at
 a time admits whole runs of tied scores at once, so the counts are read at the *last* index of each
 run.  One sort gives every threshold: there is no loop over thresholds.
+
+Without weights mltutor does not call ``argsort`` at all (it is the slow part: NumPy's ``sort`` of
+floats is vectorised with SIMD instructions, its ``argsort`` moves twice the data and, on AVX2
+machines, is not vectorised).  Counts need only *how many* scores lie below a value, not which
+samples they are, so :func:`sort_classes` sorts the values alone: all scores with ``np.sort``, and
+the smaller class's scores apart; ``np.searchsorted`` then gives the rank of every score of the
+smaller class among all scores.  The number of positives at or above each distinct score follows
+from those ranks with one cumulative sum of a mark per sample (:func:`sorted_counts`), and the
+areas need even less (:mod:`mltutor.curve_scores`).  Weighted counts keep the ``argsort`` form:
+the sums of float weights depend on the order inside a run of ties, and matching scikit-learn to
+the last bit needs its stable order.
 """
 
 from __future__ import annotations
@@ -31,6 +43,7 @@ from ._validation import (
 
 __all__ = [
     "BinaryCounts",
+    "SortedClasses",
     "auc",
     "binary_counts",
     "check_binary_scores",
@@ -40,6 +53,8 @@ __all__ = [
     "precision_recall_curve",
     "roc_curve",
     "roc_rates",
+    "sort_classes",
+    "sorted_counts",
     "unique_labels",
 ]
 
@@ -69,6 +84,88 @@ class BinaryCounts(NamedTuple):
 # --------------------------------------------------------------------------------------------
 
 
+class SortedClasses(NamedTuple):
+    """Both classes of a binary problem sorted by value only (``np.sort``, no ``argsort``).
+
+    Attributes
+    ----------
+    scores : ndarray, shape (n_samples,)
+        Every score, ascending.
+    minority : ndarray, shape (n_minority,)
+        The scores of the smaller class (the positives when there are no more positives than
+        negatives), ascending.
+    below : ndarray of intp, shape (n_minority,)
+        ``below[j]``: how many scores (of either class) are strictly lower than ``minority[j]``;
+        that is where ``minority[j]``'s run of tied values starts in ``scores``.
+    minority_is_positive : bool
+        Whether ``minority`` holds the positives.
+    """
+
+    scores: np.ndarray
+    minority: np.ndarray
+    below: np.ndarray
+    minority_is_positive: bool
+
+
+def sort_classes(is_positive: np.ndarray, y_score: np.ndarray) -> SortedClasses:
+    """Sort every score and, apart, the scores of the smaller class; rank the latter among all.
+
+    Sorting the smaller class (not both) and searching it in the whole keeps the extra work at
+    ``m log n`` for ``m`` minority scores.  Inputs are validated arrays (see
+    :func:`cumulative_counts`).
+    """
+    n_positive = int(np.count_nonzero(is_positive))
+    minority_is_positive = 2 * n_positive <= is_positive.shape[0]
+    scores = np.sort(y_score)
+    minority = y_score[is_positive if minority_is_positive else ~is_positive]  # a copy: sort it
+    minority.sort()
+    below = np.searchsorted(scores, minority, side="left")
+    return SortedClasses(scores, minority, below, minority_is_positive)
+
+
+def run_starts(sorted_values: np.ndarray) -> np.ndarray:
+    """Index of the first element of every run of equal values in a sorted, non-empty array."""
+    starts = np.flatnonzero(sorted_values[1:] != sorted_values[:-1])
+    starts += 1
+    return np.concatenate(([0], starts))
+
+
+def sorted_counts(is_positive: np.ndarray, y_score: np.ndarray) -> BinaryCounts:
+    """The unweighted kernel without ``argsort``: the same arrays as :func:`cumulative_counts`.
+
+    In ascending order the run of tied scores ``r`` starts at index ``starts[r]`` of the sorted
+    scores, so ``n - starts[r]`` scores are at or above it.  Each minority score is marked at the
+    front of its run (index ``below[j]``, plus its rank among equal minority scores); a cumulative
+    sum of the marks counts the minority scores below each run start, and the other class is the
+    difference.  Counts are exact integers whatever the order inside a run, so nothing else about
+    the samples is needed.
+    """
+    classes = sort_classes(is_positive, y_score)
+    scores, minority, below = classes.scores, classes.minority, classes.below
+    n, m = scores.shape[0], minority.shape[0]
+    starts = run_starts(scores)
+    marks = np.zeros(n, dtype=bool)
+    if m:
+        rank = np.arange(m)
+        first = np.where(np.r_[True, minority[1:] != minority[:-1]], rank, 0)
+        np.maximum.accumulate(first, out=first)  # index of the first equal minority score
+        rank -= first
+        rank += below
+        marks[rank] = True
+    # Minority scores strictly below each run start: an exclusive prefix sum read at the starts.
+    minority_below = np.cumsum(marks, dtype=np.int64 if n >= 2**31 else np.int32)[starts]
+    minority_below -= marks[starts]
+    minority_at_or_above = (m - minority_below).astype(np.float64)
+    all_at_or_above = (n - starts).astype(np.float64)
+    other_at_or_above = all_at_or_above - minority_at_or_above
+    if classes.minority_is_positive:
+        tps, fps = minority_at_or_above, other_at_or_above
+    else:
+        tps, fps = other_at_or_above, minority_at_or_above
+    # Highest threshold first, as the argsort form and scikit-learn.
+    return BinaryCounts(fps[::-1].copy(), tps[::-1].copy(), scores[starts[::-1]])
+
+
 def cumulative_counts(
     is_positive: np.ndarray, y_score: np.ndarray, sample_weight: np.ndarray | None = None
 ) -> BinaryCounts:
@@ -76,31 +173,24 @@ def cumulative_counts(
 
     ``is_positive`` is a 1-D bool array, ``y_score`` a 1-D finite real array of the same length and
     ``sample_weight`` float64 or None.  Samples with weight 0 are dropped first, so their scores are
-    not thresholds (scikit-learn >= 1.8 does the same).
+    not thresholds (scikit-learn >= 1.8 does the same).  Without weights this is
+    :func:`sorted_counts` (no ``argsort``).
     """
-    if sample_weight is not None:
-        keep = sample_weight != 0
-        is_positive, y_score, sample_weight = is_positive[keep], y_score[keep], sample_weight[keep]
-    # One sort, highest score first.  Without weights the counts are exact integers whatever the
-    # order inside a run of ties (only each run's last count is kept), so the faster unstable sort
-    # gives identical results.  With weights the order inside a run changes the last bit of the
-    # float sums, so the weighted path sorts exactly as scikit-learn does (stable, descending, ties
-    # in input order: a stable ascending sort of the reversed array, mapped back), which makes the
-    # sums identical to the last bit.
     if sample_weight is None:
-        order = np.argsort(y_score)[::-1]
-    else:
-        order = (y_score.shape[0] - 1) - np.argsort(y_score[::-1], kind="stable")[::-1]
+        return sorted_counts(is_positive, y_score)
+    keep = sample_weight != 0
+    is_positive, y_score, sample_weight = is_positive[keep], y_score[keep], sample_weight[keep]
+    # With weights the order inside a run of ties changes the last bit of the float sums, so the
+    # weighted path sorts exactly as scikit-learn does (stable, descending, ties in input order: a
+    # stable ascending sort of the reversed array, mapped back), which makes the sums identical to
+    # the last bit.
+    order = (y_score.shape[0] - 1) - np.argsort(y_score[::-1], kind="stable")[::-1]
     score = y_score[order]
     pos = is_positive[order].astype(np.float64)
     last = np.append(np.flatnonzero(np.diff(score)), score.shape[0] - 1)
-    if sample_weight is None:
-        tps = np.cumsum(pos)[last]
-        fps = 1.0 + last - tps  # samples so far minus positives so far (exact in float64)
-    else:
-        w = sample_weight[order]
-        tps = np.cumsum(pos * w)[last]
-        fps = np.cumsum((1.0 - pos) * w)[last]  # a cumsum: stays monotone despite rounding
+    w = sample_weight[order]
+    tps = np.cumsum(pos * w)[last]
+    fps = np.cumsum((1.0 - pos) * w)[last]  # a cumsum: stays monotone despite rounding
     return BinaryCounts(fps, tps, score[last])
 
 
