@@ -67,18 +67,22 @@ from ._validation import (
     target_type,
     warn,
 )
+from ._validation.stats import check_kappa_replace, check_kappa_weights, check_lr_replace
 
 __all__ = [
     "UndefinedMetricWarning",
     "accuracy_score",
     "balanced_accuracy_score",
+    "class_likelihood_ratios",
     "classification_report",
+    "cohen_kappa_score",
     "confusion_matrix",
     "dcg_score",
     "f1_score",
     "fbeta_score",
     "hamming_loss",
     "jaccard_score",
+    "matthews_corrcoef",
     "multilabel_confusion_matrix",
     "ndcg_score",
     "precision_recall_fscore_support",
@@ -86,6 +90,7 @@ __all__ = [
     "recall_score",
     "specificity_score",
     "top_k_accuracy_score",
+    "zero_one_loss",
     "auc",
     "average_precision_score",
     "det_curve",
@@ -682,3 +687,287 @@ def top_k_accuracy_score(
     else:
         outranked_by = _count.outranking_count(s, t)
     return _rates.top_k_accuracy(outranked_by, k, inputs.sample_weight, normalize)
+
+
+# --------------------------------------------------------------------------------------------
+# Single-number agreement: MCC, Cohen's kappa, likelihood ratios, zero-one loss
+# --------------------------------------------------------------------------------------------
+
+
+def _labelled_table(targets: Targets, labels: Any, who: str) -> np.ndarray:
+    """The confusion count over ``labels`` (or the present classes) of validated 1-D targets,
+    refusing labels none of which occur in ``y_true`` as ``confusion_matrix`` does."""
+    if targets.multilabel:
+        raise ValueError(f"multilabel-indicator is not supported by {who}; it needs 1-D labels.")
+    conf = _count.class_counts(targets.y_true, targets.y_pred, targets.sample_weight)
+    labels = check_labels(labels, conf.classes, unique=True)
+    if labels is not None:
+        if labels.size == 0:
+            raise ValueError("'labels' should contain at least one label.")
+        pos, found = _count._lookup(conf.classes, labels)
+        if not (found & conf.in_true[pos]).any():
+            first = "y1" if who == "cohen_kappa_score" else "y_true"
+            raise ValueError(
+                f"At least one label in `labels` must be present in `{first}`; "
+                f"labels={labels.tolist()} but it holds {conf.classes[conf.in_true].tolist()}."
+            )
+    cm = _count.confusion_table(conf, targets.sample_weight, labels)
+    if cm.shape == (1, 1):
+        _warn_single_label()  # scikit-learn's confusion_matrix, called inside, warns
+    return cm
+
+
+def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+    """Matthews correlation coefficient (the phi coefficient; Gorodkin's R_K for K classes).
+
+    .. math:: \\mathrm{MCC} = \\frac{c\\,s - \\sum_k t_k p_k}
+              {\\sqrt{(s^2 - \\sum_k p_k^2)\\,(s^2 - \\sum_k t_k^2)}}
+
+    with ``c`` the (weighted) number of correct predictions, ``s`` the total, ``t_k`` and ``p_k``
+    the true and predicted totals of class ``k``: the correlation of the one-hot truth and
+    prediction, so only the diagonal and the two marginals of the confusion count are needed
+    (O(n + C)).  In [-1, 1]; 0 for chance.
+
+    Undefined when every sample has the same true class or the same predicted class (a
+    denominator factor is 0); like scikit-learn, the result is then 0.0, **without a warning** —
+    a constant classifier and a random one both score 0.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        Binary or multiclass labels (indicator matrices are refused).
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> matthews_corrcoef([+1, +1, +1, -1], [+1, -1, +1, +1])
+    -0.3333333333333333
+    >>> matthews_corrcoef([0, 1, 0, 1], [0, 0, 0, 0])  # a constant prediction
+    0.0
+    """
+    targets = check_targets(y_true, y_pred, sample_weight)
+    if targets.multilabel:
+        raise ValueError("multilabel-indicator is not supported by matthews_corrcoef; "
+                         "it needs binary or multiclass 1-D labels.")
+    conf = _count.class_counts(targets.y_true, targets.y_pred, targets.sample_weight)
+    if conf.classes.shape[0] == 1:
+        _warn_single_label()  # scikit-learn's confusion_matrix warns here
+    return _matthews(conf.tp, conf.true_sum, conf.pred_sum)
+
+
+def _matthews(tp: np.ndarray, true_sum: np.ndarray, pred_sum: np.ndarray) -> float:
+    """MCC from the diagonal and the marginals, in scikit-learn's order of operations."""
+    t_sum, p_sum = true_sum.astype(np.float64), pred_sum.astype(np.float64)
+    n_correct = np.sum(tp, dtype=np.float64)
+    n_samples = p_sum.sum()
+    cov_ytyp = n_correct * n_samples - np.dot(t_sum, p_sum)
+    cov_ypyp = n_samples**2 - np.dot(p_sum, p_sum)
+    cov_ytyt = n_samples**2 - np.dot(t_sum, t_sum)
+    denominator = cov_ypyp * cov_ytyt
+    if denominator == 0:
+        return 0.0
+    return float(cov_ytyp / np.sqrt(denominator))
+
+
+def cohen_kappa_score(
+    y1: Any,
+    y2: Any,
+    *,
+    labels: Any = None,
+    weights: Any = None,
+    sample_weight: Any = None,
+    replace_undefined_by: Any = np.nan,
+) -> Any:
+    """Cohen's kappa: agreement of two labelings beyond the agreement expected by chance.
+
+    .. math:: \\kappa = 1 - \\frac{\\sum_{ij} w_{ij} C_{ij}}{\\sum_{ij} w_{ij} E_{ij}},\\qquad
+              E_{ij} = \\frac{(\\sum_k C_{kj})(\\sum_k C_{ik})}{\\sum C}
+
+    with ``w_ij = [i != j]`` (unweighted, so ``kappa = (p_o - p_e) / (1 - p_e)``), ``|i - j|``
+    (``weights='linear'``) or ``(i - j)^2`` (``'quadratic'``), classes in the order of
+    ``labels`` (default: sorted).  Symmetric in ``y1`` and ``y2``.
+
+    Undefined (with an ``UndefinedMetricWarning``, returning ``replace_undefined_by``, NaN by
+    default) when no sample falls in the ``labels`` rows and columns, or when chance agreement is
+    already perfect (one label in common) — scikit-learn 1.9's two cases.
+
+    Parameters
+    ----------
+    y1, y2 : array-like of shape (n_samples,)
+        Labels of the two annotators (or truth and prediction).
+    labels : array-like, optional
+        Classes to keep (at least one must occur in ``y1``); samples outside are left out.
+    weights : {None, 'linear', 'quadratic'}
+    sample_weight : array-like of shape (n_samples,), optional
+    replace_undefined_by : np.nan or float in [-1, 1]
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> cohen_kappa_score(["neg", "pos", "neg", "neu", "pos"], ["neg", "pos", "neg", "neu", "neg"])
+    0.6875
+    >>> round(cohen_kappa_score([0, 1, 2, 2], [0, 2, 2, 1], weights="quadratic"), 4)
+    0.6364
+    """
+    weights = check_kappa_weights(weights)
+    replace_undefined_by = check_kappa_replace(replace_undefined_by)
+    targets = check_targets(y1, y2, sample_weight)
+    confusion = _labelled_table(targets, labels, "cohen_kappa_score").astype(np.float64)
+    return _kappa(confusion, weights, replace_undefined_by)
+
+
+def _kappa(confusion: np.ndarray, weights: Any, replace_undefined_by: Any) -> Any:
+    """Kappa from the float64 confusion count, in scikit-learn's order of operations."""
+    n_classes = confusion.shape[0]
+    sum0, sum1 = confusion.sum(axis=0), confusion.sum(axis=1)
+    total = sum0.sum()
+    if total == 0:
+        warn(
+            "`y2` contains no labels that are present in both `y1` and `labels`."
+            "`cohen_kappa_score` is undefined and set to the value defined by "
+            f"the `replace_undefined_by` param, which is set to {replace_undefined_by}.",
+            UndefinedMetricWarning,
+        )
+        return replace_undefined_by
+    expected = np.outer(sum0, sum1) / total
+    if weights is None:
+        w_mat = np.ones((n_classes, n_classes))
+        np.fill_diagonal(w_mat, 0)
+    else:
+        offsets = np.zeros((n_classes, n_classes)) + np.arange(n_classes)
+        w_mat = np.abs(offsets - offsets.T) if weights == "linear" else (offsets - offsets.T) ** 2
+    chance = np.sum(w_mat * expected)
+    if chance == 0:
+        warn(
+            "`y1`, `y2` and `labels` have only one label in common. "
+            "`cohen_kappa_score` is undefined and set to the value defined by the "
+            f"the `replace_undefined_by` param, which is set to {replace_undefined_by}.",
+            UndefinedMetricWarning,
+        )
+        return replace_undefined_by
+    return float(1 - np.sum(w_mat * confusion) / chance)
+
+
+def class_likelihood_ratios(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    sample_weight: Any = None,
+    replace_undefined_by: Any = np.nan,
+) -> tuple[float, float]:
+    """Positive and negative likelihood ratios of a binary classifier.
+
+    .. math:: LR_+ = \\frac{\\mathrm{TPR}}{\\mathrm{FPR}} = \\frac{tp\\,(tn + fp)}{fp\\,(tp + fn)},
+              \\qquad
+              LR_- = \\frac{\\mathrm{FNR}}{\\mathrm{TNR}} = \\frac{fn\\,(tn + fp)}{tn\\,(tp + fn)}
+
+    Post-test odds = pre-test odds x LR; unlike precision, neither depends on prevalence.
+    ``labels=[negative, positive]`` names the classes (default: the sorted two present).
+
+    Undefined cases warn (``UndefinedMetricWarning``) as in scikit-learn 1.9: ``fp == 0`` makes
+    ``LR+`` undefined, ``tn == 0`` makes ``LR-`` undefined (each then takes
+    ``replace_undefined_by``: NaN, 1.0 for both, or a dict ``{'LR+': v, 'LR-': w}``), and no
+    positive sample at all makes both NaN (0/0) unless replaced.
+
+    Returns
+    -------
+    (float, float)
+        ``(LR+, LR-)``.
+
+    Examples
+    --------
+    >>> class_likelihood_ratios([0, 1, 0, 1, 0], [1, 1, 0, 0, 0])
+    (1.5, 0.75)
+    """
+    replace_pos, replace_neg = check_lr_replace(replace_undefined_by)
+    targets = check_targets(y_true, y_pred, sample_weight)
+    if targets.multilabel:
+        ttype = "multilabel-indicator"
+    else:
+        ttype = target_type(targets, _count.class_counts(targets.y_true, targets.y_pred).classes)
+    if ttype != "binary":
+        raise ValueError(
+            "class_likelihood_ratios only supports binary classification "
+            f"problems, got targets of type: {ttype}"
+        )
+    cm = _labelled_table(targets, labels, "class_likelihood_ratios")
+    if cm.shape != (2, 2):
+        raise ValueError(
+            f"class_likelihood_ratios needs a 2 x 2 confusion matrix; labels give {cm.shape}. "
+            "Pass labels=[negative_class, positive_class]."
+        )
+    tn, fp, fn, tp = cm.ravel()
+    return _likelihood_ratios(tn, fp, fn, tp, replace_pos, replace_neg)
+
+
+def _likelihood_ratios(
+    tn: Any, fp: Any, fn: Any, tp: Any, replace_pos: float, replace_neg: float
+) -> tuple[float, float]:
+    """LR+ and LR- from the four counts, with scikit-learn 1.9's warnings and replacements."""
+    support_pos, support_neg = tp + fn, tn + fp
+    end = ("Use the `replace_undefined_by` param to control this behavior. To suppress this "
+           "warning or turn it into an error, see Python's `warnings` module and "
+           "`warnings.catch_warnings()`.")
+    if support_pos == 0:
+        warn(
+            "No samples of the positive class are present in `y_true`. "
+            "`positive_likelihood_ratio` and `negative_likelihood_ratio` are both set "
+            "to `np.nan`. " + end,
+            UndefinedMetricWarning,
+        )
+    if fp == 0:
+        beginning = ("No samples were predicted for the positive class and "
+                     "`positive_likelihood_ratio` is " if tp == 0
+                     else "`positive_likelihood_ratio` is ill-defined and ")
+        # scikit-learn's message stops here (the rest of its sentence is a separate statement)
+        warn(beginning + "set to `np.nan`. Use the `replace_undefined_by` param to ",
+             UndefinedMetricWarning)
+        positive = replace_pos
+    else:
+        positive = _ratio(tp * support_neg, fp * support_pos)
+    if tn == 0:
+        warn("`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " + end,
+             UndefinedMetricWarning)
+        negative = replace_neg
+    else:
+        negative = _ratio(fn * support_neg, tn * support_pos)
+    return float(positive), float(negative)
+
+
+def _ratio(numerator: Any, denominator: Any) -> float:
+    """numerator / denominator, NaN for 0/0 (no positive sample; already warned about)."""
+    if denominator == 0:
+        return np.nan
+    return float(numerator) / float(denominator)
+
+
+def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None) -> float:
+    """Fraction (or weighted number, ``normalize=False``) of samples predicted wrong.
+
+    .. math:: L_{0/1} = 1 - \\mathrm{accuracy} = \\frac{\\sum_s w_s [\\hat y_s \\ne y_s]}{\\sum_s w_s}
+
+    For indicator matrices a sample counts as wrong unless its whole label row is right (the
+    subset zero-one loss).
+
+    Examples
+    --------
+    >>> zero_one_loss([1, 2, 3, 4], [2, 2, 3, 4])
+    0.25
+    >>> zero_one_loss([1, 2, 3, 4], [2, 2, 3, 4], normalize=False)
+    1.0
+    """
+    normalize = check_bool(normalize, "normalize")
+    targets = check_targets(y_true, y_pred, sample_weight)
+    w = targets.sample_weight
+    total = targets.n_samples if w is None else w.sum()
+    score = _rates.accuracy(_count.exact_match_count(targets.y_true, targets.y_pred, w), total,
+                            normalize)
+    return float(1 - score) if normalize else float(total - score)

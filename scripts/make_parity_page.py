@@ -45,6 +45,7 @@ PROPERTY_TESTS = [
     "tests/test_detection_voc.py",
     "tests/test_detection_coco.py",
     "tests/test_streaming.py",
+    "tests/test_metrics_agreement.py",
 ]
 
 SK = "scikit-learn 1.9 `sklearn.metrics.{}`"
@@ -92,6 +93,12 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
      ["brier_score_loss (binary)", "brier_score_loss (multiclass)"]),
     ("metrics", "log_loss", SK.format("log_loss"),
      ["log_loss (binary, 1-D y_proba)", "log_loss (multiclass / indicator)"]),
+    ("metrics", "matthews_corrcoef", SK.format("matthews_corrcoef"), ["matthews_corrcoef"]),
+    ("metrics", "cohen_kappa_score", SK.format("cohen_kappa_score") + " (unweighted, linear, "
+     "quadratic)", ["cohen_kappa_score"]),
+    ("metrics", "class_likelihood_ratios", SK.format("class_likelihood_ratios"),
+     ["class_likelihood_ratios"]),
+    ("metrics", "zero_one_loss", SK.format("zero_one_loss"), ["zero_one_loss"]),
     ("metrics", "UndefinedMetricWarning", _ALL_WARN, None),
     # ---- everything else that is compared with a reference
     ("curves", "binary_counts", "scikit-learn `confusion_matrix_at_thresholds`; and the definition "

@@ -1,0 +1,268 @@
+"""Checks for the agreement metrics, the statistical tests and the conformal sets.
+
+Parameters of ``cohen_kappa_score`` and ``class_likelihood_ratios`` (scikit-learn 1.9's options),
+proportion counts and interval methods, the 0/1 targets with paired predictions or scores of
+McNemar's and DeLong's tests, and the probability matrices of split-conformal prediction.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+from .arrays import check_lengths, column_or_1d, not_array_like
+from .scores import as_real_array
+
+__all__ = [
+    "PROPORTION_METHODS",
+    "check_alpha",
+    "check_binary_truth",
+    "check_class_labels",
+    "check_kappa_replace",
+    "check_kappa_weights",
+    "check_lr_replace",
+    "check_paired_predictions",
+    "check_paired_scores",
+    "check_proba_matrix",
+    "check_proportion_counts",
+    "check_proportion_method",
+]
+
+#: ``proportion_ci`` methods, with the statsmodels spelling each one stands for.
+PROPORTION_METHODS = {
+    "wilson": "wilson",
+    "clopper-pearson": "beta",
+    "agresti-coull": "agresti_coull",
+    "jeffreys": "jeffreys",
+    "normal": "normal",
+}
+
+
+def _is_real(x: Any) -> bool:
+    return isinstance(x, Real) and not isinstance(x, (bool, np.bool_))
+
+
+# --------------------------------------------------------------------------------------------
+# cohen_kappa_score / class_likelihood_ratios
+# --------------------------------------------------------------------------------------------
+
+
+def check_kappa_weights(weights: Any) -> Any:
+    """``weights`` of Cohen's kappa: None, 'linear' or 'quadratic'."""
+    if weights is None or (isinstance(weights, str) and weights in ("linear", "quadratic")):
+        return weights
+    raise ValueError(f"weights must be None, 'linear' or 'quadratic'; got {weights!r}.")
+
+
+def check_kappa_replace(value: Any) -> Any:
+    """``replace_undefined_by`` of Cohen's kappa: NaN or a real number in [-1, 1] (returned as
+    given, as scikit-learn does)."""
+    if _is_real(value) and (np.isnan(value) or -1.0 <= value <= 1.0):
+        return value
+    raise ValueError(
+        f"replace_undefined_by must be np.nan or a real number in [-1.0, 1.0]; got {value!r}."
+    )
+
+
+_LR_DICT_MESSAGE = (
+    "The dictionary passed as `replace_undefined_by` needs to be in the form "
+    "`{{'LR+': `value_1`, 'LR-': `value_2`}}` where the value for `LR+` ranges "
+    "from `1.0` to `np.inf` or is `np.nan` and the value for `LR-` ranges from "
+    "`0.0` to `1.0` or is `np.nan`; got `{value}`."
+)
+
+
+def check_lr_replace(value: Any) -> tuple[float, float]:
+    """``replace_undefined_by`` of ``class_likelihood_ratios``: NaN, 1.0 or a dict
+    ``{'LR+': >= 1 (inf allowed) or NaN, 'LR-': in [0, 1] or NaN}``.  Returns the two values."""
+    if isinstance(value, dict):
+        pos, neg = value.get("LR+"), value.get("LR-")
+        ok = (
+            "LR+" in value and "LR-" in value and _is_real(pos) and _is_real(neg)
+            and (np.isnan(pos) or pos >= 1.0) and (np.isnan(neg) or 0.0 <= neg <= 1.0)
+        )
+        if not ok:
+            raise ValueError(_LR_DICT_MESSAGE.format(value=value))
+        return pos, neg
+    if _is_real(value) and np.isnan(value):
+        return np.nan, np.nan
+    if _is_real(value) and value == 1.0:
+        return 1.0, 1.0
+    raise ValueError(
+        "replace_undefined_by must be np.nan, 1.0 or a dict {'LR+': value, 'LR-': value}; "
+        f"got {value!r}."
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# proportion_ci
+# --------------------------------------------------------------------------------------------
+
+
+def check_alpha(alpha: Any, name: str = "alpha") -> float:
+    """A significance level (or miscoverage) strictly between 0 and 1."""
+    if not _is_real(alpha) or not 0.0 < alpha < 1.0:
+        raise ValueError(f"{name} must be a real number strictly between 0 and 1; got {alpha!r}.")
+    return float(alpha)
+
+
+def check_proportion_method(method: Any) -> str:
+    """One of :data:`PROPORTION_METHODS`; statsmodels' spellings ('beta', 'agresti_coull') too."""
+    if isinstance(method, str):
+        if method in PROPORTION_METHODS:
+            return method
+        aliases = {v: k for k, v in PROPORTION_METHODS.items()}
+        if method in aliases:
+            return aliases[method]
+    shown = ", ".join(repr(m) for m in PROPORTION_METHODS)
+    raise ValueError(f"method must be one of {shown}; got {method!r}.")
+
+
+def check_proportion_counts(count: Any, nobs: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Successes and trials: finite real arrays (broadcast together), 0 <= count <= nobs,
+    nobs > 0.  Returned as float64 arrays of the broadcast shape."""
+    arrays = []
+    for x, name in ((count, "count"), (nobs, "nobs")):
+        if not_array_like(x) and not _is_real(x):
+            raise TypeError(f"{name} must be a number or an array of numbers; got {x!r}.")
+        a = as_real_array(x, name).astype(np.float64)
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} must be finite (no NaN or inf).")
+        arrays.append(a)
+    try:
+        c, n = np.broadcast_arrays(*arrays)
+    except ValueError:
+        raise ValueError(
+            f"count (shape {arrays[0].shape}) and nobs (shape {arrays[1].shape}) cannot be "
+            "broadcast together."
+        ) from None
+    if not (n > 0).all():
+        raise ValueError("nobs must be > 0 (an interval needs at least one trial).")
+    if not ((c >= 0) & (c <= n)).all():
+        raise ValueError("count must lie in [0, nobs] (a number of successes out of nobs trials).")
+    return c.copy(), n.copy()
+
+
+# --------------------------------------------------------------------------------------------
+# McNemar and DeLong
+# --------------------------------------------------------------------------------------------
+
+
+def check_binary_truth(y_true: Any, name: str = "y_true") -> np.ndarray:
+    """0/1 (or bool) targets, 1-D, at least one sample: returned as a bool array."""
+    if not_array_like(y_true):
+        raise TypeError(f"{name} must be an array-like of 0/1 labels; got {type(y_true).__name__}.")
+    y = column_or_1d(np.asarray(y_true), name)
+    if y.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one sample is required.")
+    if y.dtype.kind == "b":
+        return y.copy()
+    if y.dtype.kind not in "iuf" or not np.isin(y, (0, 1)).all():
+        raise ValueError(f"{name} must hold only 0 and 1 (or False and True).")
+    return y == 1
+
+
+def check_paired_predictions(
+    y_true: Any, pred_a: Any, pred_b: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Labels and two predictions of them, 1-D of one length; returned as arrays."""
+    arrays = []
+    for x, name in ((y_true, "y_true"), (pred_a, "pred_a"), (pred_b, "pred_b")):
+        if not_array_like(x):
+            raise TypeError(f"{name} must be an array-like of labels; got {type(x).__name__}.")
+        a = column_or_1d(np.asarray(x), name)
+        if a.dtype.kind == "f" and not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf; labels must be finite.")
+        if a.dtype.kind == "O":
+            raise TypeError(f"{name} must hold numbers or strings, not Python objects.")
+        arrays.append(a)
+    check_lengths(" Each sample needs one label and one prediction from each model.",
+                  y_true=arrays[0], pred_a=arrays[1], pred_b=arrays[2])
+    if arrays[0].shape[0] == 0:
+        raise ValueError("y_true is empty; at least one sample is required.")
+    kinds = {a.dtype.kind == "U" for a in arrays}
+    if len(kinds) > 1:
+        raise ValueError("y_true, pred_a and pred_b must all hold numbers or all hold strings.")
+    return arrays[0], arrays[1], arrays[2]
+
+
+def _check_scores(y_score: Any, name: str, n: int) -> np.ndarray:
+    if not_array_like(y_score):
+        raise TypeError(f"{name} must be an array-like of scores; got {type(y_score).__name__}.")
+    s = column_or_1d(as_real_array(y_score, name), name).astype(np.float64)
+    if not np.isfinite(s).all():
+        raise ValueError(f"{name} contains NaN or inf; scores must be finite.")
+    check_lengths(" Each sample needs one label and one score.", y_true=np.empty(n), **{name: s})
+    return s
+
+
+def check_paired_scores(
+    y_true: Any, *scores: tuple[Any, str]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """0/1 targets with both classes present and one or more finite 1-D score arrays of the
+    same length (given as ``(array, name)`` pairs).  Returns the bool targets and float64 scores."""
+    y = check_binary_truth(y_true)
+    n_pos = int(np.count_nonzero(y))
+    if n_pos == 0 or n_pos == y.shape[0]:
+        raise ValueError(
+            "y_true must contain both classes (some 0 and some 1): the AUC and its variance are "
+            f"undefined with {n_pos} positives out of {y.shape[0]}."
+        )
+    return y, [_check_scores(s, name, y.shape[0]) for s, name in scores]
+
+
+# --------------------------------------------------------------------------------------------
+# Conformal prediction
+# --------------------------------------------------------------------------------------------
+
+
+def check_proba_matrix(proba: Any, name: str, n_classes: int | None = None) -> np.ndarray:
+    """Class probabilities, shape (n_samples, n_classes) with n_samples >= 1 and n_classes >= 2,
+    finite, in [0, 1].  Rows need not sum to 1 exactly (scores, not a distribution check)."""
+    if not_array_like(proba):
+        raise TypeError(f"{name} must be a 2-D array of class probabilities; got {type(proba).__name__}.")
+    p = as_real_array(proba, name).astype(np.float64)
+    if p.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_samples, n_classes); got shape {p.shape}.")
+    if p.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one sample is required.")
+    if p.shape[1] < 2:
+        raise ValueError(f"{name} needs at least 2 class columns; got {p.shape[1]}.")
+    if n_classes is not None and p.shape[1] != n_classes:
+        raise ValueError(
+            f"{name} has {p.shape[1]} class columns but the calibration data had {n_classes}."
+        )
+    if not np.isfinite(p).all():
+        raise ValueError(f"{name} contains NaN or inf.")
+    if p.min() < 0 or p.max() > 1:
+        raise ValueError(f"{name} must hold probabilities in [0, 1]; got values in "
+                         f"[{p.min():g}, {p.max():g}].")
+    return p
+
+
+def check_class_labels(labels: Any, n_samples: int, n_classes: int) -> np.ndarray:
+    """Class indices 0..n_classes-1, one per sample (the column of each sample's true class)."""
+    if not_array_like(labels):
+        raise TypeError(f"cal_labels must be an array-like of class indices; got {type(labels).__name__}.")
+    y = column_or_1d(np.asarray(labels), "cal_labels")
+    check_lengths(" Each calibration sample needs one row of cal_proba and one label.",
+                  cal_proba=np.empty(n_samples), cal_labels=y)
+    if y.dtype.kind == "f" and np.isfinite(y).all() and (y == np.round(y)).all():
+        y = y.astype(np.int64)
+    if y.dtype.kind not in "iu":
+        raise ValueError("cal_labels must be integer class indices (columns of cal_proba).")
+    if y.size and (y.min() < 0 or y.max() >= n_classes):
+        raise ValueError(
+            f"cal_labels must lie in [0, {n_classes - 1}] (columns of cal_proba); got values in "
+            f"[{y.min()}, {y.max()}]."
+        )
+    return y.astype(np.intp)
+
+
+def check_n_samples_int(value: Any, name: str) -> int:
+    """A positive integer (resample counts)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive integer; got {value!r}.")
+    return int(value)
