@@ -356,6 +356,6 @@ def test_bad_input(args, error, message):
         evaluate_coco(*args)
 
 
-def test_only_bbox():
-    with pytest.raises(ValueError, match="iou_type must be 'bbox'"):
-        evaluate_coco(GOOD_GT, [], iou_type="segm")
+def test_unknown_iou_type():
+    with pytest.raises(ValueError, match=r"iou_type must be one of \['bbox', 'segm', 'keypoints'\]; got 'mask'"):
+        evaluate_coco(GOOD_GT, [], iou_type="mask")

@@ -8,11 +8,15 @@ arithmetic lives in :mod:`mltutor.detection.mask`, which never checks again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["check_binary_masks", "check_rle_list", "check_polygons", "check_image_size", "check_iscrowd"]
+from .detection import _DT_ID_KEYS, _columns, _describe, _ids, _index_of, _numbers, _unknown
+
+__all__ = ["check_binary_masks", "check_rle_list", "check_decoded", "check_polygons", "check_image_size",
+           "check_iscrowd", "image_sizes", "ScoredRecords", "parse_scored_records"]
 
 
 def check_binary_masks(mask: Any, name: str = "mask") -> tuple[np.ndarray, bool]:
@@ -99,7 +103,7 @@ def check_rle_list(rles: Any, name: str = "rles") -> tuple[list, np.ndarray, np.
 
 
 def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, widths: np.ndarray,
-                  name: str) -> None:
+                  where: Callable[[int], str]) -> None:
     """Decoded compressed strings: run lengths non-negative and summing to h·w for every object."""
     total = np.r_[0, np.cumsum(counts)]
     sums = total[offsets[1:]] - total[offsets[:-1]]
@@ -110,7 +114,7 @@ def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, 
     if bad.any():
         i = int(np.argmax(bad))
         why = "a negative run length" if neg[i] else f"runs summing to {int(sums[i])}, not h·w = {heights[i] * widths[i]}"
-        raise ValueError(f"{name}[{i}]['counts'] decodes to {why}; it is not a valid RLE of size "
+        raise ValueError(f"{where(i)}['counts'] decodes to {why}; it is not a valid RLE of size "
                          f"{[int(heights[i]), int(widths[i])]}.")
 
 
@@ -149,3 +153,59 @@ def check_iscrowd(iscrowd: Any, n: int, name: str = "iscrowd") -> np.ndarray:
     if flags.size and (flags.dtype.kind not in "biuf" or not np.isin(flags, (0, 1)).all()):
         raise ValueError(f"{name} must hold 0/1 or booleans; got {flags[:5].tolist()}.")
     return flags.astype(bool)
+
+
+# --------------------------------------------------------------------------------------------
+# COCO records with masks or keypoints
+# --------------------------------------------------------------------------------------------
+
+
+def image_sizes(coco_gt: Mapping, img_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``height`` and ``width`` of each image in ``img_ids`` order (-1 where an image has none)."""
+    images = coco_gt["images"]
+    heights = np.full(img_ids.shape[0], -1, dtype=np.int64)
+    widths = np.full(img_ids.shape[0], -1, dtype=np.int64)
+    if not images:
+        return heights, widths
+    pos, _ = _index_of(_ids(tuple(im["id"] for im in images)), img_ids)
+    for i, im in enumerate(images):
+        if "height" in im and "width" in im:
+            h, w = im["height"], im["width"]
+            if any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float, np.floating))
+                   or not float(v).is_integer() or v < 0 for v in (h, w)):
+                raise ValueError(f"coco_gt['images'][{i}] has height={h!r}, width={w!r}; expected non-negative "
+                                 "integers (pixels).")
+            heights[pos[i]], widths[pos[i]] = int(h), int(w)
+    return heights, widths
+
+
+@dataclass
+class ScoredRecords:
+    """COCO results for masks or keypoints: image and category indices, scores, the raw values."""
+
+    img: np.ndarray
+    cat: np.ndarray
+    score: np.ndarray
+    values: tuple
+
+
+def parse_scored_records(detections: Any, gt: Any, key: str) -> ScoredRecords:
+    """Read a COCO result list whose records carry ``image_id``, ``category_id``, ``score`` and
+    ``key`` (``"segmentation"`` or ``"keypoints"``); ids are checked against the ground truth."""
+    where = "detections"
+    image_id, category_id, values, score = _columns(
+        detections, where, ("image_id", "category_id", key, "score"), _DT_ID_KEYS)
+    if len(image_id) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return ScoredRecords(empty, empty, np.zeros(0), ())
+    scores = _numbers(score, detections, where, "score", _DT_ID_KEYS)
+    if np.isnan(scores).any():
+        i = int(np.argmax(np.isnan(scores)))
+        raise ValueError(f"{where}[{i}]{_describe(detections[i], _DT_ID_KEYS)} has a NaN score.")
+    ids = _ids(image_id)
+    img, found = _index_of(ids, gt.img_ids)
+    _unknown(found, ids, detections, where, "image_id", _DT_ID_KEYS, "coco_gt['images']")
+    ids = _ids(category_id)
+    cat, found = _index_of(ids, gt.cat_ids)
+    _unknown(found, ids, detections, where, "category_id", _DT_ID_KEYS, "coco_gt['categories']")
+    return ScoredRecords(img, cat, scores, values)

@@ -28,15 +28,24 @@ is the readable one-curve version used by the VOC evaluator and the chapter.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 
 from .._validation.detection import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
+from .._validation.keypoints import check_sigmas, keypoint_records
+from .._validation.masks import image_sizes, parse_scored_records
 from .iou import _iou_xywh
+from .keypoints import COCO_SIGMAS, pair_oks
+from .mask import _area, _bbox, pair_iou, segmentations_to_rle_set
 from .matching import greedy_match, group_pairs
 
-__all__ = ["evaluate_coco", "STAT_NAMES", "IOU_THRESHOLDS", "RECALL_THRESHOLDS", "AREA_RANGES", "MAX_DETS"]
+__all__ = ["evaluate_coco", "STAT_NAMES", "KEYPOINT_STAT_NAMES", "IOU_TYPES", "IOU_THRESHOLDS", "RECALL_THRESHOLDS",
+           "AREA_RANGES", "MAX_DETS"]
+
+#: The three evaluations of pycocotools' ``COCOeval``: boxes, instance masks, keypoints.
+IOU_TYPES = ("bbox", "segm", "keypoints")
 
 #: pycocotools' ``Params.setDetParams`` values, computed the same way (``np.arange`` would drift).
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, int(np.round((0.95 - 0.5) / 0.05)) + 1, endpoint=True)
@@ -66,16 +75,61 @@ _SUMMARY = (
 #: The names of the 12 summary numbers, in COCOeval's ``stats`` order (AP, AP50, ..., ARl).
 STAT_NAMES = tuple(row[0] for row in _SUMMARY)
 
+#: The 10 numbers of ``COCOeval.summarize()`` for keypoints (``maxDets`` 20; no "small" range).
+_KEYPOINT_SUMMARY = (
+    ("AP", True, None, "all", 20),
+    ("AP50", True, 0.5, "all", 20),
+    ("AP75", True, 0.75, "all", 20),
+    ("APm", True, None, "medium", 20),
+    ("APl", True, None, "large", 20),
+    ("AR", False, None, "all", 20),
+    ("AR50", False, 0.5, "all", 20),
+    ("AR75", False, 0.75, "all", 20),
+    ("ARm", False, None, "medium", 20),
+    ("ARl", False, None, "large", 20),
+)
+#: The names of the 10 keypoint summary numbers, in COCOeval's ``stats`` order.
+KEYPOINT_STAT_NAMES = tuple(row[0] for row in _KEYPOINT_SUMMARY)
 
-def _outside(area: np.ndarray) -> np.ndarray:
+
+@dataclass(frozen=True)
+class _Setup:
+    """pycocotools' ``Params`` for one iou type: maxDets, area ranges and the summary rows."""
+
+    max_dets: tuple
+    area_ranges: tuple
+    area_labels: tuple
+    summary: tuple
+
+
+_BBOX = _Setup(MAX_DETS, AREA_RANGES, AREA_LABELS, _SUMMARY)
+_KEYPOINTS = _Setup((20,), (AREA_RANGES[0], AREA_RANGES[2], AREA_RANGES[3]), ("all", "medium", "large"),
+                    _KEYPOINT_SUMMARY)
+
+
+def _outside(area: np.ndarray, ranges: tuple = AREA_RANGES) -> np.ndarray:
     """(n, A) flags: area outside each area range (pycocotools: ``a < lo or a > hi``)."""
-    lo = np.array([r[0] for r in AREA_RANGES], dtype=np.float64)
-    hi = np.array([r[1] for r in AREA_RANGES], dtype=np.float64)
+    lo = np.array([r[0] for r in ranges], dtype=np.float64)
+    hi = np.array([r[1] for r in ranges], dtype=np.float64)
     return (area[:, None] < lo) | (area[:, None] > hi)
 
 
-def _match(gt: CocoGroundTruth, dt: CocoDetections) -> dict[str, np.ndarray]:
-    """Steps 1-3: rank detections per group, pair them with their group's ground truth, match."""
+def _match(
+    gt: CocoGroundTruth,
+    dt: Any,
+    setup: _Setup = _BBOX,
+    similarity: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+    det_area: np.ndarray | None = None,
+    gt_ignore_extra: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """Steps 1-3: rank detections per group, pair them with their group's ground truth, match.
+
+    ``dt`` needs ``img``, ``cat`` and ``score``; for boxes also ``boxes``.  For masks and keypoints,
+    ``similarity(det_index, gt_index)`` gives the IoU (or OKS) of the listed pairs (indices into the
+    input order), ``det_area`` the detections' areas and ``gt_ignore_extra`` ground truth ignored
+    besides crowd regions (keypoints: no labelled keypoint).
+    """
+    max_det = setup.max_dets[-1]
     n_img = gt.img_ids.shape[0]
     gt_group = gt.cat * n_img + gt.img
     gt_order = np.argsort(gt_group, kind="stable")  # annotation order inside each group
@@ -88,28 +142,33 @@ def _match(gt: CocoGroundTruth, dt: CocoDetections) -> dict[str, np.ndarray]:
     group = dt_group[det_order]
     first = np.searchsorted(group, group, side="left")
     rank = np.arange(group.shape[0]) - first
-    keep = rank < MAX_DETS[-1]
+    keep = rank < max_det
     det_order, group, rank = det_order[keep], group[keep], rank[keep]
 
-    gt_boxes = gt.boxes[gt_order]
     gt_crowd = gt.crowd[gt_order]
     gt_area = gt.area[gt_order]
-    gt_ignore = gt_crowd[:, None] | _outside(gt_area)  # (n_gt, A)
+    gt_ignore = gt_crowd[:, None] | _outside(gt_area, setup.area_ranges)  # (n_gt, A)
+    if gt_ignore_extra is not None:
+        gt_ignore |= gt_ignore_extra[gt_order][:, None]
     gt_id_nonzero = gt.ann_id[gt_order] != 0
 
     # Every (detection, ground truth) pair of the same group; a detection's pairs in annotation order.
     pair_det, pair_gt, _ = group_pairs(group, gt_group_sorted)
-    det_boxes = dt.boxes[det_order]
-    pair_iou = _iou_xywh(det_boxes[pair_det], gt_boxes[pair_gt], gt_crowd[pair_gt])
+    if similarity is None:
+        det_boxes = dt.boxes[det_order]
+        pair_iou = _iou_xywh(det_boxes[pair_det], gt.boxes[gt_order][pair_gt], gt_crowd[pair_gt])
+        det_area = det_boxes[:, 2] * det_boxes[:, 3]
+    else:
+        pair_iou = similarity(det_order[pair_det], gt_order[pair_gt])
+        det_area = det_area[det_order]
     match = greedy_match(pair_det, pair_gt, pair_iou, rank, gt_ignore, gt_crowd, IOU_THRESHOLDS)
     # pycocotools records the matched annotation's *id* and later reads id 0 as "unmatched".
     # An unmatched detection (match -1) reads the appended row: not counted, not ignored.
     counted_gt = np.r_[gt_id_nonzero, False]
     ignored_gt = np.vstack([gt_ignore, np.zeros((1, gt_ignore.shape[1]), dtype=bool)])
     counted = counted_gt[match]
-    det_area = det_boxes[:, 2] * det_boxes[:, 3]
-    area_index = np.arange(len(AREA_RANGES))[None, :, None]
-    dt_ignore = ignored_gt[match, area_index] | (~counted & _outside(det_area)[:, :, None])
+    area_index = np.arange(len(setup.area_ranges))[None, :, None]
+    dt_ignore = ignored_gt[match, area_index] | (~counted & _outside(det_area, setup.area_ranges)[:, :, None])
     return {
         "cat": dt.cat[det_order],
         "rank": rank,
@@ -137,7 +196,7 @@ def _recall_steps(npig: np.ndarray) -> np.ndarray:
     return need
 
 
-def _accumulate(m: dict[str, np.ndarray], n_cat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Step 4: precision (T, R, K, A, M), recall (T, K, A, M) and scores (T, R, K, A, M).
 
     pycocotools, for each category, area range, maxDets and IoU threshold: sorts the detections by
@@ -149,7 +208,8 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int) -> tuple[np.ndarray, np.nd
     true positive* (between true positives precision only falls).  So only the true positives are
     laid out, one row per (category, column), and the envelope is a running maximum along each row.
     """
-    T, R, K, A, M = IOU_THRESHOLDS.shape[0], RECALL_THRESHOLDS.shape[0], n_cat, len(AREA_RANGES), len(MAX_DETS)
+    T, R, K = IOU_THRESHOLDS.shape[0], RECALL_THRESHOLDS.shape[0], n_cat
+    A, M = len(setup.area_ranges), len(setup.max_dets)
     C = A * T
     precision = -np.ones((T, R, K, A, M))
     recall = -np.ones((T, K, A, M))
@@ -171,7 +231,7 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int) -> tuple[np.ndarray, np.nd
     fp_all = np.ascontiguousarray(m["fp"].reshape(-1, C)[order].T)
     ctp = np.zeros((C, n + 1), dtype=np.int64)
     cfp = np.zeros((C, n + 1), dtype=np.int64)
-    for mi, max_det in enumerate(MAX_DETS):
+    for mi, max_det in enumerate(setup.max_dets):
         kept = rank < max_det  # the maxDets best of each (image, category); the order is unchanged
         tp = tp_all & kept
         # (int64 first: numpy's cumsum converting from bool on the fly is several times slower)
@@ -206,12 +266,12 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int) -> tuple[np.ndarray, np.nd
     return precision, recall, scores
 
 
-def _summarize(precision: np.ndarray, recall: np.ndarray) -> dict[str, float]:
-    """Step 5: ``COCOeval.summarize()``'s 12 numbers (mean over entries > -1, else -1)."""
+def _summarize(precision: np.ndarray, recall: np.ndarray, setup: _Setup = _BBOX) -> dict[str, float]:
+    """Step 5: ``COCOeval.summarize()``'s numbers (mean over entries > -1, else -1)."""
     stats = {}
-    for name, is_ap, iou, area, max_det in _SUMMARY:
-        a = AREA_LABELS.index(area)
-        mi = MAX_DETS.index(max_det)
+    for name, is_ap, iou, area, max_det in setup.summary:
+        a = setup.area_labels.index(area)
+        mi = setup.max_dets.index(max_det)
         s = precision[..., a, mi] if is_ap else recall[..., a, mi]
         if iou is not None:
             s = s[np.where(iou == IOU_THRESHOLDS)[0]]
@@ -220,7 +280,67 @@ def _summarize(precision: np.ndarray, recall: np.ndarray) -> dict[str, float]:
     return stats
 
 
-def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox") -> dict[str, Any]:
+def _gt_where(i: int) -> str:
+    return f"coco_gt['annotations'][{i}]"
+
+
+def _dt_where(i: int) -> str:
+    return f"detections[{i}]"
+
+
+def _segm_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any) -> tuple:
+    """Mask IoU as pycocotools' ``computeIoU`` for 'segm': ground truth and detections as RLEs at
+    their image's size, detection areas from their masks (``loadRes``), ground-truth areas from the
+    ``area`` field."""
+    heights, widths = image_sizes(coco_gt, gt.img_ids)
+    anns = coco_gt["annotations"]
+    missing = next((i for i, a in enumerate(anns) if "segmentation" not in a), None)
+    if missing is not None:
+        raise ValueError(f"{_gt_where(missing)} has no 'segmentation'; iou_type='segm' needs a polygon list or "
+                         "an RLE for every annotation.")
+    gt_rles = segmentations_to_rle_set(tuple(a["segmentation"] for a in anns), heights[gt.img], widths[gt.img],
+                                       _gt_where)
+    dt = parse_scored_records(detections, gt, "segmentation")
+    dt_rles = segmentations_to_rle_set(dt.values, heights[dt.img], widths[dt.img], _dt_where)
+    dt_box, gt_box = _bbox(dt_rles), _bbox(gt_rles)
+
+    def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
+        return pair_iou(dt_rles, gt_rles, d, g, gt.crowd, dt_box, gt_box)
+
+    return dt, _BBOX, similarity, _area(dt_rles).astype(np.float64)
+
+
+def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas: Any) -> tuple:
+    """OKS as pycocotools' ``computeOks``; detection areas from the keypoints' extent (``loadRes``:
+    ``(max x - min x)(max y - min y)``); ground truth with ``num_keypoints == 0`` ignored."""
+    sig = check_sigmas(sigmas, "kpt_oks_sigmas", COCO_SIGMAS)
+    k = sig.shape[0]
+    anns = coco_gt["annotations"]
+    for i, a in enumerate(anns):
+        if "keypoints" not in a or "num_keypoints" not in a:
+            key = "keypoints" if "keypoints" not in a else "num_keypoints"
+            raise ValueError(f"{_gt_where(i)} has no {key!r}; iou_type='keypoints' needs 'keypoints' and "
+                             "'num_keypoints' in every annotation.")
+    gt_kpt = keypoint_records([a["keypoints"] for a in anns], k, _gt_where, flags=True)
+    n_kpt = np.array([a["num_keypoints"] for a in anns], dtype=object)
+    bad = [i for i, v in enumerate(n_kpt) if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer))
+           or v < 0]
+    if bad:
+        raise ValueError(f"{_gt_where(bad[0])} has num_keypoints={n_kpt[bad[0]]!r}; expected a non-negative integer.")
+    dt = parse_scored_records(detections, gt, "keypoints")
+    dt_kpt = keypoint_records(list(dt.values), k, _dt_where, flags=False)
+    x, y = dt_kpt[:, :, 0], dt_kpt[:, :, 1]
+    dt_area = (x.max(axis=1) - x.min(axis=1)) * (y.max(axis=1) - y.min(axis=1)) if k else np.zeros(0)
+
+    def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
+        return pair_oks(dt_kpt, gt_kpt, gt.area, gt.boxes, sig, d, g)
+
+    no_keypoints = n_kpt.astype(np.int64) == 0 if len(anns) else np.zeros(0, dtype=bool)
+    return dt, _KEYPOINTS, similarity, dt_area, no_keypoints
+
+
+def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
+                  kpt_oks_sigmas: Any = None) -> dict[str, Any]:
     """COCO box detection metrics, equal to ``pycocotools.cocoeval.COCOeval(iouType='bbox')``.
 
     AP at one IoU threshold *t* and one category is the mean, over the 101 recall levels
@@ -284,15 +404,24 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox") -> d
     >>> round(r["AP"], 12), r["AR1"]  # precision is tp / (tp + fp + eps), as pycocotools
     (1.0, 1.0)
     """
-    if iou_type != "bbox":
-        raise ValueError(f"iou_type must be 'bbox' (segmentation and keypoints are not implemented); got {iou_type!r}.")
+    if iou_type not in IOU_TYPES:
+        raise ValueError(f"iou_type must be one of {list(IOU_TYPES)}; got {iou_type!r}.")
+    if kpt_oks_sigmas is not None and iou_type != "keypoints":
+        raise ValueError(f"kpt_oks_sigmas is used only with iou_type='keypoints'; got iou_type={iou_type!r}.")
     if hasattr(coco_gt, "dataset") and not isinstance(coco_gt, dict):  # a pycocotools COCO object
         coco_gt = coco_gt.dataset
     gt = parse_coco_gt(coco_gt)
-    dt = parse_coco_detections(detections, gt)
     K = gt.cat_ids.shape[0]
-    precision, recall, scores = _accumulate(_match(gt, dt), K)
-    stats = _summarize(precision, recall)
+    setup = _KEYPOINTS if iou_type == "keypoints" else _BBOX
+    if iou_type == "bbox":
+        m = _match(gt, parse_coco_detections(detections, gt))
+    elif iou_type == "segm":
+        m = _match(gt, *_segm_inputs(coco_gt, gt, detections))
+    else:
+        m = _match(gt, *_keypoint_inputs(coco_gt, gt, detections, kpt_oks_sigmas))
+    precision, recall, scores = _accumulate(m, K, setup)
+    stats = _summarize(precision, recall, setup)
+    names = KEYPOINT_STAT_NAMES if iou_type == "keypoints" else STAT_NAMES
     per_class = precision[:, :, :, 0, -1]  # area "all", maxDets 100
     ap_per_class = {}
     for k, cat_id in enumerate(gt.cat_ids.tolist()):
@@ -300,7 +429,7 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox") -> d
         ap_per_class[cat_id] = float(np.mean(s[s > -1])) if (s > -1).any() else -1.0
     return {
         **stats,
-        "stats": np.array([stats[name] for name in STAT_NAMES]),
+        "stats": np.array([stats[name] for name in names]),
         "AP_per_class": ap_per_class,
         "precision": precision,
         "recall": recall,
@@ -308,9 +437,9 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox") -> d
         "params": {
             "iou_thresholds": IOU_THRESHOLDS.copy(),
             "recall_thresholds": RECALL_THRESHOLDS.copy(),
-            "area_ranges": [list(r) for r in AREA_RANGES],
-            "area_labels": list(AREA_LABELS),
-            "max_dets": list(MAX_DETS),
+            "area_ranges": [list(r) for r in setup.area_ranges],
+            "area_labels": list(setup.area_labels),
+            "max_dets": list(setup.max_dets),
             "cat_ids": gt.cat_ids.tolist(),
             "img_ids": gt.img_ids.tolist(),
         },

@@ -28,7 +28,7 @@ cumulative sums and sorted searches over it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -113,14 +113,16 @@ def _counts_to_strings(counts: np.ndarray, offsets: np.ndarray) -> list[bytes]:
     return [blob[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def _strings_to_counts(strings: list[bytes], name: str) -> tuple[np.ndarray, np.ndarray]:
-    """pycocotools' ``rleFrString`` for every object at once: (flat counts, offsets)."""
+def _strings_to_counts(strings: list[bytes], where: Callable[[int], str]) -> tuple[np.ndarray, np.ndarray]:
+    """pycocotools' ``rleFrString`` for every object at once: (flat counts, offsets).
+
+    ``where(i)`` names object *i* in error messages."""
     lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
     raw = np.frombuffer(b"".join(strings), dtype=np.uint8).astype(np.int64)
     c = raw - 48
     if ((c < 0) | (c > 63)).any():
         i = int(np.searchsorted(_segment_starts(lengths), np.argmax((c < 0) | (c > 63)), side="right")) - 1
-        raise ValueError(f"{name}[{i}]['counts'] is not a COCO compressed RLE string (characters must lie "
+        raise ValueError(f"{where(i)}['counts'] is not a COCO compressed RLE string (characters must lie "
                          "between '0' and 'o').")
     last = (c & 0x20) == 0  # the last group of a number
     char_obj = np.repeat(np.arange(len(strings)), lengths)
@@ -128,13 +130,13 @@ def _strings_to_counts(strings: list[bytes], name: str) -> tuple[np.ndarray, np.
     obj_last = np.r_[ends_obj, True] if c.shape[0] else ends_obj  # last character of an object
     if (obj_last & ~last).any():
         i = int(char_obj[np.argmax(obj_last & ~last)])
-        raise ValueError(f"{name}[{i}]['counts'] ends in the middle of a number; the string is truncated.")
+        raise ValueError(f"{where(i)}['counts'] ends in the middle of a number; the string is truncated.")
     n_vals = int(last.sum())
     value_start = np.r_[0, np.flatnonzero(last)[:-1] + 1] if n_vals else np.zeros(0, np.int64)
     groups = np.diff(np.r_[value_start, c.shape[0]]) if n_vals else np.zeros(0, np.int64)
     k = np.arange(c.shape[0]) - np.repeat(value_start, groups)
     if n_vals and groups.max() > 12:
-        raise ValueError(f"{name} holds a run length too large for an RLE.")
+        raise ValueError(f"{where(0)}: a run length is too large for an RLE.")
     x = np.add.reduceat((c & 0x1F) << (5 * k), value_start) if n_vals else np.zeros(0, np.int64)
     negative = (c[last] & 0x10) != 0
     x = np.where(negative, x | (np.int64(-1) << (5 * groups)), x)
@@ -162,8 +164,9 @@ def as_rle_set(rles: Any, name: str = "rles") -> tuple[RleSet, bool]:
     per_obj = [None] * len(counts)
     if is_str.any():
         idx = np.flatnonzero(is_str)
-        flat, offs = _strings_to_counts([counts[i] for i in idx], name)
-        check_decoded(flat, offs, heights[idx], widths[idx], name if not single else "[" + name + "]")
+        where = (lambda i: name) if single else (lambda i: f"{name}[{idx[i]}]")
+        flat, offs = _strings_to_counts([counts[i] for i in idx], where)
+        check_decoded(flat, offs, heights[idx], widths[idx], where)
         for n, i in enumerate(idx.tolist()):
             per_obj[i] = flat[offs[n]:offs[n + 1]]
     for i in np.flatnonzero(~is_str).tolist():
@@ -364,15 +367,18 @@ def _toggles_to_rles(key: np.ndarray, owner: np.ndarray, n: int, heights: np.nda
     return RleSet(heights.astype(np.int64), widths.astype(np.int64), ends - starts, offsets)
 
 
-def _polygon_toggles(polys: list[np.ndarray], height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+def _polygon_toggles(polys: list[np.ndarray], heights: np.ndarray,
+                     widths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The boundary points of ``rleFrPoly`` for all polygons: (polygon, pixel index) pairs.
 
     Vertices are scaled by 5 and rounded; each edge is walked one fine-grid step at a time along its
     longer axis (the other coordinate rounded); wherever the walk crosses a fine column that is the
     centre of a pixel column, the pixel row below the crossing toggles the mask on or off.
     """
+    if not polys:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     k = np.array([p.shape[0] // 2 for p in polys], dtype=np.int64)
-    xy = np.concatenate(polys).reshape(-1, 2) if polys else np.zeros((0, 2))
+    xy = np.concatenate(polys).reshape(-1, 2)
     fine = np.trunc(_POLY_SCALE * xy + 0.5).astype(np.int64)  # C's (int)(5x + .5) truncates
     poly = np.repeat(np.arange(len(polys)), k)
     first = _segment_starts(k)[:-1]
@@ -404,21 +410,87 @@ def _polygon_toggles(polys: list[np.ndarray], height: int, width: int) -> tuple[
     uj, up = u[cross], u[cross - 1]
     xd = np.where(uj < up, uj, uj - 1).astype(np.float64)
     xd = (xd + 0.5) / _POLY_SCALE - 0.5
+    height, width = heights[pt_poly[cross]], widths[pt_poly[cross]]
     ok = (np.floor(xd) == xd) & (xd >= 0) & (xd <= width - 1)
     yd = np.minimum(v[cross], v[cross - 1]).astype(np.float64)
     yd = (yd + 0.5) / _POLY_SCALE - 0.5
     yd = np.ceil(np.clip(yd, 0, height))
-    pix = xd[ok].astype(np.int64) * height + yd[ok].astype(np.int64)
+    pix = xd[ok].astype(np.int64) * height[ok] + yd[ok].astype(np.int64)
     return pt_poly[cross][ok], pix
 
 
-def polygons_to_rle_set(polys: list[np.ndarray], height: int, width: int) -> RleSet:
-    """Checked polygons (flat float arrays) → one RLE each, as pycocotools' ``frPoly``."""
+def polygons_to_rle_set(polys: list[np.ndarray], heights: Any, widths: Any) -> RleSet:
+    """Checked polygons (flat float arrays) → one RLE each, as pycocotools' ``frPoly``; the image
+    size is one (height, width) or one per polygon."""
     n = len(polys)
-    owner, pix = _polygon_toggles(polys, height, width)
-    stride = height * width + 1
-    return _toggles_to_rles(owner * stride + pix, owner, n, np.full(n, height, np.int64),
-                            np.full(n, width, np.int64))
+    heights = np.broadcast_to(np.asarray(heights, dtype=np.int64), (n,))
+    widths = np.broadcast_to(np.asarray(widths, dtype=np.int64), (n,))
+    owner, pix = _polygon_toggles(polys, heights, widths)
+    stride = int((heights * widths).max()) + 1 if n else 1
+    return _toggles_to_rles(owner * stride + pix, owner, n, heights, widths)
+
+
+def _concat_take(sets: list[RleSet], which: np.ndarray, index: np.ndarray) -> RleSet:
+    """Object ``index[i]`` of ``sets[which[i]]`` for every i, as one set."""
+    heights = np.concatenate([s.heights for s in sets])
+    widths = np.concatenate([s.widths for s in sets])
+    counts = np.concatenate([s.counts for s in sets])
+    shift = np.cumsum([0] + [len(s) for s in sets])
+    cshift = np.cumsum([0] + [s.counts.shape[0] for s in sets])
+    starts = np.concatenate([s.offsets[:-1] + c for s, c in zip(sets, cshift)])
+    lengths = np.concatenate([np.diff(s.offsets) for s in sets])
+    pick = shift[which] + index
+    n_runs = lengths[pick]
+    offsets = _segment_starts(n_runs)
+    gather = np.arange(offsets[-1]) - np.repeat(offsets[:-1], n_runs) + np.repeat(starts[pick], n_runs)
+    return RleSet(heights[pick], widths[pick], counts[gather], offsets)
+
+
+def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarray,
+                             where: Callable[[int], str]) -> RleSet:
+    """COCO ``segmentation`` fields → one RLE per object, as pycocotools' ``annToRLE``.
+
+    A field is a list of polygons (rasterised at the image size and merged), an uncompressed RLE
+    (list counts) or a compressed one.  ``heights[i]``/``widths[i]`` are object *i*'s image size
+    (-1 when the image gives none: then only RLEs are possible); ``where(i)`` names the record.
+    """
+    rle_obj, rle_dicts, poly_obj, polys = [], [], [], []
+    for i, seg in enumerate(segms):
+        name = f"{where(i)}['segmentation']"
+        if isinstance(seg, dict):
+            if heights[i] >= 0 and "size" in seg and list(seg["size"]) != [heights[i], widths[i]]:
+                raise ValueError(f"{name} has size {list(seg['size'])!r}, but its image is "
+                                 f"{[int(heights[i]), int(widths[i])]} (height, width).")
+            rle_obj.append(i)
+            rle_dicts.append(seg)
+        elif isinstance(seg, (list, tuple)):
+            if heights[i] < 0:
+                raise ValueError(f"{name} is a list of polygons, but its image has no 'height' and 'width' to "
+                                 "rasterise them at.")
+            parts = check_polygons(seg, name)
+            if not parts:
+                raise ValueError(f"{name} is an empty list of polygons.")
+            polys.extend(parts)
+            poly_obj.extend([i] * len(parts))
+        else:
+            raise TypeError(f"{name} must be a list of polygons or an RLE dict; got {type(seg).__name__}.")
+    rle_obj_a = np.array(rle_obj, dtype=np.int64)
+    try:
+        rles, _ = as_rle_set(rle_dicts, "segmentation")
+    except (ValueError, TypeError):  # find the bad record again, one by one, to name it
+        for i, seg in zip(rle_obj, rle_dicts):
+            as_rle_set(seg, f"{where(i)}['segmentation']")
+        raise
+    poly_obj_a = np.array(poly_obj, dtype=np.int64)
+    owners, group = np.unique(poly_obj_a, return_inverse=True)
+    parts = polygons_to_rle_set(polys, heights[poly_obj_a], widths[poly_obj_a])
+    merged = combine(parts, group.reshape(-1), owners.shape[0], heights[owners], widths[owners])
+    which = np.zeros(len(segms), dtype=np.int64)
+    index = np.zeros(len(segms), dtype=np.int64)
+    which[owners] = 1
+    index[owners] = np.arange(owners.shape[0])
+    index[rle_obj_a] = np.arange(rle_obj_a.shape[0])
+    return _concat_take([rles, merged], which, index)
 
 
 def from_polygons(polygons: Any, height: int, width: int) -> list[dict]:

@@ -1,0 +1,67 @@
+"""Keypoints: COCO ``keypoints`` lists ``[x1, y1, v1, ..., xK, yK, vK]`` and OKS sigmas.
+
+Every check raises a ``ValueError`` that names the argument or the record at fault
+(``coco_gt['annotations'][3]``, ``kpt_oks_sigmas``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["check_sigmas", "check_keypoint_array", "keypoint_records"]
+
+
+def check_sigmas(sigmas: Any, name: str, default: np.ndarray) -> np.ndarray:
+    """Per-keypoint sigmas: a 1-D array of finite, positive numbers (``default`` for None)."""
+    if sigmas is None:
+        return np.array(default, dtype=np.float64)
+    try:
+        arr = np.asarray(sigmas, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a 1-D list of positive numbers (one per keypoint); got {sigmas!r:.80}.") from None
+    if arr.ndim != 1 or arr.shape[0] == 0 or isinstance(sigmas, (str, bytes)):
+        raise ValueError(f"{name} must be a non-empty 1-D list of positive numbers (one per keypoint); "
+                         f"got shape {arr.shape}.")
+    if not (np.isfinite(arr) & (arr > 0)).all():
+        raise ValueError(f"{name} must hold finite, positive numbers; got {arr[~(np.isfinite(arr) & (arr > 0))][0]}.")
+    return arr
+
+
+def check_keypoint_array(values: Any, n_kpt: int, name: str, *, flags: bool) -> np.ndarray:
+    """One object's keypoints as a (K, 3) float array: finite x, y; with ``flags``, v in {0, 1, 2}."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a flat list [x1, y1, v1, ...] of numbers; got {values!r:.80}.") from None
+    if isinstance(values, (str, bytes)) or arr.ndim != 1 or arr.shape[0] != 3 * n_kpt:
+        raise ValueError(f"{name} must hold 3 numbers (x, y, v) per keypoint, {3 * n_kpt} for {n_kpt} keypoints "
+                         f"(the length of kpt_oks_sigmas); got shape {arr.shape}.")
+    kpt = arr.reshape(n_kpt, 3)
+    if not np.isfinite(kpt[:, :2]).all():
+        raise ValueError(f"{name} holds NaN or inf coordinates.")
+    if flags and not np.isin(kpt[:, 2], (0, 1, 2)).all():
+        bad = kpt[~np.isin(kpt[:, 2], (0, 1, 2)), 2][0]
+        raise ValueError(f"{name} has the visibility flag {bad:g}; COCO flags are 0 (not labelled), 1 (labelled, "
+                         "hidden) or 2 (visible).")
+    return kpt
+
+
+def keypoint_records(values: Sequence, n_kpt: int, where: Any, *, flags: bool) -> np.ndarray:
+    """(n, K, 3) keypoints of n records; ``where(i)`` names record i.  One fast conversion, and a
+    record-by-record pass only to name the first bad one."""
+    n = len(values)
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+        ok = arr.shape == (n, 3 * n_kpt) and np.isfinite(arr).all()
+        if ok and flags:
+            ok = bool(np.isin(arr[:, 2::3], (0, 1, 2)).all())
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        for i, v in enumerate(values):
+            check_keypoint_array(v, n_kpt, f"{where(i)}['keypoints']", flags=flags)
+        arr = np.asarray(values, dtype=np.float64)  # only the unused v of a detection was not finite
+    return arr.reshape(n, n_kpt, 3)
