@@ -12,9 +12,16 @@ difference: the learner's answer is passed explicitly, never fished out of the n
 >>> ex.check(add)
 ✅ Correct: all 2 cases pass.
 >>> ex.check(lambda a, b: a - b, strict=False)
-❌ Incorrect: case 1 of 2, `add(a=1, b=2)`: your value -1 is not right.
+❌ Incorrect: case 1 of 2, `add(a=1, b=2)`: your value -1 is not right. 0 of 2 cases pass. No hints for this one: `ex0.solution()` shows our answer.
 >>> ex.check(None)
 ⏳ Not attempted: write your function, then pass it to `ex0.check(...)`.
+
+Kinds of exercise
+-----------------
+Every exercise declares its :attr:`~Exercise.kind`: ``"implement"`` (:class:`Exercise`, the
+learner writes a function), ``"value"`` (:class:`ValueExercise`, the learner computes a number or
+an array) or ``"judgement"`` (:class:`ChoiceExercise`, or a :class:`ValueExercise` declared so:
+a scenario and a decision, where every wrong option has its own explanation).
 
 Three outcomes
 --------------
@@ -22,18 +29,33 @@ Three outcomes
   arrays by shape and then by value);
 * **incorrect** -- the message names the *first* failing case, its inputs and what is wrong with
   the learner's result (wrong shape, wrong type, a NaN, which entry differs), but never the
-  expected answer.  An exception raised by the learner's code is reported the same way;
+  expected answer; then how many cases pass, the known mistake the results match if they match
+  one (a :class:`Misconception`), and the way forward (``exN.hint()``).  An exception raised by
+  the learner's code (``SystemExit`` and ``KeyboardInterrupt`` included) is reported the same way,
+  and so is a case that runs past the time limit;
 * **not attempted** -- the answer is ``None``, ``...``, the placeholder :data:`____`, or a function
   that raises :class:`NotImplementedError` (the generated exercise notebooks contain exactly that).
 
-Learner warnings
-----------------
+Warnings
+--------
 A warning raised by the learner's function (say a ``RuntimeWarning`` for 0/0) is named in an
 *incorrect* message.  The checks record it without changing :data:`warnings.filters`, and checks
 may run in several threads at once: :func:`warnings.catch_warnings` is not thread-safe (each one
 saves and restores the module's global state), so every check's use of it is serialised by one
 lock, and only the warnings of the checking thread are recorded (other threads' warnings are
 passed on to the previous ``warnings.showwarning``).
+
+Time limit
+----------
+Each case runs under a time limit (:data:`DEFAULT_TIME_LIMIT` seconds, ``time_limit=`` on the
+exercise or on ``check``).  In the main thread (where a Jupyter kernel runs cells) an interval
+timer, :func:`signal.setitimer`, interrupts the learner's code; elsewhere a watchdog thread raises
+the same exception asynchronously in the checking thread.  Both stop a Python loop and leave the
+kernel alive with its variables.  A fork or subprocess per case was not chosen: a forked kernel
+with torch or OpenMP threads can deadlock, results would have to be pickled back, JupyterLite
+(Pyodide) has neither ``fork`` nor subprocesses, and Windows has no ``fork``.  Neither way can
+stop one long call into C (a huge NumPy operation) before it returns; the batch grader
+(:mod:`mltutor.grade`) adds a per-process limit for that.
 
 Strict mode
 -----------
@@ -46,12 +68,15 @@ attempted* never raises: the exercise notebooks must run clean.
 from __future__ import annotations
 
 import copy
+import ctypes
 import inspect
 import math
 import numbers
 import os
+import signal
 import textwrap
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -67,7 +92,11 @@ __all__ = [
     "Case",
     "CheckFailed",
     "CheckResult",
+    "ChoiceExercise",
+    "DEFAULT_TIME_LIMIT",
     "Exercise",
+    "KINDS",
+    "Misconception",
     "ValueExercise",
     "case",
     "compare",
@@ -81,8 +110,13 @@ CORRECT = "correct"
 INCORRECT = "incorrect"
 #: Status of a check whose answer is still a placeholder.
 NOT_ATTEMPTED = "not attempted"
-#: Environment variable that, when set, makes checks raise on not-attempted answers (CI mode).
+#: Environment variable that, when ``1``, makes checks raise :class:`CheckFailed` on *incorrect*
+#: answers (CI mode); *not attempted* answers never raise.
 STRICT_ENV = "MLTUTOR_STRICT"
+#: The kinds of exercise, as :attr:`Exercise.kind` names them.
+KINDS = ("implement", "value", "judgement")
+#: Seconds one case may run before the check reports it (``time_limit=`` overrides it).
+DEFAULT_TIME_LIMIT = 5.0
 
 _ICONS = {CORRECT: "✅", INCORRECT: "❌", NOT_ATTEMPTED: "⏳"}
 _LABELS = {CORRECT: "Correct", INCORRECT: "Incorrect", NOT_ATTEMPTED: "Not attempted"}
@@ -129,9 +163,12 @@ class CheckResult:
     addresses, no timings), so nbval can compare it in the committed notebooks.
     """
 
-    __slots__ = ("status", "message", "exercise", "case")
+    __slots__ = ("status", "message", "exercise", "case", "passed", "total", "misconception",
+                 "cases")
 
-    def __init__(self, status: str, message: str, exercise: str = "", case: int | None = None):
+    def __init__(self, status: str, message: str, exercise: str = "", case: int | None = None, *,
+                 passed: int | None = None, total: int | None = None,
+                 misconception: str | None = None, cases: list[dict] | None = None):
         if status not in _LABELS:
             raise ValueError(f"status must be one of {sorted(_LABELS)}, got {status!r}")
         self.status = status
@@ -139,6 +176,13 @@ class CheckResult:
         self.exercise = exercise
         #: 1-based number of the first failing case, or None.
         self.case = case
+        #: How many cases pass, out of ``total`` (None when the answer was not checked case by case).
+        self.passed = passed
+        self.total = total
+        #: The key of the known mistake the answer matches (:class:`Misconception`), or None.
+        self.misconception = misconception
+        #: One dict per case: ``{"case": 1, "note": ..., "passed": True, "problem": None}``.
+        self.cases = cases or []
 
     @property
     def correct(self) -> bool:
@@ -256,6 +300,31 @@ def _fmt(value: Any) -> str:
     return text
 
 
+def _fmt_against(got: Any, expected: Any) -> str:
+    """The learner's number with enough digits to differ visibly from ``expected``.
+
+    ``15 / (15 + 1e-6)`` prints as 0.99999993, not as 1.  Only the learner's value is printed;
+    the reference value serves to choose the number of digits.
+    """
+    try:
+        g, e = float(got), float(expected)
+    except (TypeError, ValueError, OverflowError):
+        return _fmt(got)
+    if isinstance(got, (bool, np.bool_)) or _is_int(got) or not math.isfinite(g):
+        return _fmt(got)
+    for digits in (6, 8, 10, 12, 15, 17):
+        text = f"{g:.{digits}g}"
+        if text != f"{e:.{digits}g}":
+            return text
+    return repr(g)
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending in one full stop (no "?." after a question)."""
+    text = text.rstrip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 def _call_text(name: str, params: Sequence[str] | None, c: Case) -> str:
     """``name(y_true=[0, 1], y_pred=[1, 1], pos_label=1)`` for a case."""
     parts = []
@@ -344,7 +413,7 @@ def compare(expected: Any, got: Any, *, rtol: float = 1e-9, atol: float = 1e-12,
             ok = int(got) == int(expected)
         else:
             ok = math.isclose(g, float(expected), rel_tol=rtol, abs_tol=atol)
-        return None if ok else f"your value {_fmt(got)} is not right"
+        return None if ok else f"your value {_fmt_against(got, expected)} is not right"
 
     try:
         ok = bool(got == expected)
@@ -354,6 +423,8 @@ def compare(expected: Any, got: Any, *, rtol: float = 1e-9, atol: float = 1e-12,
 
 
 def _kind(x: Any) -> str:
+    if isinstance(x, str):
+        return f"the text {x!r}" if len(x) <= 40 else "a str"
     if isinstance(x, np.ndarray):
         return f"an array of shape {x.shape}"
     if isinstance(x, (tuple, list)):
@@ -392,7 +463,7 @@ def _compare_arrays(expected: np.ndarray, got: Any, *, rtol: float, atol: float)
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         n_bad, n = int(bad.sum()), bad.size
         entries = "entry" if n == 1 else f"{n_bad} of {n} entries"
-        mine = _fmt(got[idx] if got.ndim else got.item())
+        mine = _fmt_against(got[idx], expected[idx]) if got.ndim else _fmt(got.item())
         return (f"values differ in {entries}, first at index {_index_text(idx)} "
                 f"(your value there: {mine})")
     return None
@@ -403,25 +474,75 @@ def _compare_arrays(expected: np.ndarray, got: Any, *, rtol: float, atol: float)
 # --------------------------------------------------------------------------------------------
 
 
+class Misconception:
+    """A known wrong version of an exercise, recognised when the learner's results match it.
+
+    Parameters
+    ----------
+    key : str
+        A short identifier for tests and grade reports (``"swapped"``).
+    message : str
+        What the mistake is, completing "your results match ...": ``"precision and recall
+        swapped"``.  It must not reveal the expected answer.
+    function : callable
+        The wrong implementation.  The learner's results match it when they agree with it on
+        every case where it returns (cases where it raises are skipped), and it differs from the
+        reference on at least one case.
+    """
+
+    __slots__ = ("key", "message", "function")
+
+    def __init__(self, key: str, message: str, function: Callable[..., Any]):
+        self.key = key
+        self.message = message
+        self.function = function
+
+    def __repr__(self) -> str:
+        return f"Misconception({self.key!r}: {self.message})"
+
+
+class _CaseTimeout(BaseException):
+    """Raised inside a learner's function that ran past the time limit.
+
+    A :class:`BaseException`, so that a learner's ``except Exception:`` cannot swallow it.
+    """
+
+
 class _BaseExercise:
-    """What function and value exercises share: name, title, hints, solution, strict handling."""
+    """What every exercise shares: name, title, kind, hints, solution, strict handling."""
+
+    kind = "implement"
 
     def __init__(self, name: str, *, title: str = "", hints: Sequence[str] = (),
                  solution: str | Callable[[], str] | None = None,
-                 rtol: float = 1e-9, atol: float = 1e-12):
+                 rtol: float = 1e-9, atol: float = 1e-12, kind: str | None = None,
+                 variable: str | None = None):
+        if kind is not None:
+            if kind not in KINDS:
+                raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+            self.kind = kind
         self.name = name
         self.title = title
         self.hints = list(hints)
         self._solution = solution
         self.rtol = rtol
         self.atol = atol
+        #: The notebook variable (or function) whose value is checked; the batch grader reads it.
+        self.variable = variable
         self._next_hint = 0
 
     # -- results ------------------------------------------------------------------------------
 
+    def _way_forward(self) -> str:
+        if self.hints:
+            return f"Try `{self.name}.hint()`."
+        return f"No hints for this one: `{self.name}.solution()` shows our answer."
+
     def _result(self, status: str, message: str, case: int | None = None,
-                strict: bool | None = None) -> CheckResult:
-        result = CheckResult(status, message, exercise=self.name, case=case)
+                strict: bool | None = None, **details: Any) -> CheckResult:
+        if status == INCORRECT:
+            message = " ".join(filter(None, [_sentence(message), self._way_forward()]))
+        result = CheckResult(status, message, exercise=self.name, case=case, **details)
         if status == INCORRECT and (is_strict() if strict is None else strict):
             raise CheckFailed(result)
         return result
@@ -433,6 +554,26 @@ class _BaseExercise:
     @staticmethod
     def _is_placeholder(answer: Any) -> bool:
         return answer is None or answer is Ellipsis or isinstance(answer, _Placeholder)
+
+    def grade(self, answer: Any) -> dict[str, Any]:
+        """Per-case results and a score, as a JSON-serialisable dict, for instructors.
+
+        ``{"exercise", "title", "kind", "status", "passed", "total", "score", "misconception",
+        "message", "cases"}``; ``score`` is ``passed / total``.  Never raises for a wrong answer.
+        """
+        result = self._grade_result(answer)
+        total = result.total if result.total is not None else 1
+        passed = result.passed if result.passed is not None else int(result.correct)
+        return {
+            "exercise": self.name, "title": self.title, "kind": self.kind,
+            "status": result.status, "passed": int(passed), "total": int(total),
+            "score": passed / total if total else 0.0,
+            "misconception": result.misconception, "message": result.message,
+            "cases": [dict(c) for c in result.cases],
+        }
+
+    def _grade_result(self, answer: Any) -> CheckResult:
+        return self.check(answer, strict=False)
 
     # -- hints and solution -------------------------------------------------------------------
 
@@ -468,8 +609,22 @@ class _BaseExercise:
         return f"<{type(self).__name__} {self.name}{title}>"
 
 
+def _positional_capacity(sig: inspect.Signature | None) -> tuple[float, set[str], bool]:
+    """How many arguments ``sig`` takes by position, its keyword-only names, and ``**kwargs``."""
+    if sig is None:
+        return math.inf, set(), True
+    kinds = [p.kind for p in sig.parameters.values()]
+    if inspect.Parameter.VAR_POSITIONAL in kinds:
+        n_pos: float = math.inf
+    else:
+        n_pos = sum(k in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                    for k in kinds)
+    kw_only = {n for n, p in sig.parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    return n_pos, kw_only, inspect.Parameter.VAR_KEYWORD in kinds
+
+
 class Exercise(_BaseExercise):
-    """A function exercise: the learner writes a function; ``check`` runs it on every case.
+    """A function exercise (kind ``"implement"``): the learner writes a function; ``check`` runs it.
 
     Parameters
     ----------
@@ -479,7 +634,8 @@ class Exercise(_BaseExercise):
         The correct implementation.  Its results on the cases are the expected answers; its
         parameter names label the inputs in messages; its source is the default solution.
     cases : sequence of Case
-        Inputs to try, tricky ones included.  The first failing case is reported.
+        Inputs to try, tricky ones included.  The first failing case is reported, with how many
+        cases pass.
     hints : sequence of str
         Progressive hints (Markdown).
     solution : str or callable, optional
@@ -489,44 +645,78 @@ class Exercise(_BaseExercise):
     compare : callable, optional
         ``compare(expected, got) -> None | str``; the default is :func:`compare` with
         ``rtol``/``atol``.  The string says what is wrong and must not reveal ``expected``.
+    misconceptions : sequence of Misconception, optional
+        Known wrong versions, named in the message when the learner's results match one.
+    display_name : str, optional
+        The function name used in messages (default: the reference's ``__name__``).
+    time_limit : float, optional
+        Seconds per case (default :data:`DEFAULT_TIME_LIMIT`; 0 or None: no limit).
     """
+
+    kind = "implement"
 
     def __init__(self, name: str, reference: Callable[..., Any], cases: Sequence[Case], *,
                  title: str = "", hints: Sequence[str] = (),
                  solution: str | Callable[[], str] | None = None,
                  outputs: Sequence[str] | None = None,
                  compare: Callable[[Any, Any], str | None] | None = None,
-                 rtol: float = 1e-9, atol: float = 1e-12):
+                 rtol: float = 1e-9, atol: float = 1e-12,
+                 misconceptions: Sequence[Misconception] = (),
+                 display_name: str | None = None,
+                 time_limit: float | None = DEFAULT_TIME_LIMIT):
         if not cases:
             raise ValueError("an Exercise needs at least one case")
         if solution is None:
             solution = lambda: inspect.getsource(reference)  # noqa: E731 - read lazily
-        super().__init__(name, title=title, hints=hints, solution=solution, rtol=rtol, atol=atol)
+        self._func_name = display_name or getattr(reference, "__name__", "f")
+        super().__init__(name, title=title, hints=hints, solution=solution, rtol=rtol, atol=atol,
+                         variable=self._func_name)
         self.reference = reference
         self.cases = list(cases)
         self.outputs = tuple(outputs) if outputs else None
+        self.misconceptions = list(misconceptions)
+        self.time_limit = time_limit
         self._compare = compare
-        self._func_name = getattr(reference, "__name__", "f")
         try:
             self._signature: inspect.Signature | None = inspect.signature(reference)
         except (TypeError, ValueError):
             self._signature = None
         self._params = list(self._signature.parameters) if self._signature else None
 
-    def _inputs(self, c: Case) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        """Fresh copies of a case's inputs, passed by position wherever the reference allows.
+    def _inputs(self, c: Case, candidate: Any = None) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """Fresh copies of a case's inputs, passed by position wherever both functions allow.
 
         A learner may name the parameters differently (``labels`` for ``y_true``), so a case written
-        as ``case(y, p, pos_label=1)`` calls the learner's function as ``f(y, p, 1)``.
+        as ``case(y, p, pos_label=1)`` calls the learner's function as ``f(y, p, 1)``; a parameter
+        that the learner's signature makes keyword-only (``def f(y, p, *, pos_label=1)``) is passed
+        by keyword, under the reference's name.
         """
         args, kwargs = c.copy_inputs()
-        if self._signature is not None:
-            try:
-                bound = self._signature.bind(*args, **kwargs)
-            except TypeError:
-                return args, kwargs
-            return tuple(bound.args), dict(bound.kwargs)
-        return args, kwargs
+        if self._signature is None:
+            return args, kwargs
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError:
+            return args, kwargs
+        try:
+            theirs = inspect.signature(candidate) if candidate is not None else None
+        except (TypeError, ValueError):
+            theirs = None
+        n_pos, kw_only, _ = _positional_capacity(theirs)
+        positional: list[Any] = []
+        keywords: dict[str, Any] = {}
+        for pname, value in bound.arguments.items():
+            kind = self._signature.parameters[pname].kind
+            if kind is inspect.Parameter.VAR_POSITIONAL:
+                positional.extend(value)
+            elif kind is inspect.Parameter.VAR_KEYWORD:
+                keywords.update(value)
+            elif (kind is not inspect.Parameter.KEYWORD_ONLY and not keywords
+                  and len(positional) < n_pos and pname not in kw_only):
+                positional.append(value)
+            else:
+                keywords[pname] = value
+        return tuple(positional), keywords
 
     def expected(self, i: int) -> Any:
         """The reference result for case ``i`` (0-based); for authors and tests, not learners."""
@@ -538,52 +728,210 @@ class Exercise(_BaseExercise):
             return self._compare(expected, got)
         return compare(expected, got, rtol=self.rtol, atol=self.atol, names=self.outputs)
 
-    def check(self, candidate: Any, *, strict: bool | None = None) -> CheckResult:
-        """Run ``candidate`` on every case and compare with the reference.
-
-        ``strict=None`` follows ``MLTUTOR_STRICT``; ``strict=True`` raises :class:`CheckFailed`
-        for an incorrect answer, ``strict=False`` never raises.
-        """
-        if self._is_placeholder(candidate):
-            return self._not_attempted(strict, f"write your function, then pass it to "
-                                               f"`{self.name}.check(...)`.")
-        if not callable(candidate):
-            return self._result(INCORRECT, f"`{self.name}.check` expects your function, got "
-                                            f"{_kind(candidate)}.", strict=strict)
-        n = len(self.cases)
-        for i, c in enumerate(self.cases):
-            label = f"case {i + 1} of {n}" + (f" ({c.note})" if c.note else "")
-            call = _call_text(self._func_name, self._params, c)
-            big = [*c.args, *c.kwargs.values()]
-            if any(isinstance(a, np.ndarray) and a.size > _MAX_SHOWN for a in big):
-                fname = getattr(candidate, "__name__", "")
-                fname = fname if fname.isidentifier() else "your_function"
-                label += f", rerun it with `{self.name}.cases[{i}].run({fname})`"
-            args, kwargs = self._inputs(c)
-            with _recording_warnings() as caught:
-                try:
+    def _run_case(self, candidate: Callable[..., Any], i: int, limit: float | None):
+        """Run one case: ``("ok", value, warnings)``, ``("raised", exc, None)`` or ``("timeout", ...)``."""
+        args, kwargs = self._inputs(self.cases[i], candidate)
+        with _recording_warnings() as caught:
+            try:
+                with _time_limit(limit):
                     got = candidate(*args, **kwargs)
-                except NotImplementedError as exc:
-                    if i == 0:
-                        return self._not_attempted(
-                            strict, "your function still raises NotImplementedError: replace "
-                                    "`raise NotImplementedError` with your code.")
-                    return self._result(INCORRECT, f"{label}, `{call}`: your function raised "
-                                                    f"{_short_exc(exc)}.", i + 1, strict)
-                except Exception as exc:  # noqa: BLE001 - the learner's bug is the message
-                    return self._result(INCORRECT, f"{label}, `{call}`: your function raised "
-                                                    f"{_short_exc(exc)}.", i + 1, strict)
+            except _CaseTimeout:
+                return "timeout", None, None
+            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - the bug is the message
+                return "raised", exc, None
+        return "ok", got, list(caught)
+
+    def _case_label(self, candidate: Any, i: int) -> str:
+        c = self.cases[i]
+        label = f"case {i + 1} of {len(self.cases)}" + (f" ({c.note})" if c.note else "")
+        big = [*c.args, *c.kwargs.values()]
+        if any(isinstance(a, np.ndarray) and a.size > _MAX_SHOWN for a in big):
+            fname = getattr(candidate, "__name__", "")
+            fname = fname if fname.isidentifier() else "your_function"
+            label += f", rerun it with `{self.name}.cases[{i}].run({fname})`"
+        return f"{label}, `{_call_text(self._func_name, self._params, c)}`"
+
+    @staticmethod
+    def _raised_text(exc: BaseException) -> str:
+        if isinstance(exc, SystemExit):
+            return ("your function raised SystemExit (a call to exit() or sys.exit()?): a function "
+                    "should return its result, not stop Python")
+        if isinstance(exc, KeyboardInterrupt):
+            return "your function was interrupted (KeyboardInterrupt)"
+        return f"your function raised {_short_exc(exc)}"
+
+    def _evaluate(self, candidate: Callable[..., Any], limit: float | None,
+                  stop_after_timeout: bool) -> tuple[list[dict], list[Any], str | None]:
+        """Every case's outcome, the learner's results (None where none) and a not-attempted text."""
+        outcomes: list[dict] = []
+        results: list[Any] = []
+        stopped = False
+        for i, c in enumerate(self.cases):
+            row = {"case": i + 1, "note": c.note, "passed": False, "problem": None}
+            outcomes.append(row)
+            results.append(None)
+            if stopped:
+                row["problem"] = "not run: an earlier case ran past the time limit"
+                continue
+            how, got, caught = self._run_case(candidate, i, limit)
+            if how == "timeout":
+                row["problem"] = f"took over {limit:g} s -- an infinite loop?"
+                stopped = stop_after_timeout
+                continue
+            if how == "raised":
+                if isinstance(got, NotImplementedError) and i == 0:
+                    return outcomes, results, ("your function still raises NotImplementedError: "
+                                               "replace `raise NotImplementedError` with your code.")
+                row["problem"] = self._raised_text(got)
+                continue
+            results[i] = got
             try:
                 problem = self._diff(self.expected(i), got)
             except Exception as exc:  # noqa: BLE001 - an unusual return value
                 problem = f"could not compare your result ({_short_exc(exc)})"
-            if problem is not None:
-                warned = ""
-                if caught:
-                    w = caught[0]
-                    warned = f" Your code also warned: {w.category.__name__}: {w.message}."
-                return self._result(INCORRECT, f"{label}, `{call}`: {problem}.{warned}", i + 1, strict)
-        return self._result(CORRECT, f"all {n} cases pass.", strict=strict)
+            if problem is not None and caught:
+                w = caught[0]
+                problem = (f"{_sentence(problem)} Your code also warned: "
+                           f"{w.category.__name__}: {w.message}")
+            row["problem"] = problem
+            row["passed"] = problem is None
+        return outcomes, results, None
+
+    def _matching_misconception(self, results: list[Any]) -> Misconception | None:
+        """The first known mistake whose results the learner's agree with on every case."""
+        if any(r is None for r in results):
+            return None
+        for m in self.misconceptions:
+            differs, agrees = False, True
+            for i, got in enumerate(results):
+                args, kwargs = self.cases[i].copy_inputs()
+                try:
+                    with _recording_warnings(), np.errstate(all="ignore"):
+                        wrong = m.function(*args, **kwargs)
+                except Exception:  # noqa: BLE001 - a mistake may not apply to every case
+                    continue
+                try:
+                    if self._diff(wrong, got) is not None:
+                        agrees = False
+                        break
+                    differs = differs or self._diff(self.expected(i), wrong) is not None
+                except Exception:  # noqa: BLE001
+                    agrees = False
+                    break
+            if agrees and differs:
+                return m
+        return None
+
+    def check(self, candidate: Any, *, strict: bool | None = None,
+              time_limit: float | None | str = "default") -> CheckResult:
+        """Run ``candidate`` on every case and compare with the reference.
+
+        ``strict=None`` follows ``MLTUTOR_STRICT``; ``strict=True`` raises :class:`CheckFailed`
+        for an incorrect answer, ``strict=False`` never raises.  ``time_limit`` (seconds per case)
+        overrides the exercise's; after a case runs past it the remaining cases are not run.
+        """
+        return self._check(candidate, strict, time_limit, stop_after_timeout=True)
+
+    def _grade_result(self, answer: Any) -> CheckResult:
+        return self._check(answer, False, "default", stop_after_timeout=False)
+
+    def _check(self, candidate: Any, strict: bool | None, time_limit: Any,
+               stop_after_timeout: bool) -> CheckResult:
+        n = len(self.cases)
+        if self._is_placeholder(candidate):
+            return self._not_attempted(strict, f"write your function, then pass it to "
+                                               f"`{self.name}.check(...)`.")
+        if not callable(candidate):
+            return self._result(
+                INCORRECT, f"`{self.name}.check` expects your function, got {_kind(candidate)}: "
+                           f"pass the function, without () -- `{self.name}.check({self._func_name})`",
+                strict=strict, passed=0, total=n)
+        limit = self.time_limit if time_limit == "default" else time_limit
+        outcomes, results, not_attempted = self._evaluate(candidate, limit, stop_after_timeout)
+        if not_attempted:
+            return self._not_attempted(strict, not_attempted)
+        passed = sum(row["passed"] for row in outcomes)
+        if passed == n:
+            return self._result(CORRECT, f"all {n} cases pass.", strict=strict, passed=n, total=n,
+                                cases=outcomes)
+        first = next(row for row in outcomes if not row["passed"])
+        i = first["case"] - 1
+        message = f"{self._case_label(candidate, i)}: {_sentence(first['problem'])}"
+        message += f" {passed} of {n} cases pass."
+        match = self._matching_misconception(results)
+        if match is not None:
+            message += f" Your results match a known mistake: {_sentence(match.message)}"
+        return self._result(INCORRECT, message, i + 1, strict, passed=passed, total=n,
+                            misconception=match.key if match else None, cases=outcomes)
+
+
+@contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`_CaseTimeout` inside the block once it has run ``seconds``.
+
+    The main thread uses ``signal.setitimer`` (an earlier timer, if any, is put back afterwards);
+    another thread gets a watchdog that raises the exception in it with
+    ``PyThreadState_SetAsyncExc``.  Without ``seconds`` (0 or None), or where neither works
+    (Pyodide has no threads), the block runs without a limit.
+    """
+    if not seconds or seconds <= 0:
+        yield
+        return
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        with _alarm(seconds):
+            yield
+        return
+    with _watchdog(seconds):
+        yield
+
+
+@contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    active = [True]
+
+    def on_alarm(signum, frame):  # noqa: ANN001, ARG001
+        if active[0]:
+            raise _CaseTimeout
+
+    previous_handler = signal.signal(signal.SIGALRM, on_alarm)
+    started = time.monotonic()
+    previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        active[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if previous_delay > 0:  # someone else's timer was running: let it go on
+            left = max(previous_delay - (time.monotonic() - started), 1e-3)
+            signal.setitimer(signal.ITIMER_REAL, left, previous_interval)
+
+
+@contextmanager
+def _watchdog(seconds: float) -> Iterator[None]:
+    target = threading.get_ident()
+    done = threading.Event()
+    fired = threading.Event()
+
+    def watch() -> None:
+        if not done.wait(seconds):
+            fired.set()
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
+                                                       ctypes.py_object(_CaseTimeout))
+
+    try:
+        watcher = threading.Thread(target=watch, name="mltutor-time-limit", daemon=True)
+        watcher.start()
+    except RuntimeError:  # no threads here (Pyodide): run without a limit
+        yield
+        return
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+        if fired.is_set():  # a timeout that arrived just after the block: cancel it
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
 
 
 #: Serialises every check's use of ``warnings.catch_warnings`` (not thread-safe: interleaved, two
@@ -615,22 +963,49 @@ def _recording_warnings() -> Iterator[list[warnings.WarningMessage]]:
         yield caught
 
 
+def _expected_type(answer: Any) -> str:
+    """What kind of value an answer is, in words, without its content."""
+    if isinstance(answer, np.ndarray):
+        return f"a NumPy array of shape {answer.shape}"
+    if isinstance(answer, (tuple, list)):
+        return f"a {type(answer).__name__} of {len(answer)} values"
+    if isinstance(answer, (bool, np.bool_)):
+        return "True or False"
+    if _is_number(answer):
+        return "a number"
+    return f"a {type(answer).__name__}"
+
+
 class ValueExercise(_BaseExercise):
     """A value exercise: the learner supplies a number, a tuple or an array, not a function.
 
     ``answer`` is the expected value; floats are compared with ``rtol``/``atol`` (a typed-in
-    answer deserves a looser tolerance than a computed one).
+    answer deserves a looser tolerance than a computed one).  ``kind`` is ``"value"`` unless
+    declared ``"judgement"`` (a decision given as a number, such as a threshold).
+    ``wrong_answers`` maps known wrong values to their explanation: ``[(0.5, "that is ...")]``;
+    a value that matches one (within the tolerance) gets that explanation.
     """
+
+    kind = "value"
 
     def __init__(self, name: str, answer: Any, *, title: str = "", hints: Sequence[str] = (),
                  solution: str | Callable[[], str] | None = None,
                  outputs: Sequence[str] | None = None,
                  compare: Callable[[Any, Any], str | None] | None = None,
-                 rtol: float = 1e-9, atol: float = 1e-12):
-        super().__init__(name, title=title, hints=hints, solution=solution, rtol=rtol, atol=atol)
+                 rtol: float = 1e-9, atol: float = 1e-12, kind: str = "value",
+                 variable: str | None = None,
+                 wrong_answers: Sequence[tuple[Any, str]] = ()):
+        super().__init__(name, title=title, hints=hints, solution=solution, rtol=rtol, atol=atol,
+                         kind=kind, variable=variable)
         self.answer = answer
         self.outputs = tuple(outputs) if outputs else None
+        self.wrong_answers = list(wrong_answers)
         self._compare = compare
+
+    def _diff(self, expected: Any, got: Any) -> str | None:
+        if self._compare is not None:
+            return self._compare(expected, got)
+        return compare(expected, got, rtol=self.rtol, atol=self.atol, names=self.outputs)
 
     def check(self, value: Any, *, strict: bool | None = None) -> CheckResult:
         """Compare ``value`` with the answer; see :meth:`Exercise.check` for ``strict``."""
@@ -638,13 +1013,89 @@ class ValueExercise(_BaseExercise):
             return self._not_attempted(strict)
         if callable(value) and not isinstance(value, np.ndarray):
             return self._result(INCORRECT, f"`{self.name}.check` expects a value, got a function "
-                                            "-- call it and pass its result.", strict=strict)
-        if self._compare is not None:
-            problem = self._compare(self.answer, value)
-        else:
-            problem = compare(self.answer, value, rtol=self.rtol, atol=self.atol, names=self.outputs)
-        if problem is not None:
-            if problem.startswith("your function returned None"):
-                problem = "your value is None"
-            return self._result(INCORRECT, f"{problem}.", 1, strict)
-        return self._result(CORRECT, "that is the right value.", strict=strict)
+                                            "-- call it and pass its result.", 1, strict,
+                                passed=0, total=1)
+        if isinstance(value, str) and not isinstance(self.answer, str):
+            return self._result(INCORRECT, f"your answer is {_kind(value)}, a str; expected "
+                                            f"{_expected_type(self.answer)} (without quotes)",
+                                1, strict, passed=0, total=1)
+        try:
+            problem = self._diff(self.answer, value)
+        except Exception as exc:  # noqa: BLE001 - an unusual value
+            problem = f"could not compare your value ({_short_exc(exc)})"
+        if problem is None:
+            return self._result(CORRECT, "that is the right value.", strict=strict, passed=1,
+                                total=1)
+        if problem.startswith("your function returned None"):
+            problem = "your value is None"
+        key = None
+        for k, (wrong, why) in enumerate(self.wrong_answers):
+            try:
+                same = self._diff(wrong, value) is None
+            except Exception:  # noqa: BLE001
+                same = False
+            if same:
+                problem, key = f"{_sentence(problem)} {why}", f"wrong_answer_{k + 1}"
+                break
+        return self._result(INCORRECT, problem, 1, strict, passed=0, total=1, misconception=key)
+
+
+class ChoiceExercise(_BaseExercise):
+    """A judgement exercise: a scenario, a decision among lettered options, one right.
+
+    Parameters
+    ----------
+    name : str
+        The notebook's variable for the check (``"ex6"``).
+    options : dict of str to (str, str)
+        ``{"a": (text of the option, explanation shown when it is chosen), ...}``.  The
+        explanation of a wrong option says why it is wrong without naming the right one.
+    answer : str
+        The letter of the right option.
+    """
+
+    kind = "judgement"
+
+    def __init__(self, name: str, options: dict[str, tuple[str, str]], answer: str, *,
+                 title: str = "", hints: Sequence[str] = (),
+                 solution: str | Callable[[], str] | None = None,
+                 variable: str | None = None):
+        letters = [str(k).lower() for k in options]
+        if answer.lower() not in letters:
+            raise ValueError(f"answer {answer!r} is not one of the options {letters}")
+        if any(len(v) != 2 or not v[1] for v in options.values()):
+            raise ValueError("every option needs (text, explanation), the explanation not empty")
+        if solution is None:
+            solution = f"{variable or 'answer'} = {answer.lower()!r}"
+        super().__init__(name, title=title, hints=hints, solution=solution, kind="judgement",
+                         variable=variable)
+        self.options = {str(k).lower(): v for k, v in options.items()}
+        self.answer = answer.lower()
+
+    def _letters(self) -> str:
+        keys = list(self.options)
+        return ", ".join(f"'{k}'" for k in keys[:-1]) + f" or '{keys[-1]}'"
+
+    def check(self, choice: Any, *, strict: bool | None = None) -> CheckResult:
+        """Say whether ``choice`` (a letter) is right, and why the chosen option is (not)."""
+        if self._is_placeholder(choice):
+            return self._not_attempted(strict, f"set your answer to one of the letters "
+                                               f"{self._letters()}, then run this cell again.")
+        if not isinstance(choice, str):
+            return self._result(INCORRECT, f"your answer is {_kind(choice)}; expected one of the "
+                                            f"letters {self._letters()}, as a string", 1, strict,
+                                passed=0, total=1)
+        letter = choice.strip().lower().strip("()")
+        if letter not in self.options:
+            return self._result(INCORRECT, f"{choice!r} is not one of the options; choose "
+                                            f"{self._letters()}", 1, strict, passed=0, total=1)
+        text, why = self.options[letter]
+        if letter == self.answer:
+            return self._result(CORRECT, f"({letter}) {_sentence(why)}", strict=strict,
+                                passed=1, total=1)
+        return self._result(INCORRECT, f"you chose ({letter}). {_sentence(why)} Read the scenario "
+                                        "again and choose another option", 1, strict,
+                            passed=0, total=1, misconception=f"option_{letter}")
+
+    def _way_forward(self) -> str:
+        return f"Try `{self.name}.hint()`." if self.hints else ""
