@@ -89,7 +89,7 @@ def oks(dt_keypoints: Any, gt_keypoints: Any, gt_areas: Any, gt_boxes: Any = Non
     --------
     >>> gt = [[10, 10, 2, 20, 20, 2]]
     >>> oks([[10, 10, 1, 21, 20, 1]], gt, [100.0], sigmas=[0.1, 0.1]).round(4).tolist()
-    [[0.6894]]
+    [[0.9412]]
     """
     sig = check_sigmas(sigmas, "sigmas", COCO_SIGMAS)
     k = sig.shape[0]
