@@ -15,8 +15,9 @@ the three things that make video evaluation tricky:
   group split does not.
 * **Confusable classes.**  The pairs in :data:`CONFUSABLE_PAIRS` (FrontCrawl/BreastStroke,
   CricketShot/CricketBowling, ...) get nearby signatures, so a model has confusions to find.  The
-  pairs are look-alike classes chosen by hand, not measured confusions of real models: that a
-  model trained here confuses them shows only that the simulation planted them.
+  pairs are look-alike classes chosen by hand, after pairs that public confusion analyses of
+  trained models list; the simulation plants them, so that a model trained here confuses them
+  shows only that they were planted, not which classes real models confuse.
 
 A frame of clip ``i`` (class ``c``, group ``g``) at time ``t`` is
 
@@ -59,8 +60,8 @@ __all__ = [
     "simulate_ucf101",
 ]
 
-#: Look-alike class pairs chosen by hand (not measured on real models); the simulator gives them
-#: nearby signatures.
+#: Look-alike class pairs chosen by hand (after public confusion analyses of trained models; not
+#: measured here); the simulator gives them nearby signatures.
 CONFUSABLE_PAIRS: tuple[tuple[str, str], ...] = (
     ("FrontCrawl", "BreastStroke"),
     ("CricketShot", "CricketBowling"),
