@@ -11,8 +11,9 @@
 from . import mask
 
 from .coco import evaluate_coco
+from .errors import error_breakdown
 from .iou import box_area, box_iou
 from .matching import match_detections
 from .voc import evaluate_voc
 
-__all__ = ["box_iou", "box_area", "match_detections", "evaluate_voc", "evaluate_coco"]
+__all__ = ["box_iou", "box_area", "match_detections", "evaluate_voc", "evaluate_coco", "error_breakdown"]
