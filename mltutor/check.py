@@ -501,6 +501,11 @@ class Misconception:
         return f"Misconception({self.key!r}: {self.message})"
 
 
+#: Stand-ins for a case's result when the learner's function raised or ran out of time.
+_RAISED = object()
+_TIMED_OUT = object()
+
+
 class _CaseTimeout(BaseException):
     """Raised inside a learner's function that ran past the time limit.
 
@@ -776,6 +781,7 @@ class Exercise(_BaseExercise):
             how, got, caught = self._run_case(candidate, i, limit)
             if how == "timeout":
                 row["problem"] = f"took over {limit:g} s -- an infinite loop?"
+                results[i] = _TIMED_OUT
                 stopped = stop_after_timeout
                 continue
             if how == "raised":
@@ -783,6 +789,7 @@ class Exercise(_BaseExercise):
                     return outcomes, results, ("your function still raises NotImplementedError: "
                                                "replace `raise NotImplementedError` with your code.")
                 row["problem"] = self._raised_text(got)
+                results[i] = _RAISED
                 continue
             results[i] = got
             try:
@@ -798,29 +805,38 @@ class Exercise(_BaseExercise):
         return outcomes, results, None
 
     def _matching_misconception(self, results: list[Any]) -> Misconception | None:
-        """The first known mistake whose results the learner's agree with on every case."""
-        if any(r is None for r in results):
+        """The first known mistake whose results the learner's agree with on every case.
+
+        Where the mistake raises, the learner's function must have raised too.
+        """
+        if any(r is _TIMED_OUT for r in results):
             return None
         for m in self.misconceptions:
-            differs, agrees = False, True
-            for i, got in enumerate(results):
-                args, kwargs = self.cases[i].copy_inputs()
-                try:
-                    with _recording_warnings(), np.errstate(all="ignore"):
-                        wrong = m.function(*args, **kwargs)
-                except Exception:  # noqa: BLE001 - a mistake may not apply to every case
-                    continue
-                try:
-                    if self._diff(wrong, got) is not None:
-                        agrees = False
-                        break
-                    differs = differs or self._diff(self.expected(i), wrong) is not None
-                except Exception:  # noqa: BLE001
-                    agrees = False
-                    break
-            if agrees and differs:
+            if self._same_as(m, results):
                 return m
         return None
+
+    def _same_as(self, m: Misconception, results: list[Any]) -> bool:
+        differs = False
+        for i, got in enumerate(results):
+            args, kwargs = self.cases[i].copy_inputs()
+            try:
+                with _recording_warnings(), np.errstate(all="ignore"):
+                    wrong = m.function(*args, **kwargs)
+            except Exception:  # noqa: BLE001 - the mistake fails on this case
+                if got is not _RAISED:
+                    return False
+                differs = True
+                continue
+            if got is _RAISED:
+                return False
+            try:
+                if self._diff(wrong, got) is not None:
+                    return False
+                differs = differs or self._diff(self.expected(i), wrong) is not None
+            except Exception:  # noqa: BLE001
+                return False
+        return differs
 
     def check(self, candidate: Any, *, strict: bool | None = None,
               time_limit: float | None | str = "default") -> CheckResult:

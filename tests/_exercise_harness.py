@@ -101,3 +101,26 @@ def assert_wrong_value_caught(ex, value) -> None:
     for v in np.ravel(np.asarray(ex.answer, dtype=float)):
         if v != round(v):
             assert f"{v:.3f}" not in message, f"{ex.name} reveals {v:.3f}: {message}"
+
+
+def assert_named(ex, mutant, key: str | None) -> None:
+    """A known mutant is named by its misconception; any other wrong answer gets no name."""
+    result = ex.check(mutant, strict=False)
+    assert result.status == INCORRECT, f"{mutant.__name__} passed {ex.name}"
+    assert result.misconception == key, (mutant.__name__, result.misconception, key, result.message)
+    if key is None:
+        assert "known mistake" not in result.message, result.message
+        return
+    message = next(m.message for m in ex.misconceptions if m.key == key)
+    assert f"Your results match a known mistake: {message}" in result.message, result.message
+    assert result.message.endswith(f"Try `{ex.name}.hint()`."), result.message
+
+
+def assert_misconceptions_proven(exercises: dict, named: dict) -> None:
+    """Every implementation exercise names >= 3 mistakes, and a test mutant proves each one."""
+    for name, ex in exercises.items():
+        if ex.kind != "implement":
+            continue
+        keys = [m.key for m in ex.misconceptions]
+        assert len(keys) >= 3 and len(set(keys)) == len(keys), (name, keys)
+        assert set(keys) == set(named.get(name, {}).values()), (name, keys, named.get(name))

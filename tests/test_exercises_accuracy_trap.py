@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from _exercise_harness import (
+    assert_misconceptions_proven,
+    assert_named,
     EXERCISES,
     SOLUTIONS,
     assert_mutant_caught,
@@ -376,3 +378,33 @@ def test_exercise_notebook_contains_no_solution_code():
     for needle in ("return_counts=True)", "occurs.sum()", "support / support.sum()",
                    "accuracy_b - accuracy_a", "Discussion"):
         assert needle not in text, needle
+
+
+# Known mutants and the misconception each must be named by; the others get none.
+NAMED = {
+    "ex1": {
+        "ex1_smallest_class": "smallest_class",
+        "ex1_error_rate": "error_rate",
+        "ex1_uniform_guess": "uniform_guess",
+    },
+    "ex2": {
+        "ex2_weighted_instead_of_macro": "weighted_not_macro",
+        "ex2_predicted_counts": "column_sums",
+        "ex2_transposed": "column_sums",  # a transposed matrix divides by columns
+        "ex2_ignores_adjusted": "ignores_adjusted",
+    },
+    "ex3": {
+        "ex3_macro_recall": "macro_recall",
+        "ex3_weights_from_predictions": "weights_from_predictions",
+        "ex3_weighted_precision": "weighted_precision",
+    },
+}
+
+
+@pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
+def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
+    assert_named(EXERCISES_CH2[name], mutant, NAMED[name].get(mutant.__name__))
+
+
+def test_every_named_mistake_is_proven_by_a_mutant():
+    assert_misconceptions_proven(EXERCISES_CH2, NAMED)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import EXERCISES, assert_mutant_caught, assert_wrong_value_caught
+from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, assert_mutant_caught, assert_wrong_value_caught
 from mltutor.exercises import averaging as ch5
 
 CH5_EXERCISES = EXERCISES / "05_averaging.ipynb"
@@ -306,3 +306,37 @@ def test_exercise_notebook_contains_no_solution_code():
     for needle in ("2 * tp.sum() /", "out=np.ones(len(sizes))", "(99 * 0.88 + 0.31 + 0.42) / 101",
                    "np.asarray(Y_true) != np.asarray(Y_pred)", "Discussion"):
         assert needle not in text, needle
+
+
+# Known mutants and the misconception each must be named by; the others get none.
+NAMED = {
+    "ex1": {
+        "ex1_micro_instead_of_macro": "micro_for_macro",
+        "ex1_absent_classes_count_as_zero": "absent_classes_as_zero",
+        "ex1_f1_of_macro_precision_and_recall": "f1_of_means",
+    },
+    "ex2": {
+        "ex2_macro_instead_of_samples": "macro_for_samples",
+        "ex2_micro_instead_of_samples": "micro_for_samples",
+        "ex2_jaccard_instead_of_f1": "jaccard",
+    },
+    "ex3": {
+        "ex3_divides_by_samples_only": "divides_by_samples",
+        "ex3_subset_zero_one_loss": "subset_loss",
+        "ex3_accuracy_instead_of_loss": "accuracy_not_loss",
+    },
+    "ex4": {
+        "ex4_ignores_labels": "ignores_labels",
+        "ex4_absent_listed_classes_skipped": "absent_listed_skipped",
+        "ex4_micro_over_labels": "micro_over_labels",
+    },
+}
+
+
+@pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
+def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
+    assert_named(EXERCISES_CH5[name], mutant, NAMED[name].get(mutant.__name__))
+
+
+def test_every_named_mistake_is_proven_by_a_mutant():
+    assert_misconceptions_proven(EXERCISES_CH5, NAMED)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import SOLUTIONS, EXERCISES, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
+from _exercise_harness import assert_misconceptions_proven, assert_named, SOLUTIONS, EXERCISES, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
 from mltutor.exercises import confusion_matrix as ch1
 
 CH1_SOLUTIONS = SOLUTIONS / "01_confusion_matrix.ipynb"
@@ -313,3 +313,39 @@ def test_exercise_notebook_contains_no_solution_code():
     for needle in ("np.trace(cm) / cm.sum()", "minlength=n_classes * n_classes", "1 - 2 / 101",
                    "out=np.zeros_like(tp)", "Discussion"):
         assert needle not in text, needle
+
+
+# Known mutants and the misconception each must be named by; the others get none.
+NAMED = {
+    "ex1": {
+        "ex1_fp_fn_swapped": "fp_fn_swapped",
+        "ex1_sklearn_ravel_order": "ravel_order",
+        "ex1_pos_label_ignored": "pos_label_ignored",
+    },
+    "ex2": {
+        "ex2_transposed": "transposed",
+        "ex2_size_from_the_data": "size_from_data",
+        "ex2_no_minlength": "no_minlength",
+        "ex2_minlength_n_not_n_squared": "no_minlength",  # the same cut-off
+    },
+    "ex3": {
+        "ex3_axes_swapped": "axes_swapped",
+        "ex3_transposed_matrix": "axes_swapped",  # transposing swaps P and R
+        "ex3_forgets_zero_division": "nan_for_zero_division",
+        "ex3_divides_by_total": "divides_by_total",
+    },
+    "ex4": {
+        "ex4_summed_tn": "summed_tn",
+        "ex4_mean_recall": "mean_recall",
+        "ex4_trace_over_classes": "trace_over_classes",
+    },
+}
+
+
+@pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
+def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
+    assert_named(EXERCISES_CH1[name], mutant, NAMED[name].get(mutant.__name__))
+
+
+def test_every_named_mistake_is_proven_by_a_mutant():
+    assert_misconceptions_proven(EXERCISES_CH1, NAMED)

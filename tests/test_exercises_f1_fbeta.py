@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import EXERCISES, SOLUTIONS, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
+from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, SOLUTIONS, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
 from mltutor.exercises import f1_fbeta as ch4
 
 CH4_SOLUTIONS = SOLUTIONS / "04_f1_fbeta.ipynb"
@@ -291,3 +291,33 @@ def test_ex3_notes_that_claim_a_lower_f2_threshold_are_true():
         t_f1, _ = ch4.best_fbeta_threshold(y_true, y_score, beta=1.0)
         t_f2, _ = ch4.best_fbeta_threshold(y_true, y_score, beta=2.0)
         assert t_f2 < t_f1, c.note
+
+
+# Known mutants and the misconception each must be named by; the others get none.
+NAMED = {
+    "ex1": {
+        "ex1_beta_not_squared": "beta_not_squared",
+        "ex1_roles_swapped": "roles_swapped",
+        "ex1_arithmetic_mean": "arithmetic_mean",
+    },
+    "ex2": {
+        "ex2_beta_squared_on_fp": "beta_squared_on_fp",
+        "ex2_beta_not_squared": "beta_not_squared",
+        "ex2_undefined_when_precision_is": "undefined_when_precision_is",
+        "ex2_zero_division_when_tp_is_zero": "undefined_when_precision_is",  # same on every case
+    },
+    "ex3": {
+        "ex3_tied_scores_not_grouped": "ties_not_grouped",
+        "ex3_strictly_greater": "strict_greater",
+        "ex3_beta_not_squared": "beta_not_squared",
+    },
+}
+
+
+@pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
+def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
+    assert_named(EXERCISES_CH4[name], mutant, NAMED[name].get(mutant.__name__))
+
+
+def test_every_named_mistake_is_proven_by_a_mutant():
+    assert_misconceptions_proven(EXERCISES_CH4, NAMED)

@@ -12,7 +12,7 @@ import io
 import numpy as np
 import pytest
 
-from _exercise_harness import SOLUTIONS, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
+from _exercise_harness import assert_misconceptions_proven, assert_named, SOLUTIONS, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
 from mltutor.exercises import map_detection as ch7
 
 SOLUTIONS_NB = SOLUTIONS / "07_map_detection.ipynb"
@@ -324,3 +324,53 @@ def test_ex5_wrong_values_caught():
         ch7.match_image(ch7.EX5_DETECTIONS, ch7.EX5_SCORES, ch7.EX5_GT, 0.5), 3)
     for wrong in [(coco, voc), (voc, at_50_only), (voc07, coco), (voc, voc), (1.0, coco)]:
         assert_wrong_value_caught(ch7.ex5, wrong)
+
+
+EXERCISES_CH7 = {name: getattr(ch7, name) for name in ch7.__all__}
+MUTANTS = {
+    "ex1": [ex1_union_without_subtracting, ex1_plus_one_pixel, ex1_clip_the_product,
+            ex1_no_clipping, ex1_over_smaller_box, ex1_max_min_swapped],
+    "ex2": [ex2_gt_matched_twice, ex2_input_order, ex2_strictly_above_threshold,
+            ex2_voc_rule_best_box_even_if_taken, ex2_result_in_score_order, ex2_threshold_ignored],
+    "ex3": [ex3_recall_over_detections, ex3_no_envelope, ex3_only_found_objects,
+            ex3_eleven_points, ex3_envelope_from_the_left],
+    "ex4": [ex4_floating_recall_points, ex4_no_envelope, ex4_divide_by_ten,
+            ex4_strictly_above, ex4_all_point_instead, ex4_ten_points_without_zero],
+}
+MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items()
+                 for m in ms]
+
+
+# Known mutants and the misconception each must be named by; the others get none.
+NAMED = {
+    "ex1": {
+        "ex1_union_without_subtracting": "union_not_subtracted",
+        "ex1_plus_one_pixel": "plus_one_pixel",
+        "ex1_over_smaller_box": "over_smaller_box",
+    },
+    "ex2": {
+        "ex2_gt_matched_twice": "gt_matched_twice",
+        "ex2_input_order": "input_order",
+        "ex2_result_in_score_order": "input_order",  # the same order mix-up
+        "ex2_strictly_above_threshold": "strict_greater",
+    },
+    "ex3": {
+        "ex3_no_envelope": "no_envelope",
+        "ex3_only_found_objects": "only_found_objects",
+        "ex3_eleven_points": "eleven_points",
+    },
+    "ex4": {
+        "ex4_no_envelope": "no_envelope",
+        "ex4_divide_by_ten": "divide_by_ten",
+        "ex4_all_point_instead": "all_point",
+    },
+}
+
+
+@pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
+def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
+    assert_named(EXERCISES_CH7[name], mutant, NAMED[name].get(mutant.__name__))
+
+
+def test_every_named_mistake_is_proven_by_a_mutant():
+    assert_misconceptions_proven(EXERCISES_CH7, NAMED)

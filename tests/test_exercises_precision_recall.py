@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import EXERCISES, SOLUTIONS, assert_mutant_caught, run_notebook_code, without_own_values
+from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, SOLUTIONS, assert_mutant_caught, run_notebook_code, without_own_values
 from mltutor.exercises import precision_recall as ch3
 
 CH3_SOLUTIONS = SOLUTIONS / "03_precision_recall.ipynb"
@@ -392,3 +392,38 @@ def test_exercise_notebook_contains_no_solution_code():
     for needle in ("c_fp / (c_fp + c_fn)", "2 * tp / (2 * tp + fp + fn)", "covered.mean()",
                    "np.unique(y_score)[::-1]", "Discussion", "if flagged > 0 else zero_division"):
         assert needle not in text, needle
+
+
+# Known mutants and the misconception each must be named by; the others get none.
+NAMED = {
+    "ex1": {
+        "ex1_swapped": "swapped",
+        "ex1_epsilon": "epsilon",
+        "ex1_ignores_zero_division": "ignores_zero_division",
+    },
+    "ex2": {
+        "ex2_strict_greater": "strict_greater",
+        "ex2_swapped": "swapped",
+        "ex2_fn_counted_as_fp": "swapped",  # fp and fn swapped swaps P and R
+        "ex2_arithmetic_mean": "arithmetic_mean",
+    },
+    "ex3": {
+        "ex3_swapped_costs": "swapped_costs",
+        "ex3_ratio": "ratio",
+        "ex3_always_half": "always_half",
+    },
+    "ex4": {
+        "ex4_coverage_of_the_band": "coverage_of_band",
+        "ex4_accuracy_over_all_cases": "accuracy_over_all",
+        "ex4_band_includes_high": "band_includes_high",
+    },
+}
+
+
+@pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
+def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
+    assert_named(EXERCISES_CH3[name], mutant, NAMED[name].get(mutant.__name__))
+
+
+def test_every_named_mistake_is_proven_by_a_mutant():
+    assert_misconceptions_proven(EXERCISES_CH3, NAMED)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from _exercise_harness import EXERCISES, SOLUTIONS, assert_mutant_caught
+from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, SOLUTIONS, assert_mutant_caught
 from mltutor.check import CORRECT
 from mltutor.exercises import roc_pr as ch6
 
@@ -484,3 +484,48 @@ def test_exercise_notebook_contains_no_solution_code():
     text = CH6_EXERCISES.read_text(encoding="utf-8")
     for needle in ("np.cumsum(y == 1)", "0.5 * np.sum", "z_max", "np.quantile(diffs", "Discussion"):
         assert needle not in text, needle
+
+
+# Known mutants and the misconception each must be named by; the others get none.
+NAMED = {
+    "ex1": {
+        "ex1_fpr_tpr_swapped": "fpr_tpr_swapped",
+        "ex1_ties_not_grouped": "ties_not_grouped",
+        "ex1_no_origin": "no_origin",
+    },
+    "ex2": {
+        "ex2_ties_count_zero": "ties_count_zero",
+        "ex2_ties_count_one": "ties_count_one",
+        "ex2_returns_u": "returns_u",
+    },
+    "ex3": {
+        "ex3_trapezoids": "trapezoids",
+        "ex3_interpolated_envelope": "envelope",
+        "ex3_mean_precision": "mean_precision",
+    },
+    "ex4": {
+        "ex4_multiplies_by_t": "multiplies_by_t",
+        "ex4_ignores_t": "ignores_t",
+        "ex4_sum_not_mean": "sum_not_mean",
+    },
+    "ex5": {
+        "ex5_returns_beta": "returns_inverse",
+        "ex5_multiplies_logits": "returns_inverse",  # the factor is 1 / T
+        "ex5_search_box": "bounded_search",
+        "ex5_grid": "coarse_grid",
+    },
+    "ex6": {
+        "ex6_unpaired": "unpaired",
+        "ex6_b_minus_a": "b_minus_a",
+        "ex6_alpha_not_halved": "alpha_not_halved",
+    },
+}
+
+
+@pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
+def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
+    assert_named(EXERCISES_CH6[name], mutant, NAMED[name].get(mutant.__name__))
+
+
+def test_every_named_mistake_is_proven_by_a_mutant():
+    assert_misconceptions_proven(EXERCISES_CH6, NAMED)

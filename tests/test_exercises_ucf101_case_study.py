@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from _exercise_harness import EXERCISES, assert_mutant_caught
+from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, assert_mutant_caught
 from mltutor.exercises import ucf101_case_study as ch8
 
 CH8_EXERCISES = EXERCISES / "08_ucf101_case_study.ipynb"
@@ -270,3 +270,37 @@ def test_exercise_notebook_contains_no_solution_code():
     for needle in ("np.intersect1d(", "np.lexsort((j, i, -count))", "np.argmax(val_macro_f1)",
                    "Discussion"):
         assert needle not in text, needle
+
+
+# Known mutants and the misconception each must be named by; the others get none.
+NAMED = {
+    "ex1": {
+        "ex1_indices_not_groups": "indices_not_groups",
+        "ex1_union": "union",
+        "ex1_train_only_groups": "train_only",
+    },
+    "ex2": {
+        "ex2_chosen_on_test": "chosen_on_test",
+        "ex2_one_based": "one_based",
+        "ex2_last_epoch": "last_epoch",
+    },
+    "ex3": {
+        "ex3_precision_instead": "precision_instead",
+        "ex3_at_least_threshold": "at_least_threshold",
+        "ex3_absolute_change": "absolute_change",
+    },
+    "ex4": {
+        "ex4_ordered_cells": "ordered_cells",
+        "ex4_upper_triangle_only": "upper_triangle_only",
+        "ex4_zeros_kept": "zeros_kept",
+    },
+}
+
+
+@pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
+def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
+    assert_named(EXERCISES_CH8[name], mutant, NAMED[name].get(mutant.__name__))
+
+
+def test_every_named_mistake_is_proven_by_a_mutant():
+    assert_misconceptions_proven(EXERCISES_CH8, NAMED)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, ValueExercise, case
+from mltutor.check import Exercise, Misconception, ValueExercise, case
 
 __all__ = ["ex1", "ex2", "ex3", "ex4"]
 
@@ -216,3 +216,111 @@ ex4 = ValueExercise(
         changes = (accuracy(cm_b) - accuracy(cm_a), mean_recall(cm_b) - mean_recall(cm_a))
         """,
 )
+
+
+# --------------------------------------------------------------------------------------------
+# Known mistakes: a failing check names the one whose results the learner's match
+# (tests/test_exercises_accuracy_trap.py proves each with an independent wrong version)
+# --------------------------------------------------------------------------------------------
+
+
+def _wrong_counts(y):
+    return np.unique(np.asarray(y), return_counts=True)[1]
+
+
+def _wrong_ex1_uniform_guess(y_true):
+    return 1 / len(_wrong_counts(y_true))
+
+
+def _wrong_ex1_smallest_class(y_true):
+    c = _wrong_counts(y_true)
+    return float(c.min() / c.sum())
+
+
+def _wrong_ex1_error_rate(y_true):
+    c = _wrong_counts(y_true)
+    return float(1 - c.max() / c.sum())
+
+
+def _wrong_recall_rows(cm):
+    cm = np.asarray(cm, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.diag(cm) / cm.sum(axis=1)
+
+
+def _wrong_adjust(score, k, adjusted):
+    if not adjusted:
+        return float(score)
+    return float((score - 1 / k) / (1 - 1 / k))
+
+
+def _wrong_ex2_weighted_instead_of_macro(cm, adjusted=False):
+    """Macro and weighted swapped: support-weighted recall, which is accuracy."""
+    cm = np.asarray(cm, dtype=float)
+    return _wrong_adjust(np.trace(cm) / cm.sum(), int((cm.sum(axis=1) > 0).sum()), adjusted)
+
+
+def _wrong_ex2_predicted_counts(cm, adjusted=False):
+    """Divides by the column sums (predicted counts): mean precision, not mean recall."""
+    cm = np.asarray(cm, dtype=float)
+    col = cm.sum(axis=0)
+    p = np.diag(cm)[col > 0] / col[col > 0]
+    return _wrong_adjust(p.mean(), len(p), adjusted)
+
+
+def _wrong_ex2_ignores_adjusted(cm, adjusted=False):
+    r = _wrong_recall_rows(cm)
+    return float(np.nanmean(r))
+
+
+def _wrong_per_class(y_true, y_pred):
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    labels = np.union1d(y_true, y_pred)
+    support = np.array([np.sum(y_true == k) for k in labels], dtype=float)
+    predicted = np.array([np.sum(y_pred == k) for k in labels], dtype=float)
+    tp = np.array([np.sum((y_true == k) & (y_pred == k)) for k in labels], dtype=float)
+    return support, predicted, tp
+
+
+def _wrong_ex3_macro_recall(y_true, y_pred):
+    support, _, tp = _wrong_per_class(y_true, y_pred)
+    occurs = support > 0
+    return float(np.mean(tp[occurs] / support[occurs]))
+
+
+def _wrong_ex3_weights_from_predictions(y_true, y_pred):
+    support, predicted, tp = _wrong_per_class(y_true, y_pred)
+    occurs = support > 0
+    return float(np.sum(predicted[occurs] / predicted.sum() * tp[occurs] / support[occurs]))
+
+
+def _wrong_ex3_weighted_precision(y_true, y_pred):
+    support, predicted, tp = _wrong_per_class(y_true, y_pred)
+    precision = np.divide(tp, predicted, out=np.zeros_like(tp), where=predicted > 0)
+    return float(np.sum(support / support.sum() * precision))
+
+ex1.misconceptions = [
+    Misconception('smallest_class', 'the share of the smallest class, not the largest',
+                  _wrong_ex1_smallest_class),
+    Misconception('error_rate', 'the error rate of the baseline (1 − its accuracy)',
+                  _wrong_ex1_error_rate),
+    Misconception('uniform_guess', '1 / number of classes: a uniform guess, not the majority class',
+                  _wrong_ex1_uniform_guess),
+]
+ex2.misconceptions = [
+    Misconception('weighted_not_macro', 'support-weighted recall (which is plain accuracy) instead of the macro mean',
+                  _wrong_ex2_weighted_instead_of_macro),
+    Misconception('column_sums', 'dividing by column sums (or a transposed matrix): the mean precision, not the '
+                  'mean recall',
+                  _wrong_ex2_predicted_counts),
+    Misconception('ignores_adjusted', '`adjusted=True` ignored: chance is not subtracted and rescaled',
+                  _wrong_ex2_ignores_adjusted),
+]
+ex3.misconceptions = [
+    Misconception('macro_recall', 'the plain (macro) mean of recalls, without the support weights',
+                  _wrong_ex3_macro_recall),
+    Misconception('weights_from_predictions', 'weights from the predicted counts instead of the true counts (support)',
+                  _wrong_ex3_weights_from_predictions),
+    Misconception('weighted_precision', 'support-weighted precision instead of recall',
+                  _wrong_ex3_weighted_precision),
+]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, ValueExercise, case
+from mltutor.check import Exercise, Misconception, ValueExercise, case
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
 
@@ -228,3 +228,149 @@ ex5 = ValueExercise(
         macro_101 = (99 * 0.88 + 0.31 + 0.42) / 101
         """,
 )
+
+
+# --------------------------------------------------------------------------------------------
+# Known mistakes: a failing check names the one whose results the learner's match
+# (tests/test_exercises_averaging.py proves each with an independent wrong version)
+# --------------------------------------------------------------------------------------------
+
+
+def _wrong_counts(cm):
+    cm = np.asarray(cm, dtype=float)
+    tp = np.diag(cm)
+    return tp, cm.sum(axis=0) - tp, cm.sum(axis=1) - tp
+
+
+def _wrong_f1(tp, fp, fn):
+    den = 2 * tp + fp + fn
+    return np.divide(2 * tp, den, out=np.zeros_like(tp), where=den > 0)
+
+
+def _wrong_ex1_micro_instead_of_macro(cm):
+    tp, fp, fn = _wrong_counts(cm)
+    micro = 2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())
+    seen = tp + fp + fn > 0
+    f1 = _wrong_f1(tp, fp, fn)[seen]
+    support = (tp + fn)[seen]
+    return float(micro), float(micro), float(np.sum(support * f1) / support.sum())
+
+
+def _wrong_ex1_absent_classes_count_as_zero(cm):
+    tp, fp, fn = _wrong_counts(cm)
+    f1 = _wrong_f1(tp, fp, fn)
+    support = tp + fn
+    return (float(f1.mean()), float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
+            float(np.sum(support * f1) / support.sum()))
+
+
+def _wrong_ex1_f1_of_macro_precision_and_recall(cm):
+    tp, fp, fn = _wrong_counts(cm)
+    seen = tp + fp + fn > 0
+    tp, fp, fn = tp[seen], fp[seen], fn[seen]
+    p = np.divide(tp, tp + fp, out=np.zeros_like(tp), where=tp + fp > 0).mean()
+    r = np.divide(tp, tp + fn, out=np.zeros_like(tp), where=tp + fn > 0).mean()
+    f1 = _wrong_f1(tp, fp, fn)
+    support = tp + fn
+    return (float(2 * p * r / (p + r)) if p + r else 0.0,
+            float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
+            float(np.sum(support * f1) / support.sum()))
+
+
+def _wrong_ex2_macro_instead_of_samples(Y_true, Y_pred):
+    Y_true, Y_pred = np.asarray(Y_true, bool), np.asarray(Y_pred, bool)
+    both = (Y_true & Y_pred).sum(axis=0)
+    sizes = Y_true.sum(axis=0) + Y_pred.sum(axis=0)
+    return float(np.divide(2 * both, sizes, out=np.ones(len(sizes)), where=sizes > 0).mean())
+
+
+def _wrong_ex2_micro_instead_of_samples(Y_true, Y_pred):
+    Y_true, Y_pred = np.asarray(Y_true, bool), np.asarray(Y_pred, bool)
+    sizes = Y_true.sum() + Y_pred.sum()
+    return float(2 * (Y_true & Y_pred).sum() / sizes) if sizes else 1.0
+
+
+def _wrong_ex2_jaccard_instead_of_f1(Y_true, Y_pred):
+    Y_true, Y_pred = np.asarray(Y_true, bool), np.asarray(Y_pred, bool)
+    both, union = (Y_true & Y_pred).sum(axis=1), (Y_true | Y_pred).sum(axis=1)
+    return float(np.divide(both, union, out=np.ones(len(union)), where=union > 0).mean())
+
+
+def _wrong_ex3_divides_by_samples_only(Y_true, Y_pred):
+    Y_true, Y_pred = np.asarray(Y_true), np.asarray(Y_pred)
+    return float(np.sum(Y_true != Y_pred) / Y_true.shape[0])
+
+
+def _wrong_ex3_subset_zero_one_loss(Y_true, Y_pred):
+    Y_true, Y_pred = np.atleast_2d(np.asarray(Y_true).T).T, np.atleast_2d(np.asarray(Y_pred).T).T
+    return float(np.mean((Y_true != Y_pred).any(axis=1)))
+
+
+def _wrong_ex3_accuracy_instead_of_loss(Y_true, Y_pred):
+    return float(np.mean(np.asarray(Y_true) == np.asarray(Y_pred)))
+
+
+def _wrong_class_f1(y_true, y_pred, k):
+    tp = np.sum((y_true == k) & (y_pred == k))
+    fp = np.sum((y_true != k) & (y_pred == k))
+    fn = np.sum((y_true == k) & (y_pred != k))
+    return (2 * tp / (2 * tp + fp + fn)) if tp + fp + fn else None
+
+
+def _wrong_ex4_ignores_labels(y_true, y_pred, labels):
+    present = np.union1d(y_true, y_pred)
+    return float(np.mean([_wrong_class_f1(y_true, y_pred, k) for k in present]))
+
+
+def _wrong_ex4_absent_listed_classes_skipped(y_true, y_pred, labels):
+    scores = [_wrong_class_f1(y_true, y_pred, k) for k in labels]
+    scores = [s for s in scores if s is not None]
+    return float(np.mean(scores)) if scores else 0.0
+
+
+def _wrong_ex4_micro_over_labels(y_true, y_pred, labels):
+    tp = fp = fn = 0
+    for k in labels:
+        tp += np.sum((y_true == k) & (y_pred == k))
+        fp += np.sum((y_true != k) & (y_pred == k))
+        fn += np.sum((y_true == k) & (y_pred != k))
+    return float(2 * tp / (2 * tp + fp + fn)) if tp + fp + fn else 0.0
+
+ex1.misconceptions = [
+    Misconception('micro_for_macro', 'micro-averaged F1 where the macro average was asked for',
+                  _wrong_ex1_micro_instead_of_macro),
+    Misconception('absent_classes_as_zero',
+                  'classes that never occur and are never predicted counted as F1 = 0, instead of '
+                  'being left out',
+                  _wrong_ex1_absent_classes_count_as_zero),
+    Misconception('f1_of_means',
+                  'the F1 of macro precision and macro recall, instead of the mean of the per-class '
+                  'F1s',
+                  _wrong_ex1_f1_of_macro_precision_and_recall),
+]
+ex2.misconceptions = [
+    Misconception('macro_for_samples', 'a mean over labels (macro) instead of over samples',
+                  _wrong_ex2_macro_instead_of_samples),
+    Misconception('micro_for_samples', 'one F1 from all counts pooled (micro) instead of a mean over samples',
+                  _wrong_ex2_micro_instead_of_samples),
+    Misconception('jaccard', 'the Jaccard index |A∩B| / |A∪B| instead of F1 per sample',
+                  _wrong_ex2_jaccard_instead_of_f1),
+]
+ex3.misconceptions = [
+    Misconception('divides_by_samples', 'dividing the wrong labels by the number of samples only, not samples × labels',
+                  _wrong_ex3_divides_by_samples_only),
+    Misconception('subset_loss',
+                  'the subset zero-one loss (a sample counts as wrong if any label is), not the '
+                  'Hamming loss',
+                  _wrong_ex3_subset_zero_one_loss),
+    Misconception('accuracy_not_loss', 'the share of right labels (1 − Hamming loss)',
+                  _wrong_ex3_accuracy_instead_of_loss),
+]
+ex4.misconceptions = [
+    Misconception('ignores_labels', '`labels` ignored: the mean runs over the classes that occur',
+                  _wrong_ex4_ignores_labels),
+    Misconception('absent_listed_skipped', 'listed classes that never occur left out, instead of scoring 0',
+                  _wrong_ex4_absent_listed_classes_skipped),
+    Misconception('micro_over_labels', 'micro F1 over the listed classes instead of the macro mean',
+                  _wrong_ex4_micro_over_labels),
+]

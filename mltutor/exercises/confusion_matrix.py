@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, ValueExercise, case
+from mltutor.check import Exercise, Misconception, ValueExercise, case
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
 
@@ -220,3 +220,121 @@ ex5 = ValueExercise(
         buggy_on_all_wrong = 1 - 2 / 101
         """,
 )
+
+
+# --------------------------------------------------------------------------------------------
+# Known mistakes: a failing check names the one whose results the learner's match
+# (tests/test_exercises_confusion_matrix.py proves each with an independent wrong version)
+# --------------------------------------------------------------------------------------------
+
+
+def _wrong_outcomes(y_true, y_pred, pos_label):
+    actual, predicted = y_true == pos_label, y_pred == pos_label
+    return (int(np.sum(actual & predicted)), int(np.sum(~actual & predicted)),
+            int(np.sum(actual & ~predicted)), int(np.sum(~actual & ~predicted)))
+
+
+def _wrong_ex1_fp_fn_swapped(y_true, y_pred, pos_label=1):
+    tp, fp, fn, tn = _wrong_outcomes(y_true, y_pred, pos_label)
+    return tp, fn, fp, tn
+
+
+def _wrong_ex1_sklearn_ravel_order(y_true, y_pred, pos_label=1):
+    tp, fp, fn, tn = _wrong_outcomes(y_true, y_pred, pos_label)
+    return tn, fp, fn, tp
+
+
+def _wrong_ex1_pos_label_ignored(y_true, y_pred, pos_label=1):
+    return _wrong_outcomes(y_true, y_pred, 1)
+
+
+def _wrong_ex2_transposed(y_true, y_pred, n_classes):
+    return np.bincount(n_classes * y_pred + y_true, minlength=n_classes**2).reshape(n_classes, n_classes)
+
+
+def _wrong_ex2_no_minlength(y_true, y_pred, n_classes):
+    return np.bincount(n_classes * y_true + y_pred).reshape(n_classes, n_classes)
+
+
+def _wrong_ex2_size_from_the_data(y_true, y_pred, n_classes):
+    k = int(max(y_true.max(), y_pred.max())) + 1
+    return np.bincount(k * y_true + y_pred, minlength=k * k).reshape(k, k)
+
+
+def _wrong_pr(cm, zero=0.0):
+    cm = np.asarray(cm, dtype=float)
+    tp, predicted, actual = np.diag(cm), cm.sum(axis=0), cm.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p, r = tp / predicted, tp / actual
+    return np.where(predicted > 0, p, zero), np.where(actual > 0, r, zero)
+
+
+def _wrong_ex3_axes_swapped(cm):
+    p, r = _wrong_pr(cm)
+    return r, p
+
+
+def _wrong_ex3_forgets_zero_division(cm):
+    cm = np.asarray(cm, dtype=float)
+    return np.diag(cm) / cm.sum(axis=0), np.diag(cm) / cm.sum(axis=1)
+
+
+def _wrong_ex3_divides_by_total(cm):
+    cm = np.asarray(cm, dtype=float)
+    total = cm.sum() or 1.0
+    return np.diag(cm) / total, np.diag(cm) / total
+
+
+def _wrong_ex4_summed_tn(cm):
+    """The popular bug: one-vs-rest TP + TN summed over classes, over C * N."""
+    cm = np.asarray(cm)
+    c, n = cm.shape[0], cm.sum()
+    tp = np.diag(cm)
+    fp, fn = cm.sum(axis=0) - tp, cm.sum(axis=1) - tp
+    return float((tp + (n - tp - fp - fn)).sum() / (c * n))
+
+
+def _wrong_ex4_mean_recall(cm):
+    return float(_wrong_pr(cm)[1].mean())
+
+
+def _wrong_ex4_trace_over_classes(cm):
+    cm = np.asarray(cm)
+    return float(np.trace(cm) / cm.shape[0])
+
+ex1.misconceptions = [
+    Misconception('fp_fn_swapped', 'fp and fn swapped (a false positive is predicted positive, actually negative)',
+                  _wrong_ex1_fp_fn_swapped),
+    Misconception('ravel_order', "scikit-learn's `ravel()` order (tn, fp, fn, tp) instead of (tp, fp, fn, tn)",
+                  _wrong_ex1_sklearn_ravel_order),
+    Misconception('pos_label_ignored', '`pos_label` ignored: label 1 is always taken as the positive class',
+                  _wrong_ex1_pos_label_ignored),
+]
+ex2.misconceptions = [
+    Misconception('transposed', 'the transposed matrix: rows must be the true class, columns the prediction',
+                  _wrong_ex2_transposed),
+    Misconception('size_from_data', 'the size taken from the labels that occur, not from `n_classes`',
+                  _wrong_ex2_size_from_the_data),
+    Misconception('no_minlength',
+                  '`np.bincount` without `minlength=n_classes**2`, so missing pairs at the end are '
+                  'cut off',
+                  _wrong_ex2_no_minlength),
+]
+ex3.misconceptions = [
+    Misconception('axes_swapped',
+                  'precision and recall swapped (precision divides by a column sum, recall by a row '
+                  'sum)',
+                  _wrong_ex3_axes_swapped),
+    Misconception('nan_for_zero_division', 'a NaN for a class never predicted or never present, instead of `zero_division`',
+                  _wrong_ex3_forgets_zero_division),
+    Misconception('divides_by_total', 'dividing by the total count instead of by the row or column sums',
+                  _wrong_ex3_divides_by_total),
+]
+ex4.misconceptions = [
+    Misconception('summed_tn', 'one-vs-rest (TP + TN) summed over classes and divided by C·N',
+                  _wrong_ex4_summed_tn),
+    Misconception('mean_recall', 'the mean of the per-class recalls (balanced accuracy), not accuracy',
+                  _wrong_ex4_mean_recall),
+    Misconception('trace_over_classes', 'the trace divided by the number of classes instead of the number of samples',
+                  _wrong_ex4_trace_over_classes),
+]

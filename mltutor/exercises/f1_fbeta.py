@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, ValueExercise, case
+from mltutor.check import Exercise, Misconception, ValueExercise, case
 
 __all__ = ["ex1", "ex2", "ex3", "ex4"]
 
@@ -175,3 +175,115 @@ ex4 = ValueExercise(
         needed_recall = 1 / (2 / 0.6 - 1 / 0.9)   # = 0.54 / 1.2 = 0.45
         """,
 )
+
+
+# --------------------------------------------------------------------------------------------
+# Known mistakes: a failing check names the one whose results the learner's match
+# (tests/test_exercises_f1_fbeta.py proves each with an independent wrong version)
+# --------------------------------------------------------------------------------------------
+
+
+def _wrong_ex1_beta_not_squared(precision, recall, beta=1.0):
+    d = beta * precision + recall
+    return 0.0 if d == 0 else (1 + beta) * precision * recall / d
+
+
+def _wrong_ex1_roles_swapped(precision, recall, beta=1.0):
+    b2 = beta**2
+    d = b2 * recall + precision
+    return 0.0 if d == 0 else (1 + b2) * precision * recall / d
+
+
+def _wrong_ex1_arithmetic_mean(precision, recall, beta=1.0):
+    b2 = beta**2
+    return (precision + b2 * recall) / (1 + b2)
+
+
+def _wrong_fb_counts(tp, fp, fn, b2):
+    return (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)
+
+
+def _wrong_ex2_beta_squared_on_fp(tp, fp, fn, beta=1.0, zero_division=0.0):
+    if tp + fp + fn == 0:
+        return zero_division
+    b2 = beta**2
+    return (1 + b2) * tp / ((1 + b2) * tp + b2 * fp + fn)
+
+
+def _wrong_ex2_beta_not_squared(tp, fp, fn, beta=1.0, zero_division=0.0):
+    if tp + fp + fn == 0:
+        return zero_division
+    return _wrong_fb_counts(tp, fp, fn, beta)
+
+
+def _wrong_ex2_undefined_when_precision_is(tp, fp, fn, beta=1.0, zero_division=0.0):
+    """Goes through P and R and returns zero_division whenever either is 0/0."""
+    if tp + fp == 0 or tp + fn == 0:
+        return zero_division
+    p, r = tp / (tp + fp), tp / (tp + fn)
+    b2 = beta**2
+    return 0.0 if b2 * p + r == 0 else (1 + b2) * p * r / (b2 * p + r)
+
+
+def _wrong_sweep(y_true, y_score):
+    order = np.argsort(-y_score, kind="stable")
+    s, pos = y_score[order], y_true[order] == 1
+    tp, fp = np.cumsum(pos), np.cumsum(~pos)
+    return s, pos, tp, fp
+
+
+def _wrong_best(thresholds, tp, fp, n_pos, b2, pick="first"):
+    fn = n_pos - tp
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.nan_to_num((1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp))
+    if pick == "first":
+        k = int(np.argmax(f))
+    else:
+        k = int(np.flatnonzero(f == f.max())[-1])
+    return float(thresholds[k]), float(f[k])
+
+
+def _wrong_ex3_tied_scores_not_grouped(y_true, y_score, beta=1.0):
+    s, pos, tp, fp = _wrong_sweep(y_true, y_score)
+    return _wrong_best(s, tp, fp, pos.sum(), beta**2)
+
+
+def _wrong_ex3_strictly_greater(y_true, y_score, beta=1.0):
+    thresholds = np.unique(y_score)[::-1]
+    pred = y_score[None, :] > thresholds[:, None]
+    tp = (pred & (y_true == 1)).sum(axis=1)
+    fp = (pred & (y_true != 1)).sum(axis=1)
+    return _wrong_best(thresholds, tp, fp, (y_true == 1).sum(), beta**2)
+
+
+def _wrong_ex3_beta_not_squared(y_true, y_score, beta=1.0):
+    s, pos, tp, fp = _wrong_sweep(y_true, y_score)
+    last = np.r_[s[1:] != s[:-1], True]
+    return _wrong_best(s[last], tp[last], fp[last], pos.sum(), beta)
+
+ex1.misconceptions = [
+    Misconception('beta_not_squared', 'β instead of β² in the formula',
+                  _wrong_ex1_beta_not_squared),
+    Misconception('roles_swapped', 'precision and recall swapped in the formula: β weights recall, not precision',
+                  _wrong_ex1_roles_swapped),
+    Misconception('arithmetic_mean', 'a weighted arithmetic mean instead of the weighted harmonic mean',
+                  _wrong_ex1_arithmetic_mean),
+]
+ex2.misconceptions = [
+    Misconception('beta_squared_on_fp', 'β² on the false positives instead of the false negatives',
+                  _wrong_ex2_beta_squared_on_fp),
+    Misconception('beta_not_squared', 'β instead of β² in the formula',
+                  _wrong_ex2_beta_not_squared),
+    Misconception('undefined_when_precision_is',
+                  '`zero_division` whenever precision is 0/0, though F-β = (1+β²)TP / ((1+β²)TP + '
+                  'β²FN + FP) is defined then',
+                  _wrong_ex2_undefined_when_precision_is),
+]
+ex3.misconceptions = [
+    Misconception('ties_not_grouped', 'tied scores treated one by one instead of as one threshold',
+                  _wrong_ex3_tied_scores_not_grouped),
+    Misconception('strict_greater', '`>` for `>=` at the threshold',
+                  _wrong_ex3_strictly_greater),
+    Misconception('beta_not_squared', 'β instead of β² in the formula',
+                  _wrong_ex3_beta_not_squared),
+]

@@ -20,7 +20,7 @@ import inspect
 
 import numpy as np
 
-from mltutor.check import Exercise, ValueExercise, case
+from mltutor.check import Exercise, Misconception, ValueExercise, case
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
 
@@ -301,3 +301,149 @@ ex5 = ValueExercise(
         answer = (voc_ap50, coco_ap)
         """,
 )
+
+
+# --------------------------------------------------------------------------------------------
+# Known mistakes: a failing check names the one whose results the learner's match
+# (tests/test_exercises_map_detection.py proves each with an independent wrong version)
+# --------------------------------------------------------------------------------------------
+
+
+def _wrong_parts(a, b):
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    area_a = (a[2] - a[0]) * (a[3] - a[1])
+    area_b = (b[2] - b[0]) * (b[3] - b[1])
+    return w, h, area_a, area_b
+
+
+def _wrong_ex1_union_without_subtracting(a, b):
+    w, h, area_a, area_b = _wrong_parts(a, b)
+    inter = max(w, 0) * max(h, 0)
+    return inter / (area_a + area_b)
+
+
+def _wrong_ex1_plus_one_pixel(a, b):
+    w, h = min(a[2], b[2]) - max(a[0], b[0]) + 1, min(a[3], b[3]) - max(a[1], b[1]) + 1
+    inter = max(w, 0) * max(h, 0)
+    area_a = (a[2] - a[0] + 1) * (a[3] - a[1] + 1)
+    area_b = (b[2] - b[0] + 1) * (b[3] - b[1] + 1)
+    return inter / (area_a + area_b - inter)
+
+
+def _wrong_ex1_over_smaller_box(a, b):
+    w, h, area_a, area_b = _wrong_parts(a, b)
+    return max(w, 0) * max(h, 0) / min(area_a, area_b)
+
+
+def _wrong_match(det, scores, gt, thr, *, order="score", reuse=False, strict=False, voc=False):
+    is_tp = np.zeros(len(det), dtype=bool)
+    taken = np.zeros(len(gt), dtype=bool)
+    visit = np.argsort(-np.asarray(scores), kind="stable") if order == "score" else range(len(det))
+    for d in visit:
+        ious = np.array([iou(det[d], g) for g in gt])
+        if voc:
+            if len(gt) and ious.max() >= thr:
+                g = int(np.argmax(ious))
+                if not taken[g]:
+                    taken[g] = is_tp[d] = True
+            continue
+        ok = (ious > thr if strict else ious >= thr) & (reuse | ~taken)
+        if ok.any():
+            g = int(np.argmax(np.where(ok, ious, -1)))
+            taken[g] = is_tp[d] = True
+    return is_tp
+
+
+def _wrong_ex2_gt_matched_twice(det, scores, gt, iou_threshold=0.5):
+    return _wrong_match(det, scores, gt, iou_threshold, reuse=True)
+
+
+def _wrong_ex2_input_order(det, scores, gt, iou_threshold=0.5):
+    return _wrong_match(det, scores, gt, iou_threshold, order="input")
+
+
+def _wrong_ex2_strictly_above_threshold(det, scores, gt, iou_threshold=0.5):
+    return _wrong_match(det, scores, gt, iou_threshold, strict=True)
+
+
+def _wrong_points(is_tp, n_gt):
+    is_tp = np.asarray(is_tp, dtype=bool)
+    tp, fp = np.cumsum(is_tp), np.cumsum(~is_tp)
+    return tp, fp
+
+
+def _wrong_ex3_no_envelope(is_tp, n_gt):
+    tp, fp = _wrong_points(is_tp, n_gt)
+    if not len(tp):
+        return 0.0
+    recall, precision = tp / n_gt, tp / (tp + fp)
+    return float(np.sum(np.diff(recall, prepend=0.0) * precision))
+
+
+def _wrong_ex3_only_found_objects(is_tp, n_gt):
+    found = int(np.sum(is_tp))
+    return average_precision(is_tp, found) if found else 0.0
+
+
+def _wrong_ex3_eleven_points(is_tp, n_gt):
+    return float(voc07_average_precision(is_tp, n_gt))
+
+
+def _wrong_eleven(is_tp, n_gt, points, *, envelope=True, divide=11, strict=False):
+    tp, fp = _wrong_points(is_tp, n_gt)
+    recall, precision = tp / n_gt, tp / np.maximum(tp + fp, 1)
+    total = 0.0
+    for t in points:
+        reached = recall > t if strict else recall >= t
+        if reached.any():
+            total += precision[reached].max() if envelope else precision[np.argmax(reached)]
+    return total / divide
+
+
+def _wrong_ex4_no_envelope(is_tp, n_gt):
+    return _wrong_eleven(is_tp, n_gt, np.arange(11) / 10, envelope=False)
+
+
+def _wrong_ex4_divide_by_ten(is_tp, n_gt):
+    return _wrong_eleven(is_tp, n_gt, np.arange(11) / 10, divide=10)
+
+
+def _wrong_ex4_all_point_instead(is_tp, n_gt):
+    return average_precision(is_tp, n_gt)
+
+ex1.misconceptions = [
+    Misconception('union_not_subtracted', 'the union as area A + area B, without subtracting the overlap',
+                  _wrong_ex1_union_without_subtracting),
+    Misconception('plus_one_pixel', 'the old +1-pixel convention for widths and heights',
+                  _wrong_ex1_plus_one_pixel),
+    Misconception('over_smaller_box', "the overlap divided by the smaller box's area instead of the union",
+                  _wrong_ex1_over_smaller_box),
+]
+ex2.misconceptions = [
+    Misconception('gt_matched_twice', 'a ground-truth box matched by more than one detection',
+                  _wrong_ex2_gt_matched_twice),
+    Misconception('input_order', 'the order mixed up: match detections by decreasing score, and return the result in '
+                  'input order',
+                  _wrong_ex2_input_order),
+    Misconception('strict_greater', 'IoU `>` threshold instead of `>=`',
+                  _wrong_ex2_strictly_above_threshold),
+]
+ex3.misconceptions = [
+    Misconception('no_envelope', 'precision at each step without the upper envelope (COCO/VOC-2010 interpolation)',
+                  _wrong_ex3_no_envelope),
+    Misconception('only_found_objects', 'recall divided by the objects found, not by all ground-truth objects',
+                  _wrong_ex3_only_found_objects),
+    Misconception('eleven_points', 'the VOC 2007 11-point average instead of the all-point area',
+                  _wrong_ex3_eleven_points),
+]
+ex4.misconceptions = [
+    Misconception('no_envelope',
+                  'the precision at the first point reaching each recall level, not the best '
+                  'precision from there on',
+                  _wrong_ex4_no_envelope),
+    Misconception('divide_by_ten', 'the sum over 11 recall levels divided by 10',
+                  _wrong_ex4_divide_by_ten),
+    Misconception('all_point', 'the all-point area instead of the 11-point average',
+                  _wrong_ex4_all_point_instead),
+]

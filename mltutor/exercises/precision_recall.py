@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, ValueExercise, case
+from mltutor.check import Exercise, Misconception, ValueExercise, case
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
 
@@ -224,3 +224,125 @@ ex5 = ValueExercise(
         precision_sweep = np.array([y_true[y_score >= t].mean() for t in np.unique(y_score)[::-1]])
         """,
 )
+
+
+# --------------------------------------------------------------------------------------------
+# Known mistakes: a failing check names the one whose results the learner's match
+# (tests/test_exercises_precision_recall.py proves each with an independent wrong version)
+# --------------------------------------------------------------------------------------------
+
+
+def _wrong_ex1_swapped(tp, fp, fn, zero_division=0.0):
+    p, r = precision_recall(tp, fp, fn, zero_division)
+    return r, p
+
+
+def _wrong_ex1_epsilon(tp, fp, fn, zero_division=0.0):
+    eps = 1e-6
+    return tp / (tp + fp + eps), tp / (tp + fn + eps)
+
+
+def _wrong_ex1_ignores_zero_division(tp, fp, fn, zero_division=0.0):
+    return precision_recall(tp, fp, fn, 0.0)
+
+
+def _wrong_counts(y_true, y_score, t, strict=False):
+    flagged = y_score > t if strict else y_score >= t
+    actual = y_true == 1
+    return np.sum(actual & flagged), np.sum(~actual & flagged), np.sum(actual & ~flagged)
+
+
+def _wrong_prf(tp, fp, fn, zero=0.0):
+    p = tp / (tp + fp) if tp + fp else zero
+    r = tp / (tp + fn) if tp + fn else zero
+    f = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0
+    return float(p), float(r), float(f)
+
+
+def _wrong_ex2_strict_greater(y_true, y_score, threshold):
+    return _wrong_prf(*_wrong_counts(y_true, y_score, threshold, strict=True))
+
+
+def _wrong_ex2_swapped(y_true, y_score, threshold):
+    p, r, f = _wrong_prf(*_wrong_counts(y_true, y_score, threshold))
+    return r, p, f
+
+
+def _wrong_ex2_arithmetic_mean(y_true, y_score, threshold):
+    p, r, _ = _wrong_prf(*_wrong_counts(y_true, y_score, threshold))
+    return p, r, (p + r) / 2
+
+
+def _wrong_ex3_swapped_costs(c_fp, c_fn):
+    return c_fn / (c_fp + c_fn)
+
+
+def _wrong_ex3_ratio(c_fp, c_fn):
+    return c_fp / c_fn
+
+
+def _wrong_ex3_always_half(c_fp, c_fn):
+    return 0.5
+
+
+def _wrong_band(y_true, y_score, low, high, *, in_band=None, decide_at=None, over_all=False, nan=False):
+    if in_band is None:
+        in_band = (y_score >= low) & (y_score < high)
+    covered = ~in_band
+    decision = (y_score >= (high if decide_at is None else decide_at)).astype(int)
+    correct = np.sum(covered & (decision == y_true))
+    coverage = covered.mean() if y_true.size else 0.0
+    denominator = y_true.size if over_all else covered.sum()
+    if denominator == 0:
+        return float(coverage), (float("nan") if nan else 0.0)
+    return float(coverage), float(correct / denominator)
+
+
+def _wrong_ex4_coverage_of_the_band(y_true, y_score, low, high):
+    coverage, accuracy = _wrong_band(y_true, y_score, low, high)
+    return 1 - coverage, accuracy
+
+
+def _wrong_ex4_accuracy_over_all_cases(y_true, y_score, low, high):
+    return _wrong_band(y_true, y_score, low, high, over_all=True)
+
+
+def _wrong_ex4_band_includes_high(y_true, y_score, low, high):
+    return _wrong_band(y_true, y_score, low, high, in_band=(y_score >= low) & (y_score <= high))
+
+ex1.misconceptions = [
+    Misconception('swapped', 'precision and recall swapped',
+                  _wrong_ex1_swapped),
+    Misconception('epsilon',
+                  'an epsilon in the denominator, tp / (tp + fp + 1e-6), which also makes a perfect '
+                  'score 0.999999',
+                  _wrong_ex1_epsilon),
+    Misconception('ignores_zero_division', '`zero_division` ignored: every 0/0 becomes 0',
+                  _wrong_ex1_ignores_zero_division),
+]
+ex2.misconceptions = [
+    Misconception('strict_greater', '`>` for `>=`: a score equal to the threshold must count as positive',
+                  _wrong_ex2_strict_greater),
+    Misconception('swapped', 'precision and recall swapped',
+                  _wrong_ex2_swapped),
+    Misconception('arithmetic_mean', 'F1 as the arithmetic mean (P + R) / 2 instead of the harmonic mean',
+                  _wrong_ex2_arithmetic_mean),
+]
+ex3.misconceptions = [
+    Misconception('swapped_costs', 'the costs swapped, c_fn / (c_fp + c_fn)',
+                  _wrong_ex3_swapped_costs),
+    Misconception('ratio', 'the cost ratio c_fp / c_fn instead of c_fp / (c_fp + c_fn)',
+                  _wrong_ex3_ratio),
+    Misconception('always_half', 'the threshold 0.5 whatever the costs',
+                  _wrong_ex3_always_half),
+]
+ex4.misconceptions = [
+    Misconception('coverage_of_band',
+                  'the share *in* the review band as coverage, instead of the share decided '
+                  'automatically',
+                  _wrong_ex4_coverage_of_the_band),
+    Misconception('accuracy_over_all', 'accuracy averaged over all cases instead of the covered ones',
+                  _wrong_ex4_accuracy_over_all_cases),
+    Misconception('band_includes_high', 'a band that includes `high` (score <= high) instead of low <= score < high',
+                  _wrong_ex4_band_includes_high),
+]

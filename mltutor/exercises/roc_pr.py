@@ -16,8 +16,9 @@ The functions below are the reference solutions, in plain NumPy (``mltutor.metri
 from __future__ import annotations
 
 import numpy as np
+from scipy.optimize import minimize_scalar
 
-from mltutor.check import Exercise, case
+from mltutor.check import Exercise, Misconception, case
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6"]
 
@@ -331,3 +332,176 @@ ex6 = Exercise(
         "(NumPy's default, linear interpolation).",
     ],
 )
+
+
+# --------------------------------------------------------------------------------------------
+# Known mistakes: a failing check names the one whose results the learner's match
+# (tests/test_exercises_roc_pr.py proves each with an independent wrong version)
+# --------------------------------------------------------------------------------------------
+
+
+def _wrong_sorted_counts(y_true, y_score, group_ties=True):
+    order = np.argsort(-y_score, kind="stable")
+    s, y = y_score[order], y_true[order]
+    tps, fps = np.cumsum(y == 1), np.cumsum(y == 0)
+    if group_ties:
+        last = np.r_[np.flatnonzero(np.diff(s)), s.size - 1]
+        tps, fps = tps[last], fps[last]
+    return tps, fps, np.sum(y == 1), np.sum(y == 0)
+
+
+def _wrong_ex1_fpr_tpr_swapped(y_true, y_score):
+    fpr, tpr = roc_points(y_true, y_score)
+    return tpr, fpr
+
+
+def _wrong_ex1_ties_not_grouped(y_true, y_score):
+    tps, fps, p, n = _wrong_sorted_counts(y_true, y_score, group_ties=False)
+    return np.r_[0.0, fps / n], np.r_[0.0, tps / p]
+
+
+def _wrong_ex1_no_origin(y_true, y_score):
+    tps, fps, p, n = _wrong_sorted_counts(y_true, y_score)
+    return fps / n, tps / p
+
+
+def _wrong_pairs(y_true, y_score):
+    pos, neg = y_score[y_true == 1], y_score[y_true == 0]
+    return pos[:, None] - neg[None, :]
+
+
+def _wrong_ex2_ties_count_zero(y_true, y_score):
+    d = _wrong_pairs(y_true, y_score)
+    return np.sum(d > 0) / d.size
+
+
+def _wrong_ex2_ties_count_one(y_true, y_score):
+    d = _wrong_pairs(y_true, y_score)
+    return np.sum(d >= 0) / d.size
+
+
+def _wrong_ex2_returns_u(y_true, y_score):
+    d = _wrong_pairs(y_true, y_score)
+    return float(np.sum(d > 0) + 0.5 * np.sum(d == 0))
+
+
+def _wrong_pr(y_true, y_score, group_ties=True):
+    tps, fps, p, _ = _wrong_sorted_counts(y_true, y_score, group_ties)
+    return tps / (tps + fps), tps / p
+
+
+def _wrong_ex3_trapezoids(y_true, y_score):
+    precision, recall = _wrong_pr(y_true, y_score)
+    return float(np.trapezoid(precision, recall))
+
+
+def _wrong_ex3_interpolated_envelope(y_true, y_score):
+    precision, recall = _wrong_pr(y_true, y_score)
+    envelope = np.maximum.accumulate(precision[::-1])[::-1]
+    return float(np.sum(np.diff(np.r_[0.0, recall]) * envelope))
+
+
+def _wrong_ex3_mean_precision(y_true, y_score):
+    return float(np.mean(_wrong_pr(y_true, y_score)[0]))
+
+
+def _wrong_ex4_multiplies_by_t(logits, y_true, temperature):
+    return nll_at_temperature(logits * temperature**2, y_true, temperature)
+
+
+def _wrong_ex4_ignores_t(logits, y_true, temperature):
+    return nll_at_temperature(logits, y_true, 1.0)
+
+
+def _wrong_ex4_sum_not_mean(logits, y_true, temperature):
+    return nll_at_temperature(logits, y_true, temperature) * len(y_true)
+
+
+def _wrong_ex5_search_box(logits, y_true):
+    res = minimize_scalar(lambda t: nll_at_temperature(logits, y_true, t), bounds=(0.1, 5.0),
+                          method="bounded")
+    return float(res.x)
+
+
+def _wrong_ex5_returns_beta(logits, y_true):
+    return 1.0 / fit_temperature(logits, y_true)
+
+
+def _wrong_ex5_grid(logits, y_true):
+    grid = np.r_[np.arange(0.05, 2.0, 0.05), np.arange(2.0, 20.0, 0.1), np.arange(20.0, 600.0, 5.0)]
+    return float(grid[np.argmin([nll_at_temperature(logits, y_true, t) for t in grid])])
+
+
+def _wrong_diffs(metric, y, a, b, rows_a, rows_b):
+    return np.array([metric(y[i], a[i]) - metric(y[j], b[j]) for i, j in zip(rows_a, rows_b)])
+
+
+def _wrong_ex6_unpaired(metric, y_true, pred_a, pred_b, indices, confidence_level=0.95):
+    d = _wrong_diffs(metric, y_true, pred_a, pred_b, indices, np.roll(indices, 1, axis=0))
+    alpha = 1 - confidence_level
+    return tuple(np.quantile(d, [alpha / 2, 1 - alpha / 2]))
+
+
+def _wrong_ex6_b_minus_a(metric, y_true, pred_a, pred_b, indices, confidence_level=0.95):
+    return paired_interval(metric, y_true, pred_b, pred_a, indices, confidence_level)
+
+
+def _wrong_ex6_alpha_not_halved(metric, y_true, pred_a, pred_b, indices, confidence_level=0.95):
+    d = _wrong_diffs(metric, y_true, pred_a, pred_b, indices, indices)
+    alpha = 1 - confidence_level
+    return tuple(np.quantile(d, [alpha, 1 - alpha]))
+
+ex1.misconceptions = [
+    Misconception('fpr_tpr_swapped', 'FPR and TPR swapped',
+                  _wrong_ex1_fpr_tpr_swapped),
+    Misconception('ties_not_grouped', 'tied scores treated one by one instead of as one threshold',
+                  _wrong_ex1_ties_not_grouped),
+    Misconception('no_origin', 'the curve without its starting point (0, 0)',
+                  _wrong_ex1_no_origin),
+]
+ex2.misconceptions = [
+    Misconception('ties_count_zero', 'tied positive–negative pairs counted as 0 instead of ½',
+                  _wrong_ex2_ties_count_zero),
+    Misconception('ties_count_one', 'tied positive–negative pairs counted as 1 instead of ½',
+                  _wrong_ex2_ties_count_one),
+    Misconception('returns_u', 'the Mann–Whitney U count, not divided by the number of pairs',
+                  _wrong_ex2_returns_u),
+]
+ex3.misconceptions = [
+    Misconception('trapezoids',
+                  'trapezoids between the PR points: average precision uses steps, not linear '
+                  'interpolation',
+                  _wrong_ex3_trapezoids),
+    Misconception('envelope',
+                  'the interpolated (upper-envelope) precision instead of the precision at each '
+                  'step',
+                  _wrong_ex3_interpolated_envelope),
+    Misconception('mean_precision', 'the plain mean of the precisions, not weighted by the recall steps',
+                  _wrong_ex3_mean_precision),
+]
+ex4.misconceptions = [
+    Misconception('multiplies_by_t', 'logits multiplied by T instead of divided by it',
+                  _wrong_ex4_multiplies_by_t),
+    Misconception('ignores_t', 'the temperature ignored (T = 1)',
+                  _wrong_ex4_ignores_t),
+    Misconception('sum_not_mean', 'the summed log loss instead of its mean',
+                  _wrong_ex4_sum_not_mean),
+]
+ex5.misconceptions = [
+    Misconception('returns_inverse', '1 / T, the factor that multiplies the logits, instead of T',
+                  _wrong_ex5_returns_beta),
+    Misconception('bounded_search', 'a search bounded to [0.1, 5], which stops at the edge',
+                  _wrong_ex5_search_box),
+    Misconception('coarse_grid', 'a grid search, whose step limits the answer',
+                  _wrong_ex5_grid),
+]
+ex6.misconceptions = [
+    Misconception('unpaired',
+                  'the two models resampled independently: a paired bootstrap uses the same indices '
+                  'for both',
+                  _wrong_ex6_unpaired),
+    Misconception('b_minus_a', 'the difference taken as B − A instead of A − B',
+                  _wrong_ex6_b_minus_a),
+    Misconception('alpha_not_halved', 'α not split between the two tails (the 90 % interval for a 95 % level)',
+                  _wrong_ex6_alpha_not_halved),
+]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, case
+from mltutor.check import Exercise, Misconception, case
 
 __all__ = ["ex1", "ex2", "ex3", "ex4"]
 
@@ -205,3 +205,109 @@ ex4 = Exercise(
         "`(i, j, count)`.",
     ],
 )
+
+
+# --------------------------------------------------------------------------------------------
+# Known mistakes: a failing check names the one whose results the learner's match
+# (tests/test_exercises_ucf101_case_study.py proves each with an independent wrong version)
+# --------------------------------------------------------------------------------------------
+
+
+def _wrong_ex1_indices_not_groups(groups, train_idx, test_idx):
+    return np.intersect1d(train_idx, test_idx)
+
+
+def _wrong_ex1_union(groups, train_idx, test_idx):
+    return np.union1d(groups[train_idx], groups[test_idx])
+
+
+def _wrong_ex1_train_only_groups(groups, train_idx, test_idx):
+    return np.setdiff1d(groups[train_idx], groups[test_idx])
+
+
+def _wrong_ex2_chosen_on_test(val_macro_f1, test_accuracy):
+    return int(np.argmax(test_accuracy))
+
+
+def _wrong_ex2_one_based(val_macro_f1, test_accuracy):
+    return int(np.argmax(val_macro_f1)) + 1
+
+
+def _wrong_ex2_last_epoch(val_macro_f1, test_accuracy):
+    return len(val_macro_f1) - 1
+
+
+def _wrong_recall(cm, axis=1):
+    cm = np.asarray(cm, dtype=float)
+    s = cm.sum(axis=axis)
+    return np.divide(np.diag(cm), s, out=np.zeros(len(cm)), where=s > 0)
+
+
+def _wrong_ex3_precision_instead(cm_before, cm_after, threshold):
+    return np.flatnonzero(_wrong_recall(cm_before, 0) - _wrong_recall(cm_after, 0) > threshold)
+
+
+def _wrong_ex3_at_least_threshold(cm_before, cm_after, threshold):
+    return np.flatnonzero(_wrong_recall(cm_before) - _wrong_recall(cm_after) >= threshold)
+
+
+def _wrong_ex3_absolute_change(cm_before, cm_after, threshold):
+    return np.flatnonzero(np.abs(_wrong_recall(cm_before) - _wrong_recall(cm_after)) > threshold)
+
+
+def _wrong_pairs(values, i, j, k, *, keep_zero=False, tie_desc=False):
+    order = np.lexsort((-j, -i, -values) if tie_desc else (j, i, -values))
+    if not keep_zero:
+        order = order[values[order] > 0]
+    order = order[:k]
+    return np.stack([i[order], j[order], values[order]], axis=1)
+
+
+def _wrong_ex4_ordered_cells(cm, k):
+    """One direction only: cm[i, j] as its own pair."""
+    n = len(cm)
+    i, j = np.nonzero(~np.eye(n, dtype=bool))
+    return _wrong_pairs(cm[i, j], i, j, k)
+
+
+def _wrong_ex4_upper_triangle_only(cm, k):
+    i, j = np.triu_indices(len(cm), k=1)
+    return _wrong_pairs(cm[i, j], i, j, k)
+
+
+def _wrong_ex4_zeros_kept(cm, k):
+    i, j = np.triu_indices(len(cm), k=1)
+    return _wrong_pairs((cm + cm.T)[i, j], i, j, k, keep_zero=True)
+
+ex1.misconceptions = [
+    Misconception('indices_not_groups', 'the shared sample indices instead of the shared groups',
+                  _wrong_ex1_indices_not_groups),
+    Misconception('union', 'the union of the groups instead of their intersection',
+                  _wrong_ex1_union),
+    Misconception('train_only', 'the groups only in training (a set difference) instead of those in both',
+                  _wrong_ex1_train_only_groups),
+]
+ex2.misconceptions = [
+    Misconception('chosen_on_test', 'the epoch chosen on the test accuracy: that leaks the test set into the choice',
+                  _wrong_ex2_chosen_on_test),
+    Misconception('one_based', 'a 1-based epoch number instead of the 0-based index',
+                  _wrong_ex2_one_based),
+    Misconception('last_epoch', 'the last epoch instead of the best one on validation',
+                  _wrong_ex2_last_epoch),
+]
+ex3.misconceptions = [
+    Misconception('precision_instead', 'per-class precision (column sums) instead of recall (row sums)',
+                  _wrong_ex3_precision_instead),
+    Misconception('at_least_threshold', '`>=` threshold instead of a drop strictly greater than it',
+                  _wrong_ex3_at_least_threshold),
+    Misconception('absolute_change', 'any change larger than the threshold, up or down, instead of a drop',
+                  _wrong_ex3_absolute_change),
+]
+ex4.misconceptions = [
+    Misconception('ordered_cells', '(i, j) and (j, i) as two pairs instead of one summed pair',
+                  _wrong_ex4_ordered_cells),
+    Misconception('upper_triangle_only', 'only cm[i, j] above the diagonal, without adding cm[j, i]',
+                  _wrong_ex4_upper_triangle_only),
+    Misconception('zeros_kept', 'pairs never confused kept in the list',
+                  _wrong_ex4_zeros_kept),
+]
