@@ -55,6 +55,7 @@ __all__ = [
     "roc_rates",
     "sort_classes",
     "sorted_counts",
+    "sorted_roc_bends",
     "unique_labels",
 ]
 
@@ -130,40 +131,84 @@ def run_starts(sorted_values: np.ndarray) -> np.ndarray:
     return np.concatenate(([0], starts))
 
 
-def sorted_counts(is_positive: np.ndarray, y_score: np.ndarray) -> BinaryCounts:
-    """The unweighted kernel without ``argsort``: the same arrays as :func:`cumulative_counts`.
-
-    In ascending order the run of tied scores ``r`` starts at index ``starts[r]`` of the sorted
-    scores, so ``n - starts[r]`` scores are at or above it.  Each minority score is marked at the
-    front of its run (index ``below[j]``, plus its rank among equal minority scores); a cumulative
-    sum of the marks counts the minority scores below each run start, and the other class is the
-    difference.  Counts are exact integers whatever the order inside a run, so nothing else about
-    the samples is needed.
-    """
-    classes = sort_classes(is_positive, y_score)
-    scores, minority, below = classes.scores, classes.minority, classes.below
-    n, m = scores.shape[0], minority.shape[0]
-    starts = run_starts(scores)
-    marks = np.zeros(n, dtype=bool)
+def _minority_positions(classes: SortedClasses) -> np.ndarray:
+    """Distinct indices into ``classes.scores``, one per minority score, each inside the run of
+    ties that holds its value (at the run's front: ``below[j]`` plus its rank among equal minority
+    scores).  Within a run the order does not matter to counts read at run boundaries."""
+    minority, m = classes.minority, classes.minority.shape[0]
+    rank = np.arange(m)
     if m:
-        rank = np.arange(m)
         first = np.where(np.r_[True, minority[1:] != minority[:-1]], rank, 0)
         np.maximum.accumulate(first, out=first)  # index of the first equal minority score
         rank -= first
-        rank += below
-        marks[rank] = True
-    # Minority scores strictly below each run start: an exclusive prefix sum read at the starts.
-    minority_below = np.cumsum(marks, dtype=np.int64 if n >= 2**31 else np.int32)[starts]
-    minority_below -= marks[starts]
-    minority_at_or_above = (m - minority_below).astype(np.float64)
-    all_at_or_above = (n - starts).astype(np.float64)
-    other_at_or_above = all_at_or_above - minority_at_or_above
+    rank += classes.below
+    return rank
+
+
+def _has_ties(sorted_values: np.ndarray) -> bool:
+    return not bool(np.all(sorted_values[1:] != sorted_values[:-1]))
+
+
+def _split_counts(classes: SortedClasses, minority_at_or_above: np.ndarray, last: np.ndarray | None,
+                  thresholds: np.ndarray) -> BinaryCounts:
+    """``BinaryCounts`` from the minority counts at the (descending) indices ``last``: all samples
+    at or above index ``k`` number ``k + 1`` (``last=None`` means every index)."""
+    n = classes.scores.shape[0]
+    other = np.arange(1.0, n + 1.0) if last is None else last + 1.0
+    other -= minority_at_or_above
     if classes.minority_is_positive:
-        tps, fps = minority_at_or_above, other_at_or_above
-    else:
-        tps, fps = other_at_or_above, minority_at_or_above
-    # Highest threshold first, as the argsort form and scikit-learn.
-    return BinaryCounts(fps[::-1].copy(), tps[::-1].copy(), scores[starts[::-1]])
+        return BinaryCounts(other, minority_at_or_above, thresholds)
+    return BinaryCounts(minority_at_or_above, other, thresholds)
+
+
+def sorted_counts(is_positive: np.ndarray, y_score: np.ndarray) -> BinaryCounts:
+    """The unweighted kernel without ``argsort``: the same arrays as :func:`cumulative_counts`.
+
+    Read from the top, the sorted scores ``scores[::-1]`` hold the minority scores at known
+    indices ``q_0 < q_1 < ...`` (:func:`sort_classes` ranked them), so the number of minority
+    scores among the ``k + 1`` highest is ``j`` for ``q_{j-1} <= k < q_j``: a ``np.repeat`` of
+    ``0, 1, ..., m``, no cumulative sum over labels.  At the last index ``k`` of each run of ties
+    that is the minority count at or above that threshold, ``k + 1`` is the count of all samples,
+    and the other class is the difference.  Counts are exact integers whatever the order inside a
+    run, so nothing else about the samples is needed.
+    """
+    classes = sort_classes(is_positive, y_score)
+    scores, m = classes.scores, classes.minority.shape[0]
+    n = scores.shape[0]
+    from_top = (n - 1) - _minority_positions(classes)[::-1]  # increasing indices into scores[::-1]
+    run_lengths = np.diff(from_top, prepend=0, append=n)
+    minority_top = np.repeat(np.arange(m + 1.0), run_lengths)  # exact below 2**53 samples
+    descending = scores[::-1]
+    if not _has_ties(scores):  # every score is a threshold
+        return _split_counts(classes, minority_top, None, descending)
+    last = np.append(np.flatnonzero(descending[1:] != descending[:-1]), n - 1)
+    return _split_counts(classes, minority_top[last], last, descending[last])
+
+
+def sorted_roc_bends(is_positive: np.ndarray, y_score: np.ndarray) -> BinaryCounts:
+    """:func:`sorted_counts` reduced to the ROC curve's bends (``drop_intermediate``), the same
+    points as dropping the collinear ones afterwards.
+
+    Without ties each threshold admits one sample, so a point is collinear with its neighbours
+    exactly when the samples admitted just before and just after it are of the same class.  The
+    bends are then found on one boolean per sample, and the counts at a bend are a cumulative sum
+    over the bends only: between two bends every admitted sample has the class of the later one.
+    With ties this falls back to :func:`sorted_counts` and the generic rule.
+    """
+    classes = sort_classes(is_positive, y_score)
+    scores = classes.scores
+    n = scores.shape[0]
+    if _has_ties(scores):
+        return _drop_collinear_roc(sorted_counts(is_positive, y_score))
+    is_minority = np.zeros(n, dtype=bool)
+    is_minority[_minority_positions(classes)] = True
+    bend = np.ones(n, dtype=bool)  # ascending indices; the first and last points stay
+    np.not_equal(is_minority[:-2], is_minority[1:-1], out=bend[1:-1])
+    kept = np.flatnonzero(bend)[::-1]  # highest score first
+    last = (n - 1) - kept  # the same points as indices into scores[::-1]
+    admitted = np.diff(last, prepend=-1)
+    minority_at_or_above = np.cumsum(admitted * is_minority[kept], dtype=np.float64)
+    return _split_counts(classes, minority_at_or_above, last, scores[kept])
 
 
 def cumulative_counts(
@@ -272,7 +317,11 @@ def _drop_collinear_roc(counts: BinaryCounts) -> BinaryCounts:
     fps, tps, thresholds = counts
     if fps.shape[0] <= 2:
         return counts
-    keep = np.r_[True, (np.diff(fps, 2) != 0) | (np.diff(tps, 2) != 0), True]
+    # A second difference is 0 exactly when two successive steps are equal (finite floats).
+    keep = np.ones(fps.shape[0], dtype=bool)
+    fps_step, tps_step = np.diff(fps), np.diff(tps)
+    np.not_equal(fps_step[1:], fps_step[:-1], out=keep[1:-1])
+    keep[1:-1] |= tps_step[1:] != tps_step[:-1]
     return BinaryCounts(fps[keep], tps[keep], thresholds[keep])
 
 
@@ -291,26 +340,34 @@ def roc_rates(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     """``(fpr, tpr, thresholds)`` from the kernel's counts: a (0, 0) point at threshold +inf,
     then ``fps / N`` and ``tps / P``.  A rate whose total is 0 is all NaN, with an
     :class:`~mltutor._validation.UndefinedMetricWarning` (as scikit-learn)."""
-    fps = np.r_[0.0, counts.fps]
-    tps = np.r_[0.0, counts.tps]
-    thresholds = np.r_[np.inf, counts.thresholds.astype(np.float64)]
-    if fps[-1] <= 0:
+    thresholds = _prepend(np.inf, counts.thresholds)
+    if counts.fps[-1] <= 0:
         warn(
             "No negative samples in y_true, false positive value should be meaningless",
             UndefinedMetricWarning,
         )
-        fpr = np.full(fps.shape, np.nan)
+        fpr = np.full(thresholds.shape, np.nan)
     else:
-        fpr = fps / fps[-1]
-    if tps[-1] <= 0:
+        fpr = _prepend(0.0, counts.fps)
+        fpr /= counts.fps[-1]
+    if counts.tps[-1] <= 0:
         warn(
             "No positive samples in y_true, true positive value should be meaningless",
             UndefinedMetricWarning,
         )
-        tpr = np.full(tps.shape, np.nan)
+        tpr = np.full(thresholds.shape, np.nan)
     else:
-        tpr = tps / tps[-1]
+        tpr = _prepend(0.0, counts.tps)
+        tpr /= counts.tps[-1]
     return fpr, tpr, thresholds
+
+
+def _prepend(first: float, values: np.ndarray) -> np.ndarray:
+    """``np.r_[first, values]`` as float64, written once into a new array."""
+    out = np.empty(values.shape[0] + 1)
+    out[0] = first
+    out[1:] = values
+    return out
 
 
 def pr_points(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -320,14 +377,24 @@ def pr_points(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     Precision is ``tps / (tps + fps)`` (0 where nothing is predicted positive); without positives
     recall is set to 1 everywhere, with a ``UserWarning`` (as scikit-learn)."""
     fps, tps, thresholds = counts
+    n_points = tps.shape[0]
+    # Written straight into the reversed outputs (one pass each, no concatenation).
     predicted = tps + fps
-    precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted != 0)
+    precision = np.zeros(n_points + 1)
+    precision[-1] = 1.0
+    nonzero = predicted != 0
+    if nonzero.all():
+        np.divide(tps[::-1], predicted[::-1], out=precision[:-1])
+    else:
+        np.divide(tps[::-1], predicted[::-1], out=precision[:-1], where=nonzero[::-1])
+    recall = np.empty(n_points + 1)
+    recall[-1] = 0.0
     if tps[-1] == 0:
         warn("No positive class found in y_true, recall is set to one for all thresholds.")
-        recall = np.ones_like(tps)
+        recall[:-1] = 1.0
     else:
-        recall = tps / tps[-1]
-    return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
+        np.divide(tps[::-1], tps[-1], out=recall[:-1])
+    return precision, recall, thresholds[::-1]
 
 
 def roc_curve(
@@ -384,7 +451,10 @@ def roc_curve(
     [inf, 0.8, 0.4, 0.35, 0.1]
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
-    counts = binary_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    is_positive, scores, weights, _ = check_binary_scores(y_true, y_score, pos_label, sample_weight)
+    if drop_intermediate and weights is None:
+        return roc_rates(sorted_roc_bends(is_positive, scores))
+    counts = cumulative_counts(is_positive, scores, weights)
     if drop_intermediate:
         counts = _drop_collinear_roc(counts)
     return roc_rates(counts)
