@@ -1,4 +1,9 @@
-"""COCO box evaluation: AP@[.50:.05:.95], AP50, AP75, AP by object size and AR, as pycocotools.
+"""COCO evaluation of boxes, instance masks and keypoints: AP@[.50:.05:.95], AP50, AP75, AP by object
+size and AR, as pycocotools.
+
+The three iou types differ only in how a (detection, ground truth) pair is scored — box IoU, mask IoU
+(:func:`mltutor.detection.mask.iou`) or OKS (:func:`mltutor.detection.keypoints.oks`) — and in
+pycocotools' parameters for keypoints (``maxDets`` 20, no "small" area range, 10 summary numbers).
 
 The pipeline is pycocotools' ``evaluate() → accumulate() → summarize()``, vectorised:
 
@@ -341,7 +346,7 @@ def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas:
 
 def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
                   kpt_oks_sigmas: Any = None) -> dict[str, Any]:
-    """COCO box detection metrics, equal to ``pycocotools.cocoeval.COCOeval(iouType='bbox')``.
+    """COCO detection metrics, equal to ``pycocotools.cocoeval.COCOeval`` for boxes, masks and keypoints.
 
     AP at one IoU threshold *t* and one category is the mean, over the 101 recall levels
     :math:`r \\in \\{0, 0.01, \\ldots, 1\\}`, of the interpolated precision
@@ -352,6 +357,15 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
     0.50, 0.55, ..., 0.95 and over the categories that have ground truth; ``AR`` averages the final
     recall the same way, at most ``maxDets`` detections per image *and category*.
 
+    A pair (detection *d*, ground truth *g*) is matched when its similarity reaches *t*:
+
+    * ``"bbox"`` and ``"segm"``: :math:`\mathrm{IoU} = |d \cap g| / |d \cup g|` of the boxes or of the
+      masks; for a crowd region :math:`|d \cap g| / |d|`.
+    * ``"keypoints"``: :math:`\mathrm{OKS} = \frac{1}{|L|}\sum_{i \in L}
+      \exp\!\big(-d_i^2 / (2\,s\,(2\sigma_i)^2)\big)` over the labelled keypoints *L* of *g*,
+      with *s* its ``area`` and :math:`\sigma_i` the per-keypoint spread (see
+      :mod:`mltutor.detection.keypoints`).
+
     Parameters
     ----------
     coco_gt : dict
@@ -359,19 +373,33 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
         is read through its ``.dataset``):
         ``images`` (each with ``id``), ``categories`` (each with ``id``) and ``annotations`` (each with
         ``id``, ``image_id``, ``category_id``, ``bbox`` = [x, y, width, height], ``area``, and
-        optionally ``iscrowd``).  Size ranges use the ``area`` field, not the box: in COCO it is the
-        segmentation mask's area.
+        optionally ``iscrowd``).  Size ranges use the ``area`` field, not the box or the mask: in COCO
+        it is the segmentation mask's area.  For ``"segm"`` every annotation also needs
+        ``segmentation``: a list of polygons ``[[x1, y1, x2, y2, ...], ...]`` (rasterised at the image's
+        ``height`` and ``width`` exactly as pycocotools does, then merged) or an RLE dict (crowd regions
+        are RLEs in COCO).  For ``"keypoints"``: ``keypoints`` ``[x1, y1, v1, ...]`` with v in
+        {0, 1, 2} and ``num_keypoints`` (an object with 0 is ignored, as in pycocotools).
     detections : list of dict
-        COCO results: ``image_id``, ``category_id``, ``bbox`` ([x, y, width, height]) and ``score``.
+        COCO results: ``image_id``, ``category_id``, ``score`` and ``bbox`` ([x, y, width, height]),
+        ``segmentation`` (an RLE dict, compressed or not, or polygons — pycocotools itself takes only
+        RLEs) or ``keypoints`` (3 numbers per keypoint; the third is not used).  A detection's area,
+        for the size ranges, is its box's, its mask's, or its keypoints' extent
+        ``(max x - min x)(max y - min y)``, as pycocotools' ``loadRes`` computes it.
         An empty list is allowed (every AP is 0).
-    iou_type : {"bbox"}
-        Only box IoU is implemented.
+    iou_type : {"bbox", "segm", "keypoints"}
+        What a match is measured on.
+    kpt_oks_sigmas : array-like of float, shape (K,), optional
+        Keypoints only: the per-keypoint sigmas, any number *K* of keypoints (a hand, an animal); the
+        default is :data:`mltutor.detection.keypoints.COCO_SIGMAS` (the 17 person keypoints).
+        Equivalent to setting pycocotools' ``params.kpt_oks_sigmas``.
 
     Returns
     -------
     dict
         ``AP, AP50, AP75, APs, APm, APl, AR1, AR10, AR100, ARs, ARm, ARl`` (floats, -1 where
-        undefined, as pycocotools' ``stats``); ``stats`` (the same 12 as an array);
+        undefined, as pycocotools' ``stats``) — for keypoints instead
+        ``AP, AP50, AP75, APm, APl, AR, AR50, AR75, ARm, ARl`` (``maxDets`` 20); ``stats`` (the same
+        numbers as an array);
         ``AP_per_class`` ({category id: AP@[.5:.95], -1 without ground truth}); ``precision``
         (T x R x K x A x M), ``recall`` (T x K x A x M) and ``scores`` (T x R x K x A x M), laid out
         like ``COCOeval.eval``; and ``params`` (the thresholds, area ranges, maxDets and the
@@ -384,7 +412,12 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
         with NaN, inf or a negative width or height, a NaN score, a detection or annotation whose
         ``image_id`` or ``category_id`` is not in the ground truth's ``images`` / ``categories``,
         duplicate annotation ids.  (pycocotools silently drops unknown categories; mltutor refuses
-        them, because they are almost always a label-mapping bug.)
+        them, because they are almost always a label-mapping bug.)  Masks: a polygon with fewer than 3
+        points or NaN coordinates, an RLE whose runs do not add up to its size or whose size is not its
+        image's, polygons on an image without ``height``/``width``.  Keypoints: a list that is not 3
+        numbers per sigma, NaN or inf coordinates, a visibility flag outside {0, 1, 2}, sigmas that
+        are not positive and finite.  An unknown ``iou_type``, or ``kpt_oks_sigmas`` with another
+        iou type.
 
     Notes
     -----

@@ -116,44 +116,42 @@ def _counts_to_strings(counts: np.ndarray, offsets: np.ndarray) -> list[bytes]:
 def _strings_to_counts(strings: list[bytes], where: Callable[[int], str]) -> tuple[np.ndarray, np.ndarray]:
     """pycocotools' ``rleFrString`` for every object at once: (flat counts, offsets).
 
-    ``where(i)`` names object *i* in error messages."""
-    lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
-    raw = np.frombuffer(b"".join(strings), dtype=np.uint8).astype(np.int64)
-    c = raw - 48
-    if ((c < 0) | (c > 63)).any():
-        i = int(np.searchsorted(_segment_starts(lengths), np.argmax((c < 0) | (c > 63)), side="right")) - 1
+    ``where(i)`` names object *i* in error messages.  The work is per character only to find where
+    numbers end; the numbers themselves are assembled one 5-bit group at a time, per number."""
+    n_obj = len(strings)
+    char_bounds = _segment_starts(np.fromiter(map(len, strings), dtype=np.int64, count=n_obj))
+    c = np.frombuffer(b"".join(strings), dtype=np.uint8) - np.uint8(48)  # wraps below '0' to >= 208
+    if c.shape[0] and c.max() > 63:
+        bad = int(np.argmax(c > 63))
+        i = int(np.searchsorted(char_bounds, bad, side="right")) - 1
         raise ValueError(f"{where(i)}['counts'] is not a COCO compressed RLE string (characters must lie "
                          "between '0' and 'o').")
-    last = (c & 0x20) == 0  # the last group of a number
-    char_obj = np.repeat(np.arange(len(strings)), lengths)
-    ends_obj = np.r_[True, char_obj[1:] != char_obj[:-1]][1:] if c.shape[0] else np.zeros(0, bool)
-    obj_last = np.r_[ends_obj, True] if c.shape[0] else ends_obj  # last character of an object
-    if (obj_last & ~last).any():
-        i = int(char_obj[np.argmax(obj_last & ~last)])
+    ends = np.flatnonzero((c & 0x20) == 0)  # the last group of each number
+    nonempty = np.diff(char_bounds) > 0
+    unfinished = nonempty & ((c[np.maximum(char_bounds[1:] - 1, 0)] & 0x20) != 0) if c.shape[0] else nonempty
+    if unfinished.any():
+        i = int(np.argmax(unfinished))
         raise ValueError(f"{where(i)}['counts'] ends in the middle of a number; the string is truncated.")
-    n_vals = int(last.sum())
-    value_start = np.r_[0, np.flatnonzero(last)[:-1] + 1] if n_vals else np.zeros(0, np.int64)
-    groups = np.diff(np.r_[value_start, c.shape[0]]) if n_vals else np.zeros(0, np.int64)
-    k = np.arange(c.shape[0]) - np.repeat(value_start, groups)
+    n_vals = ends.shape[0]
+    starts = np.r_[0, ends[:-1] + 1]
+    groups = ends - starts + 1
+    x = np.zeros(n_vals, dtype=np.int64)
     if n_vals and groups.max() > 12:
         raise ValueError(f"{where(0)}: a run length is too large for an RLE.")
-    x = np.add.reduceat((c & 0x1F) << (5 * k), value_start) if n_vals else np.zeros(0, np.int64)
-    negative = (c[last] & 0x10) != 0
-    x = np.where(negative, x | (np.int64(-1) << (5 * groups)), x)
-    vals_per_obj = np.bincount(char_obj[last], minlength=len(strings)).astype(np.int64)
-    offsets = _segment_starts(vals_per_obj)
-    # Undo the delta coding: count j (j > 2) = x_j + count_{j-2}, a cumulative sum along each parity.
-    j = np.arange(n_vals) - np.repeat(offsets[:-1], vals_per_obj)
-    obj = np.repeat(np.arange(len(strings)), vals_per_obj)
-    chain = np.where(j == 0, -1, j % 2)  # count 0 stands alone; 2, 4, ... and 1, 3, ... chain
-    order = np.lexsort((j, chain, obj))
-    xs = x[order]
-    key = (obj * 3 + chain + 1)[order]
-    total = np.cumsum(xs)
-    start = np.r_[True, key[1:] != key[:-1]] if n_vals else np.zeros(0, bool)
-    base = np.maximum.accumulate(np.where(start, np.arange(n_vals), 0)) if n_vals else np.zeros(0, np.int64)
-    counts = np.empty(n_vals, dtype=np.int64)
-    counts[order] = total - np.r_[0, total][base]
+    for k in range(int(groups.max()) if n_vals else 0):
+        has = np.flatnonzero(groups > k) if k else slice(None)
+        x[has] |= (c[starts[has] + k] & 0x1F).astype(np.int64) << (5 * k)
+    negative = (c[ends] & 0x10) != 0
+    x[negative] |= np.int64(-1) << (5 * groups[negative])
+    offsets = np.searchsorted(ends, char_bounds, side="left").astype(np.int64)  # numbers per object
+    # Undo the delta coding: count j (j > 2) = x_j + count_{j-2}, a running sum along each parity.
+    j = np.arange(n_vals) - np.repeat(offsets[:-1], np.diff(offsets))
+    odd = (j % 2).astype(bool)
+    counts = x.copy()
+    for chain in (odd, ~odd & (j >= 2)):
+        run = np.cumsum(np.where(chain, x, 0))
+        before = np.r_[0, run][offsets[:-1]]  # the running sum where each object starts
+        counts[chain] = (run - np.repeat(before, np.diff(offsets)))[chain]
     return counts, offsets
 
 
@@ -283,39 +281,29 @@ def _bbox(r: RleSet) -> np.ndarray:
     that spans columns widens the box to the full image height."""
     n = len(r)
     out = np.zeros((n, 4))
-    j = r.run_index()
-    obj = r.run_object()
-    pairs = np.diff(r.offsets) // 2 * 2
-    used = j < pairs[obj]
-    ends = r.run_ends()[used]
-    jj, oo = j[used], obj[used]
-    h = r.heights[oo]
-    t = ends - (jj % 2)  # start of a run of ones / its last pixel
-    y = t % np.maximum(h, 1)
-    x = (t - y) // np.maximum(h, 1)
-    even = jj % 2 == 0
-    spans = np.zeros(oo.shape[0], dtype=bool)
-    spans[~even] = x[np.flatnonzero(~even) - 1] < x[~even]
-    has = pairs > 0
-    if not has.any():
+    lengths = np.diff(r.offsets)
+    pairs = lengths // 2
+    has = np.flatnonzero(pairs > 0)
+    if has.shape[0] == 0:
         return out
-    inf = np.iinfo(np.int64).max
-    xs = np.full(n, inf)
-    np.minimum.at(xs, oo, x)
-    xe = np.zeros(n, np.int64)
-    np.maximum.at(xe, oo, x)
-    ys = np.full(n, inf)
-    np.minimum.at(ys, oo, y)
-    ye = np.zeros(n, np.int64)
-    np.maximum.at(ye, oo, y)
-    full = np.zeros(n, dtype=bool)
-    full[oo[spans]] = True
-    ys = np.where(full, 0, ys)
-    ye = np.where(full, r.heights - 1, ye)
-    xs = np.minimum(xs, r.widths)  # rleToBbox starts from xs = w, ys = h
-    ys = np.minimum(ys, r.heights)
-    box = np.stack([xs, ys, xe - xs + 1, ye - ys + 1], axis=1).astype(np.float64)
-    out[has] = box[has]
+    ends = r.run_ends()
+    # Run 2i ends where run 2i + 1 (ones) starts; the last pixel of run 2i + 1 is its end - 1.
+    pair_obj = np.repeat(has, pairs[has])
+    pair_i = np.arange(pair_obj.shape[0]) - np.repeat(_segment_starts(pairs[has])[:-1], pairs[has])
+    first = r.offsets[pair_obj] + 2 * pair_i
+    h = np.maximum(r.heights[pair_obj], 1)
+    t0, t1 = ends[first], ends[first + 1] - 1
+    y0, y1 = t0 % h, t1 % h
+    x0, x1 = (t0 - y0) // h, (t1 - y1) // h
+    seg = _segment_starts(pairs[has])[:-1]
+    xs = np.minimum(np.minimum.reduceat(np.minimum(x0, x1), seg), r.widths[has])
+    xe = np.maximum.reduceat(np.maximum(x0, x1), seg)
+    ys = np.minimum(np.minimum.reduceat(np.minimum(y0, y1), seg), r.heights[has])
+    ye = np.maximum.reduceat(np.maximum(y0, y1), seg)
+    spans = np.maximum.reduceat((x0 < x1).astype(np.int8), seg).astype(bool)
+    ys = np.where(spans, 0, ys)
+    ye = np.where(spans, r.heights[has] - 1, ye)
+    out[has] = np.stack([xs, ys, xe - xs + 1, ye - ys + 1], axis=1)
     return out
 
 
@@ -367,13 +355,23 @@ def _toggles_to_rles(key: np.ndarray, owner: np.ndarray, n: int, heights: np.nda
     return RleSet(heights.astype(np.int64), widths.astype(np.int64), ends - starts, offsets)
 
 
+def _first_in_class(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Fine columns c in [lo, hi] with c ≡ 2 (mod 5) — the centres of pixel columns: (first, count)."""
+    first = lo + (2 - lo) % _POLY_SCALE
+    return first, np.maximum((hi - first) // _POLY_SCALE + 1, 0)
+
+
 def _polygon_toggles(polys: list[np.ndarray], heights: np.ndarray,
                      widths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The boundary points of ``rleFrPoly`` for all polygons: (polygon, pixel index) pairs.
 
-    Vertices are scaled by 5 and rounded; each edge is walked one fine-grid step at a time along its
-    longer axis (the other coordinate rounded); wherever the walk crosses a fine column that is the
-    centre of a pixel column, the pixel row below the crossing toggles the mask on or off.
+    pycocotools scales the vertices by 5, rounds them, and walks each edge one fine step at a time
+    along its longer axis, rounding the other coordinate.  A pair of consecutive points whose fine x
+    are c and c + 1 with c ≡ 2 (mod 5) (a pixel column's centre) toggles pixel
+    ``(x = (c - 2) / 5, y = ceil((min(v) + .5) / 5 - .5))``; no other pair does.  The x coordinate moves
+    by at most one per step, so each such column is crossed exactly once per edge that spans it.
+    Only those crossings are computed here — about one point in five of the walk (edges along x) or
+    one per pixel column (edges along y) — with the walk's own arithmetic, so they are the same.
     """
     if not polys:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
@@ -383,8 +381,7 @@ def _polygon_toggles(polys: list[np.ndarray], heights: np.ndarray,
     poly = np.repeat(np.arange(len(polys)), k)
     first = _segment_starts(k)[:-1]
     nxt = np.arange(xy.shape[0]) + 1
-    closing = np.r_[first[1:], xy.shape[0]] - 1
-    nxt[closing] = first
+    nxt[np.r_[first[1:], xy.shape[0]] - 1] = first
     xs0, ys0 = fine[:, 0], fine[:, 1]
     xe0, ye0 = fine[nxt, 0], fine[nxt, 1]
     dx, dy = np.abs(xe0 - xs0), np.abs(ys0 - ye0)
@@ -394,29 +391,47 @@ def _polygon_toggles(polys: list[np.ndarray], heights: np.ndarray,
     ys, ye = np.where(flip, ye0, ys0), np.where(flip, ys0, ye0)
     with np.errstate(divide="ignore", invalid="ignore"):
         s = np.where(along_x, (ye - ys) / dx, (xe - xs) / dy)
-    s = np.where(np.isfinite(s), s, 0.0)  # a repeated vertex: one point, its slope never used
-    steps = np.maximum(dx, dy)
-    n_pts = steps + 1
-    edge = np.repeat(np.arange(xy.shape[0]), n_pts)
-    d = np.arange(edge.shape[0]) - np.repeat(_segment_starts(n_pts)[:-1], n_pts)
-    t = np.where(flip[edge], steps[edge] - d, d)
-    ax = along_x[edge]
-    moved = np.trunc(np.where(ax, ys[edge], xs[edge]) + s[edge] * t + 0.5).astype(np.int64)
-    u = np.where(ax, t + xs[edge], moved)
-    v = np.where(ax, moved, t + ys[edge])
-    pt_poly = poly[edge]
-    # Consecutive points of the same polygon whose fine x differs.
-    cross = np.flatnonzero((u[1:] != u[:-1]) & (pt_poly[1:] == pt_poly[:-1])) + 1
-    uj, up = u[cross], u[cross - 1]
-    xd = np.where(uj < up, uj, uj - 1).astype(np.float64)
-    xd = (xd + 0.5) / _POLY_SCALE - 0.5
-    height, width = heights[pt_poly[cross]], widths[pt_poly[cross]]
-    ok = (np.floor(xd) == xd) & (xd >= 0) & (xd <= width - 1)
-    yd = np.minimum(v[cross], v[cross - 1]).astype(np.float64)
-    yd = (yd + 0.5) / _POLY_SCALE - 0.5
-    yd = np.ceil(np.clip(yd, 0, height))
-    pix = xd[ok].astype(np.int64) * height[ok] + yd[ok].astype(np.int64)
-    return pt_poly[cross][ok], pix
+    s = np.where(np.isfinite(s), s, 0.0)  # a repeated vertex: one point, no crossing
+    max_c = _POLY_SCALE * (widths[poly] - 1) + 2  # the last pixel column's centre
+
+    # Edges along x: the point t has u = xs + t, v = (int)(ys + s·t + .5); the pair (t, t + 1) crosses
+    # column c = xs + t.
+    ex = np.flatnonzero(along_x & (dx > 0))
+    c0, n = _first_in_class(np.maximum(xs[ex], 2), np.minimum(xs[ex] + dx[ex] - 1, max_c[ex]))
+    e = np.repeat(ex, n)
+    c = np.repeat(c0, n) + _POLY_SCALE * (np.arange(e.shape[0]) - np.repeat(_segment_starts(n)[:-1], n))
+    t = c - xs[e]
+    v1 = np.trunc(ys[e] + s[e] * t + 0.5)
+    v2 = np.trunc(ys[e] + s[e] * (t + 1) + 0.5)
+    x_cross, v_cross, e_cross = [c], [np.minimum(v1, v2)], [e]
+
+    # Edges along y: u(t) = (int)(xs + s·t + .5) is monotone and moves by at most 1 per step; find the
+    # step t where it passes between c and c + 1 (estimate, then check the neighbours exactly); v = ys + t.
+    ey = np.flatnonzero(~along_x)
+    ut = lambda e_, t_: np.trunc(xs[e_] + s[e_] * t_ + 0.5)  # noqa: E731 - the walk's own formula
+    u0, u1 = ut(ey, np.zeros(ey.shape[0])), ut(ey, dy[ey].astype(np.float64))
+    lo, hi = np.minimum(u0, u1).astype(np.int64), np.maximum(u0, u1).astype(np.int64)
+    c0, n = _first_in_class(np.maximum(lo, 2), np.minimum(hi - 1, max_c[ey]))
+    e = np.repeat(ey, n)
+    c = np.repeat(c0, n) + _POLY_SCALE * (np.arange(e.shape[0]) - np.repeat(_segment_starts(n)[:-1], n))
+    guess = np.floor((c + 0.5 - xs[e]) / s[e]) if e.shape[0] else np.zeros(0)
+    found = np.full(e.shape[0], -1.0)
+    for shift in (2, 1, 0, -1, -2):  # the transition is the only t with u(t) and u(t + 1) on both sides
+        cand = np.clip(guess + shift, 0, dy[e] - 1)
+        side_a, side_b = ut(e, cand) <= c, ut(e, cand + 1) <= c
+        found = np.where(side_a != side_b, cand, found)
+    x_cross.append(c)
+    v_cross.append(ys[e] + found)
+    e_cross.append(e)
+
+    c = np.concatenate(x_cross)
+    v = np.concatenate(v_cross)
+    e = np.concatenate(e_cross)
+    owner = poly[e]
+    height = heights[owner]
+    yd = np.ceil(np.clip((v + 0.5) / _POLY_SCALE - 0.5, 0, height))
+    pix = (c - 2) // _POLY_SCALE * height + yd.astype(np.int64)
+    return owner, pix
 
 
 def polygons_to_rle_set(polys: list[np.ndarray], heights: Any, widths: Any) -> RleSet:
@@ -621,26 +636,36 @@ def pair_iou(dt: RleSet, gt: RleSet, pair_dt: np.ndarray, pair_gt: np.ndarray,
     pd, pg = pair_dt[live], pair_gt[live]
     d_obj, d_start, d_end = _intervals(dt)
     g_obj, g_start, g_end = _intervals(gt)
-    stride = int((dt.heights * dt.widths).max()) + 1
-    # Every detection's runs on one global axis: detection i occupies [i·stride, (i+1)·stride).
-    d_lo = d_obj * stride + d_start
-    d_hi = d_obj * stride + d_end
-    d_prefix = np.r_[0, np.cumsum(d_end - d_start)]
-    g_first = np.searchsorted(g_obj, np.arange(len(gt) + 1))
-    n_runs = g_first[pg + 1] - g_first[pg]
-    pair_of_run = np.repeat(np.arange(live.shape[0]), n_runs)
-    run = np.arange(pair_of_run.shape[0]) - np.repeat(_segment_starts(n_runs)[:-1], n_runs) + \
-        np.repeat(g_first[pg], n_runs)
-    base = pd[pair_of_run] * stride
-
-    def ones_before(p: np.ndarray) -> np.ndarray:
-        i = np.searchsorted(d_lo, p, side="left")  # runs starting before p
-        prev = np.maximum(i - 1, 0)
-        return np.where(i > 0, d_prefix[i] - np.maximum(d_hi[prev] - p, 0), 0)
-
-    inter_run = ones_before(base + g_end[run]) - ones_before(base + g_start[run])
+    stride = int(max((dt.heights * dt.widths).max(), (gt.heights * gt.widths).max())) + 1
+    # All detections' runs on one axis (detection i at i·stride).  F(p), the detections' ones before
+    # p, is G[k] + p·(k odd) with k the number of run boundaries <= p: inside a run it grows with p,
+    # between runs it is flat.
+    d_lo, d_hi = d_obj * stride + d_start, d_obj * stride + d_end
+    bounds = np.empty(2 * d_lo.shape[0], dtype=np.int64)
+    bounds[0::2], bounds[1::2] = d_lo, d_hi
+    before = np.r_[0, np.cumsum(d_end - d_start)]  # ones before each run
+    G = np.empty(bounds.shape[0] + 1, dtype=np.int64)
+    G[0::2], G[1::2] = before, before[:-1] - d_lo
+    # Only the ground truth's runs inside the detection's span [first one, last one) can meet it.
+    d_first = np.searchsorted(d_obj, np.arange(len(dt) + 1))
+    span_lo = d_start[np.minimum(d_first[pd], d_start.shape[0] - 1)]
+    span_hi = d_end[np.maximum(d_first[pd + 1] - 1, 0)]
+    g_base = g_obj * stride
+    r0 = np.searchsorted(g_base + g_end, pg * stride + span_lo, side="right")
+    r1 = np.searchsorted(g_base + g_start, pg * stride + span_hi, side="left")
+    n_runs = np.maximum(r1 - r0, 0)
+    has = np.flatnonzero(n_runs)
     inter = np.zeros(live.shape[0], dtype=np.int64)
-    np.add.at(inter, pair_of_run, inter_run)
+    if has.shape[0]:
+        seg = _segment_starts(n_runs[has])
+        run = np.arange(seg[-1]) + np.repeat(r0[has] - seg[:-1], n_runs[has])
+        shift = np.repeat((pd[has] - pg[has]) * stride, n_runs[has])  # ground-truth axis → detection's
+        hi = g_base[run] + g_end[run] + shift
+        lo = g_base[run] + g_start[run] + shift
+        k_hi = np.searchsorted(bounds, hi, side="right")
+        k_lo = np.searchsorted(bounds, lo, side="right")
+        per_run = G[k_hi] + hi * (k_hi & 1) - G[k_lo] - lo * (k_lo & 1)
+        inter[has] = np.add.reduceat(per_run, seg[:-1])
     d_area, g_area = _area(dt)[pd], _area(gt)[pg]
     union = np.where(gt_crowd[pg], d_area, d_area + g_area - inter)
     union = np.where(inter == 0, 1, union)
