@@ -319,7 +319,7 @@ VALUE_PARAMS = [pytest.param(ex, v, id=f"{ex}-{i}") for ex, vs in VALUE_MUTANTS.
 
 
 def test_every_exercise_has_mutants():
-    assert set(MUTANTS) | set(VALUE_MUTANTS) == set(EXERCISES_CH2)
+    assert set(MUTANTS) | set(VALUE_MUTANTS) == {n for n, ex in EXERCISES_CH2.items() if ex.kind != "judgement"}
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)

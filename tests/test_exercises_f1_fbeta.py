@@ -251,7 +251,7 @@ VALUE_PARAMS = [pytest.param(ex, v, id=f"{ex}-{v:.6g}") for ex, vs in VALUE_MUTA
 
 
 def test_every_exercise_has_mutants():
-    assert set(MUTANTS) | set(VALUE_MUTANTS) == set(EXERCISES_CH4)
+    assert set(MUTANTS) | set(VALUE_MUTANTS) == {n for n, ex in EXERCISES_CH4.items() if ex.kind != "judgement"}
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)

@@ -455,7 +455,7 @@ MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in 
 
 
 def test_every_exercise_has_mutants():
-    assert set(MUTANTS) == set(EXERCISES_CH6)
+    assert set(MUTANTS) == {n for n, ex in EXERCISES_CH6.items() if ex.kind != "judgement"}
 
 
 def test_at_least_five_cases_each():

@@ -242,7 +242,7 @@ MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in 
 
 
 def test_every_exercise_has_mutants():
-    assert set(MUTANTS) == set(EXERCISES_CH8)
+    assert set(MUTANTS) == {n for n, ex in EXERCISES_CH8.items() if ex.kind != "judgement"}
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
@@ -250,7 +250,7 @@ def test_mutant_is_caught(name, mutant):
     assert_mutant_caught(EXERCISES_CH8[name], mutant)
 
 
-@pytest.mark.parametrize("name", sorted(EXERCISES_CH8))
+@pytest.mark.parametrize("name", sorted(n for n, ex in EXERCISES_CH8.items() if ex.kind == "implement"))
 def test_reference_passes(name):
     ex = EXERCISES_CH8[name]
     assert ex.check(ex.reference, strict=False).correct

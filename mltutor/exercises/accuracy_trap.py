@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, Misconception, ValueExercise, case
+from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -193,6 +193,7 @@ def _changes() -> tuple[float, float]:
 
 ex4 = ValueExercise(
     "ex4",
+    variable="changes",
     title="Which metric exposes the shortcut?",
     answer=_changes(),
     outputs=("accuracy_change", "balanced_accuracy_change"),
@@ -215,6 +216,63 @@ ex4 = ValueExercise(
 
         changes = (accuracy(cm_b) - accuracy(cm_a), mean_recall(cm_b) - mean_recall(cm_a))
         """,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Judgement exercises: a scenario and a decision; every wrong option explains itself
+# --------------------------------------------------------------------------------------------
+
+ex5 = ChoiceExercise(
+    "ex5",
+    title="The fraud queue",
+    variable="answer_5",
+    options={
+        "a": ("A: its accuracy is higher",
+              "99.5 % is exactly the share of legitimate transactions, what a model that never "
+              "flags anything gets: A catches no fraud at all. Accuracy rewards it for the easy "
+              "majority."),
+        "b": ("B: it catches 800 of the 1,000 frauds, and its 6,500 flags fit in the queue",
+              "B finds 80 % of the fraud; its lower accuracy comes from 5,700 false alarms, which "
+              "the review queue can absorb. The decision rests on recall and on the number of "
+              "flags, not on accuracy."),
+        "c": ("neither: 97.05 % and 99.5 % are too close to tell apart",
+              "the two models are not close at all: one finds 800 frauds, the other none. Accuracy"
+              " hides the difference because fraud is rare."),
+        "d": ("A, after tuning it to an accuracy above 99.5 %",
+              "an accuracy above 99.5 % only means fewer than 1,000 errors in all, which is "
+              "possible with most of the fraud still missed; tuning for accuracy does not aim at "
+              "fraud."),
+    },
+    answer="b",
+    hints=[
+        "What accuracy does a model get that flags nothing?",
+        "Count what each model catches, and whether its flags fit in the team's 7,000 a day.",
+    ],
+)
+
+ex6 = ValueExercise(
+    "ex6",
+    kind="judgement",
+    title="Balanced accuracy of the do-nothing model",
+    variable="balanced_6",
+    answer=0.5,
+    rtol=0.0,
+    atol=0.001,
+    wrong_answers=[
+        (0.995,
+         "that is its plain accuracy: balanced accuracy averages the recall of the two classes, "
+         "each with the same weight."),
+        (0.0,
+         "0 is its recall on fraud only; the legitimate class counts too, with recall 1."),
+        (1.0,
+         "1 is its recall on legitimate transactions only; fraud counts too, with recall 0."),
+    ],
+    hints=[
+        "Its recall on fraud is 0 / 1,000 and on legitimate transactions 199,000 / 199,000.",
+        "Balanced accuracy is the plain mean of those two recalls.",
+    ],
+    solution="balanced_6 = (0 / 1_000 + 199_000 / 199_000) / 2  # recall of fraud, of legitimate",
 )
 
 
@@ -300,27 +358,27 @@ def _wrong_ex3_weighted_precision(y_true, y_pred):
     return float(np.sum(support / support.sum() * precision))
 
 ex1.misconceptions = [
-    Misconception('smallest_class', 'the share of the smallest class, not the largest',
+    Misconception("smallest_class", "the share of the smallest class, not the largest",
                   _wrong_ex1_smallest_class),
-    Misconception('error_rate', 'the error rate of the baseline (1 − its accuracy)',
+    Misconception("error_rate", "the error rate of the baseline (1 − its accuracy)",
                   _wrong_ex1_error_rate),
-    Misconception('uniform_guess', '1 / number of classes: a uniform guess, not the majority class',
+    Misconception("uniform_guess", "1 / number of classes: a uniform guess, not the majority class",
                   _wrong_ex1_uniform_guess),
 ]
 ex2.misconceptions = [
-    Misconception('weighted_not_macro', 'support-weighted recall (which is plain accuracy) instead of the macro mean',
+    Misconception("weighted_not_macro", "support-weighted recall (which is plain accuracy) instead of the macro mean",
                   _wrong_ex2_weighted_instead_of_macro),
-    Misconception('column_sums', 'dividing by column sums (or a transposed matrix): the mean precision, not the '
-                  'mean recall',
+    Misconception("column_sums", "dividing by column sums (or a transposed matrix): the mean precision, not the "
+                  "mean recall",
                   _wrong_ex2_predicted_counts),
-    Misconception('ignores_adjusted', '`adjusted=True` ignored: chance is not subtracted and rescaled',
+    Misconception("ignores_adjusted", "`adjusted=True` ignored: chance is not subtracted and rescaled",
                   _wrong_ex2_ignores_adjusted),
 ]
 ex3.misconceptions = [
-    Misconception('macro_recall', 'the plain (macro) mean of recalls, without the support weights',
+    Misconception("macro_recall", "the plain (macro) mean of recalls, without the support weights",
                   _wrong_ex3_macro_recall),
-    Misconception('weights_from_predictions', 'weights from the predicted counts instead of the true counts (support)',
+    Misconception("weights_from_predictions", "weights from the predicted counts instead of the true counts (support)",
                   _wrong_ex3_weights_from_predictions),
-    Misconception('weighted_precision', 'support-weighted precision instead of recall',
+    Misconception("weighted_precision", "support-weighted precision instead of recall",
                   _wrong_ex3_weighted_precision),
 ]

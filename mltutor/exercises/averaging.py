@@ -216,6 +216,7 @@ ex4 = Exercise(
 
 ex5 = ValueExercise(
     "ex5",
+    variable="macro_101",
     title="The 101-class macro mean",
     answer=(99 * 0.88 + 0.31 + 0.42) / 101,
     atol=5e-5,
@@ -337,40 +338,40 @@ def _wrong_ex4_micro_over_labels(y_true, y_pred, labels):
     return float(2 * tp / (2 * tp + fp + fn)) if tp + fp + fn else 0.0
 
 ex1.misconceptions = [
-    Misconception('micro_for_macro', 'micro-averaged F1 where the macro average was asked for',
+    Misconception("micro_for_macro", "micro-averaged F1 where the macro average was asked for",
                   _wrong_ex1_micro_instead_of_macro),
-    Misconception('absent_classes_as_zero',
-                  'classes that never occur and are never predicted counted as F1 = 0, instead of '
-                  'being left out',
+    Misconception("absent_classes_as_zero",
+                  "classes that never occur and are never predicted counted as F1 = 0, instead of "
+                  "being left out",
                   _wrong_ex1_absent_classes_count_as_zero),
-    Misconception('f1_of_means',
-                  'the F1 of macro precision and macro recall, instead of the mean of the per-class '
-                  'F1s',
+    Misconception("f1_of_means",
+                  "the F1 of macro precision and macro recall, instead of the mean of the per-class "
+                  "F1s",
                   _wrong_ex1_f1_of_macro_precision_and_recall),
 ]
 ex2.misconceptions = [
-    Misconception('macro_for_samples', 'a mean over labels (macro) instead of over samples',
+    Misconception("macro_for_samples", "a mean over labels (macro) instead of over samples",
                   _wrong_ex2_macro_instead_of_samples),
-    Misconception('micro_for_samples', 'one F1 from all counts pooled (micro) instead of a mean over samples',
+    Misconception("micro_for_samples", "one F1 from all counts pooled (micro) instead of a mean over samples",
                   _wrong_ex2_micro_instead_of_samples),
-    Misconception('jaccard', 'the Jaccard index |A∩B| / |A∪B| instead of F1 per sample',
+    Misconception("jaccard", "the Jaccard index |A∩B| / |A∪B| instead of F1 per sample",
                   _wrong_ex2_jaccard_instead_of_f1),
 ]
 ex3.misconceptions = [
-    Misconception('divides_by_samples', 'dividing the wrong labels by the number of samples only, not samples × labels',
+    Misconception("divides_by_samples", "dividing the wrong labels by the number of samples only, not samples × labels",
                   _wrong_ex3_divides_by_samples_only),
-    Misconception('subset_loss',
-                  'the subset zero-one loss (a sample counts as wrong if any label is), not the '
-                  'Hamming loss',
+    Misconception("subset_loss",
+                  "the subset zero-one loss (a sample counts as wrong if any label is), not the "
+                  "Hamming loss",
                   _wrong_ex3_subset_zero_one_loss),
-    Misconception('accuracy_not_loss', 'the share of right labels (1 − Hamming loss)',
+    Misconception("accuracy_not_loss", "the share of right labels (1 − Hamming loss)",
                   _wrong_ex3_accuracy_instead_of_loss),
 ]
 ex4.misconceptions = [
-    Misconception('ignores_labels', '`labels` ignored: the mean runs over the classes that occur',
+    Misconception("ignores_labels", "`labels` ignored: the mean runs over the classes that occur",
                   _wrong_ex4_ignores_labels),
-    Misconception('absent_listed_skipped', 'listed classes that never occur left out, instead of scoring 0',
+    Misconception("absent_listed_skipped", "listed classes that never occur left out, instead of scoring 0",
                   _wrong_ex4_absent_listed_classes_skipped),
-    Misconception('micro_over_labels', 'micro F1 over the listed classes instead of the macro mean',
+    Misconception("micro_over_labels", "micro F1 over the listed classes instead of the macro mean",
                   _wrong_ex4_micro_over_labels),
 ]

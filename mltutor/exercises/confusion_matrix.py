@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, Misconception, ValueExercise, case
+from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -204,6 +204,7 @@ ex4 = Exercise(
 
 ex5 = ValueExercise(
     "ex5",
+    variable="buggy_on_all_wrong",
     title="How high can the bug go?",
     answer=1 - 2 / 101,
     atol=5e-4,
@@ -219,6 +220,65 @@ ex5 = ValueExercise(
         # reports (C - 2) * N / (C * N) = 1 - 2 / C, whatever N is.
         buggy_on_all_wrong = 1 - 2 / 101
         """,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Judgement exercises: a scenario and a decision; every wrong option explains itself
+# --------------------------------------------------------------------------------------------
+
+ex6 = ChoiceExercise(
+    "ex6",
+    title="A positive screening result",
+    variable="answer_6",
+    options={
+        "a": ("TP / (TP + FN) = 27 / 30, the sensitivity (recall)",
+              "27 / 30 is the share of the *sick* who test positive. Her question starts from the "
+              "other end: she is among the 60 who tested positive, not among the 30 who are sick."),
+        "b": ("TP / (TP + FP) = 27 / 60, the positive predictive value (precision)",
+              "among the 60 positive results, 27 are sick: a positive result means the disease "
+              "about 45 % of the time. The other 33 are false alarms, which is why a positive "
+              "screen is followed by a confirmatory test."),
+        "c": ("(TP + TN) / N, the accuracy",
+              "accuracy mixes the people who tested negative into the answer; most of the 1,000 "
+              "are healthy and correctly negative, so it says little about what a positive result "
+              "means."),
+        "d": ("TN / (TN + FP), the specificity",
+              "specificity is about the healthy: the share of them who test negative. It does not "
+              "start from a positive result either."),
+    },
+    answer="b",
+    hints=[
+        "Her question is conditional on *testing positive*. Which row or column of the matrix "
+        "holds everyone who tested positive?",
+        "Everyone flagged is TP + FP; how many of them are really sick?",
+    ],
+)
+
+ex7 = ChoiceExercise(
+    "ex7",
+    title="Whose convention?",
+    variable="answer_7",
+    options={
+        "a": ("the recall of cat, as he says",
+              "with predictions in the rows, the *cat* row holds everything *predicted* cat; "
+              "dividing by it answers *of what I called cat, how much was cat?*, which is not "
+              "recall."),
+        "b": ("the precision of cat",
+              "the row holds every sample predicted as cat, so diagonal / row sum is the share of "
+              "cat predictions that were right: precision. Which axis is which is a convention; "
+              "check it before reading recall or precision off a matrix."),
+        "c": ("the accuracy of the classifier",
+              "accuracy uses the whole diagonal over the whole matrix, not one row."),
+        "d": ("the specificity of cat",
+              "specificity counts the true non-cats that were not called cat; one row's diagonal "
+              "entry is a count of correct cat predictions instead."),
+    },
+    answer="b",
+    hints=[
+        "Write down what the *cat* row holds when rows are predictions.",
+        "Recall divides by everything that *is* cat; precision by everything *called* cat.",
+    ],
 )
 
 
@@ -303,38 +363,38 @@ def _wrong_ex4_trace_over_classes(cm):
     return float(np.trace(cm) / cm.shape[0])
 
 ex1.misconceptions = [
-    Misconception('fp_fn_swapped', 'fp and fn swapped (a false positive is predicted positive, actually negative)',
+    Misconception("fp_fn_swapped", "fp and fn swapped (a false positive is predicted positive, actually negative)",
                   _wrong_ex1_fp_fn_swapped),
-    Misconception('ravel_order', "scikit-learn's `ravel()` order (tn, fp, fn, tp) instead of (tp, fp, fn, tn)",
+    Misconception("ravel_order", "scikit-learn's `ravel()` order (tn, fp, fn, tp) instead of (tp, fp, fn, tn)",
                   _wrong_ex1_sklearn_ravel_order),
-    Misconception('pos_label_ignored', '`pos_label` ignored: label 1 is always taken as the positive class',
+    Misconception("pos_label_ignored", "`pos_label` ignored: label 1 is always taken as the positive class",
                   _wrong_ex1_pos_label_ignored),
 ]
 ex2.misconceptions = [
-    Misconception('transposed', 'the transposed matrix: rows must be the true class, columns the prediction',
+    Misconception("transposed", "the transposed matrix: rows must be the true class, columns the prediction",
                   _wrong_ex2_transposed),
-    Misconception('size_from_data', 'the size taken from the labels that occur, not from `n_classes`',
+    Misconception("size_from_data", "the size taken from the labels that occur, not from `n_classes`",
                   _wrong_ex2_size_from_the_data),
-    Misconception('no_minlength',
-                  '`np.bincount` without `minlength=n_classes**2`, so missing pairs at the end are '
-                  'cut off',
+    Misconception("no_minlength",
+                  "`np.bincount` without `minlength=n_classes**2`, so missing pairs at the end are "
+                  "cut off",
                   _wrong_ex2_no_minlength),
 ]
 ex3.misconceptions = [
-    Misconception('axes_swapped',
-                  'precision and recall swapped (precision divides by a column sum, recall by a row '
-                  'sum)',
+    Misconception("axes_swapped",
+                  "precision and recall swapped (precision divides by a column sum, recall by a row "
+                  "sum)",
                   _wrong_ex3_axes_swapped),
-    Misconception('nan_for_zero_division', 'a NaN for a class never predicted or never present, instead of `zero_division`',
+    Misconception("nan_for_zero_division", "a NaN for a class never predicted or never present, instead of `zero_division`",
                   _wrong_ex3_forgets_zero_division),
-    Misconception('divides_by_total', 'dividing by the total count instead of by the row or column sums',
+    Misconception("divides_by_total", "dividing by the total count instead of by the row or column sums",
                   _wrong_ex3_divides_by_total),
 ]
 ex4.misconceptions = [
-    Misconception('summed_tn', 'one-vs-rest (TP + TN) summed over classes and divided by C·N',
+    Misconception("summed_tn", "one-vs-rest (TP + TN) summed over classes and divided by C·N",
                   _wrong_ex4_summed_tn),
-    Misconception('mean_recall', 'the mean of the per-class recalls (balanced accuracy), not accuracy',
+    Misconception("mean_recall", "the mean of the per-class recalls (balanced accuracy), not accuracy",
                   _wrong_ex4_mean_recall),
-    Misconception('trace_over_classes', 'the trace divided by the number of classes instead of the number of samples',
+    Misconception("trace_over_classes", "the trace divided by the number of classes instead of the number of samples",
                   _wrong_ex4_trace_over_classes),
 ]

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, Misconception, ValueExercise, case
+from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -162,6 +162,7 @@ ex3 = Exercise(
 
 ex4 = ValueExercise(
     "ex4",
+    variable="needed_recall",
     title="How much recall for F1 = 0.6?",
     answer=0.45,
     atol=5e-4,
@@ -174,6 +175,59 @@ ex4 = ValueExercise(
         # F1 is the harmonic mean: 2/F1 = 1/P + 1/R, so R = 1 / (2/F1 - 1/P) = F1·P / (2P - F1).
         needed_recall = 1 / (2 / 0.6 - 1 / 0.9)   # = 0.54 / 1.2 = 0.45
         """,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Judgement exercises: a scenario and a decision; every wrong option explains itself
+# --------------------------------------------------------------------------------------------
+
+ex5 = ChoiceExercise(
+    "ex5",
+    title="Which β for a fraud detector?",
+    variable="answer_5",
+    options={
+        "a": ("F0.5",
+              "β < 1 weights precision more than recall: it favours a detector that flags little, "
+              "which is the wrong way round when misses are expensive."),
+        "b": ("F2",
+              "β = 2 treats recall as more important than precision (β² = 4 in the formula), which"
+              " matches costly misses. A cost-based threshold is better still when the costs are "
+              "known."),
+        "c": ("F1, because it is the standard",
+              "F1 weights precision and recall alike; nothing in the scenario says they matter "
+              "alike."),
+        "d": ("accuracy",
+              "fraud is rare, so accuracy is dominated by the legitimate transactions and barely "
+              "moves when frauds are missed."),
+    },
+    answer="b",
+    hints=[
+        "In F-β, β > 1 gives recall more weight.",
+        "Which error is the expensive one here, and which of precision and recall counts it?",
+    ],
+)
+
+ex6 = ChoiceExercise(
+    "ex6",
+    title="What F1 does not see",
+    variable="answer_6",
+    options={
+        "a": ("adding 10,000 defect-free items that the detector correctly passes",
+              "F1 = 2TP / (2TP + FP + FN) has no TN in it, so correctly passed items never move "
+              "it: F1 cannot tell a test set with many easy negatives from one with few."),
+        "b": ("two missed defects becoming detected",
+              "that turns two false negatives into true positives, which raises F1."),
+        "c": ("adding 100 defect-free items that the detector wrongly flags",
+              "those are 100 new false positives; they lower precision and F1."),
+        "d": ("adding 100 defects that the detector misses",
+              "those are 100 new false negatives; they lower recall and F1."),
+    },
+    answer="a",
+    hints=[
+        "Write F1 with counts: which of TP, FP, FN and TN does it use?",
+        "Go through the options one by one: which count does each change?",
+    ],
 )
 
 
@@ -262,28 +316,28 @@ def _wrong_ex3_beta_not_squared(y_true, y_score, beta=1.0):
     return _wrong_best(s[last], tp[last], fp[last], pos.sum(), beta)
 
 ex1.misconceptions = [
-    Misconception('beta_not_squared', 'β instead of β² in the formula',
+    Misconception("beta_not_squared", "β instead of β² in the formula",
                   _wrong_ex1_beta_not_squared),
-    Misconception('roles_swapped', 'precision and recall swapped in the formula: β weights recall, not precision',
+    Misconception("roles_swapped", "precision and recall swapped in the formula: β weights recall, not precision",
                   _wrong_ex1_roles_swapped),
-    Misconception('arithmetic_mean', 'a weighted arithmetic mean instead of the weighted harmonic mean',
+    Misconception("arithmetic_mean", "a weighted arithmetic mean instead of the weighted harmonic mean",
                   _wrong_ex1_arithmetic_mean),
 ]
 ex2.misconceptions = [
-    Misconception('beta_squared_on_fp', 'β² on the false positives instead of the false negatives',
+    Misconception("beta_squared_on_fp", "β² on the false positives instead of the false negatives",
                   _wrong_ex2_beta_squared_on_fp),
-    Misconception('beta_not_squared', 'β instead of β² in the formula',
+    Misconception("beta_not_squared", "β instead of β² in the formula",
                   _wrong_ex2_beta_not_squared),
-    Misconception('undefined_when_precision_is',
-                  '`zero_division` whenever precision is 0/0, though F-β = (1+β²)TP / ((1+β²)TP + '
-                  'β²FN + FP) is defined then',
+    Misconception("undefined_when_precision_is",
+                  "`zero_division` whenever precision is 0/0, though F-β = (1+β²)TP / ((1+β²)TP + "
+                  "β²FN + FP) is defined then",
                   _wrong_ex2_undefined_when_precision_is),
 ]
 ex3.misconceptions = [
-    Misconception('ties_not_grouped', 'tied scores treated one by one instead of as one threshold',
+    Misconception("ties_not_grouped", "tied scores treated one by one instead of as one threshold",
                   _wrong_ex3_tied_scores_not_grouped),
-    Misconception('strict_greater', '`>` for `>=` at the threshold',
+    Misconception("strict_greater", "`>` for `>=` at the threshold",
                   _wrong_ex3_strictly_greater),
-    Misconception('beta_not_squared', 'β instead of β² in the formula',
+    Misconception("beta_not_squared", "β instead of β² in the formula",
                   _wrong_ex3_beta_not_squared),
 ]

@@ -20,9 +20,9 @@ import inspect
 
 import numpy as np
 
-from mltutor.check import Exercise, Misconception, ValueExercise, case
+from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -245,6 +245,7 @@ def _ex5_answer():
 
 ex5 = ValueExercise(
     "ex5",
+    variable="answer",
     title="The same detections, two benchmarks",
     answer=_ex5_answer(),
     outputs=("voc_ap50", "coco_ap"),
@@ -300,6 +301,62 @@ ex5 = ValueExercise(
         coco_ap = np.mean(per_threshold)
         answer = (voc_ap50, coco_ap)
         """,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Judgement exercises: a scenario and a decision; every wrong option explains itself
+# --------------------------------------------------------------------------------------------
+
+ex6 = ChoiceExercise(
+    "ex6",
+    title="A metric for a grasping robot",
+    variable="answer_6",
+    options={
+        "a": ("AP at IoU 0.5 (the PASCAL VOC measure)",
+              "at IoU 0.5 a box can be far off and still count as a hit, so AP50 does not reward "
+              "the tight boxes the robot needs."),
+        "b": ("COCO's AP, averaged over IoU thresholds 0.5 to 0.95",
+              "averaging over thresholds up to 0.95 gives credit to tight boxes and penalises "
+              "loose ones, which is what a grasp needs. AP at IoU 0.75 alone would also point that"
+              " way."),
+        "c": ("the accuracy of the predicted class labels",
+              "class accuracy ignores where the boxes are, which is what the robot depends on."),
+        "d": ("recall at IoU 0.1",
+              "IoU 0.1 counts almost any overlap as found, and recall ignores false detections."),
+    },
+    answer="b",
+    hints=[
+        "How far off can a box be and still be a match at IoU 0.5?",
+        "Which IoU thresholds does COCO average over, and what does a high one ask of a box?",
+    ],
+)
+
+ex7 = ChoiceExercise(
+    "ex7",
+    title="More low-scoring boxes",
+    variable="answer_7",
+    options={
+        "a": ("lower it, since most extra boxes are false positives",
+              "the extra boxes come last in the ranking; the interpolated precision at a recall "
+              "level is the best precision at that recall *or beyond*, so extra points at the end "
+              "cannot lower it at the recall levels already reached."),
+        "b": ("never lower it; raise it if some of the extra boxes find objects missed so far",
+              "the extra boxes only add points at the end of the ranking: the earlier envelope can"
+              " only rise, and every newly found object adds a recall step. That is one reason "
+              "COCO caps the number of detections per image (100)."),
+        "c": ("nothing at all",
+              "an extra box that matches a missed object raises recall, and with it the AP."),
+        "d": ("lower it only at high IoU thresholds",
+              "the argument does not depend on the IoU threshold: at any threshold, boxes appended"
+              " at the end of the ranking cannot lower the interpolated AP."),
+    },
+    answer="b",
+    hints=[
+        "The extra boxes are ranked after all the others. Which points of the PR curve can they "
+        "change?",
+        "The interpolated precision at recall r is the maximum precision at any recall ≥ r.",
+    ],
 )
 
 
@@ -413,37 +470,37 @@ def _wrong_ex4_all_point_instead(is_tp, n_gt):
     return average_precision(is_tp, n_gt)
 
 ex1.misconceptions = [
-    Misconception('union_not_subtracted', 'the union as area A + area B, without subtracting the overlap',
+    Misconception("union_not_subtracted", "the union as area A + area B, without subtracting the overlap",
                   _wrong_ex1_union_without_subtracting),
-    Misconception('plus_one_pixel', 'the old +1-pixel convention for widths and heights',
+    Misconception("plus_one_pixel", "the old +1-pixel convention for widths and heights",
                   _wrong_ex1_plus_one_pixel),
-    Misconception('over_smaller_box', "the overlap divided by the smaller box's area instead of the union",
+    Misconception("over_smaller_box", "the overlap divided by the smaller box's area instead of the union",
                   _wrong_ex1_over_smaller_box),
 ]
 ex2.misconceptions = [
-    Misconception('gt_matched_twice', 'a ground-truth box matched by more than one detection',
+    Misconception("gt_matched_twice", "a ground-truth box matched by more than one detection",
                   _wrong_ex2_gt_matched_twice),
-    Misconception('input_order', 'the order mixed up: match detections by decreasing score, and return the result in '
-                  'input order',
+    Misconception("input_order", "the order mixed up: match detections by decreasing score, and return the result in "
+                  "input order",
                   _wrong_ex2_input_order),
-    Misconception('strict_greater', 'IoU `>` threshold instead of `>=`',
+    Misconception("strict_greater", "IoU `>` threshold instead of `>=`",
                   _wrong_ex2_strictly_above_threshold),
 ]
 ex3.misconceptions = [
-    Misconception('no_envelope', 'precision at each step without the upper envelope (COCO/VOC-2010 interpolation)',
+    Misconception("no_envelope", "precision at each step without the upper envelope (COCO/VOC-2010 interpolation)",
                   _wrong_ex3_no_envelope),
-    Misconception('only_found_objects', 'recall divided by the objects found, not by all ground-truth objects',
+    Misconception("only_found_objects", "recall divided by the objects found, not by all ground-truth objects",
                   _wrong_ex3_only_found_objects),
-    Misconception('eleven_points', 'the VOC 2007 11-point average instead of the all-point area',
+    Misconception("eleven_points", "the VOC 2007 11-point average instead of the all-point area",
                   _wrong_ex3_eleven_points),
 ]
 ex4.misconceptions = [
-    Misconception('no_envelope',
-                  'the precision at the first point reaching each recall level, not the best '
-                  'precision from there on',
+    Misconception("no_envelope",
+                  "the precision at the first point reaching each recall level, not the best "
+                  "precision from there on",
                   _wrong_ex4_no_envelope),
-    Misconception('divide_by_ten', 'the sum over 11 recall levels divided by 10',
+    Misconception("divide_by_ten", "the sum over 11 recall levels divided by 10",
                   _wrong_ex4_divide_by_ten),
-    Misconception('all_point', 'the all-point area instead of the 11-point average',
+    Misconception("all_point", "the all-point area instead of the 11-point average",
                   _wrong_ex4_all_point_instead),
 ]

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, Misconception, ValueExercise, case
+from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -208,6 +208,7 @@ def _precision_at_every_score(y_true, y_score):
 
 ex5 = ValueExercise(
     "ex5",
+    variable="precision_sweep",
     title="Precision at every threshold",
     answer=_precision_at_every_score(_Y_SWEEP, _S_SWEEP),
     atol=5e-4,
@@ -223,6 +224,63 @@ ex5 = ValueExercise(
         # distinct scores, highest first; at each, the share of positives among the flagged cases
         precision_sweep = np.array([y_true[y_score >= t].mean() for t in np.unique(y_score)[::-1]])
         """,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Judgement exercises: a scenario and a decision; every wrong option explains itself
+# --------------------------------------------------------------------------------------------
+
+ex6 = ValueExercise(
+    "ex6",
+    kind="judgement",
+    title="A threshold for the fraud queue",
+    variable="threshold_6",
+    answer=0.05,
+    rtol=0.0,
+    atol=0.001,
+    wrong_answers=[
+        (0.95,
+         "that is the threshold with the two costs swapped: expensive misses call for a *low* "
+         "threshold, so that more is flagged."),
+        (0.05263157894736842,
+         "5 / 95 is the ratio of the costs; the threshold compares the cost of a false alarm with "
+         "the sum of both costs."),
+        (0.5,
+         "0.5 minimises the number of errors, which is right only when both errors cost the same."),
+    ],
+    hints=[
+        "Flagging costs 5 € with probability 1 − p; not flagging costs 95 € with probability p.",
+        "Flag when (1 − p) · 5 ≤ p · 95 and solve for p.",
+    ],
+    solution="threshold_6 = 5 / (5 + 95)  # flag when (1 - p) * 5 <= p * 95",
+)
+
+ex7 = ChoiceExercise(
+    "ex7",
+    title="An operating point for screening",
+    variable="answer_7",
+    options={
+        "a": ("0.5, because the model is calibrated",
+              "0.5 minimises errors when a miss and a false alarm cost the same; here a miss costs"
+              " far more, and the programme sets a recall target that 0.5 need not meet."),
+        "b": ("the highest threshold whose recall on validation data is at least 0.95",
+              "the recall target comes first, and among the thresholds that meet it the highest "
+              "one sends the fewest people to the follow-up (recall never rises with the "
+              "threshold, so the thresholds that meet the target are all those up to that one)."),
+        "c": ("the threshold with the highest precision",
+              "the highest precision usually comes at a high threshold that sends few people on "
+              "and misses many of the sick: the opposite of what the programme asks."),
+        "d": ("the threshold with the highest accuracy",
+              "when the sick are rare, the most accurate threshold tends to flag few people, and "
+              "accuracy does not see the misses the programme cares about."),
+    },
+    answer="b",
+    hints=[
+        "Which metric does the programme's 95 % speak about?",
+        "Recall can only fall as the threshold rises. Among the thresholds that keep it at 0.95, "
+        "which one flags the fewest people?",
+    ],
 )
 
 
@@ -311,38 +369,38 @@ def _wrong_ex4_band_includes_high(y_true, y_score, low, high):
     return _wrong_band(y_true, y_score, low, high, in_band=(y_score >= low) & (y_score <= high))
 
 ex1.misconceptions = [
-    Misconception('swapped', 'precision and recall swapped',
+    Misconception("swapped", "precision and recall swapped",
                   _wrong_ex1_swapped),
-    Misconception('epsilon',
-                  'an epsilon in the denominator, tp / (tp + fp + 1e-6), which also makes a perfect '
-                  'score 0.999999',
+    Misconception("epsilon",
+                  "an epsilon in the denominator, tp / (tp + fp + 1e-6), which also makes a perfect "
+                  "score 0.999999",
                   _wrong_ex1_epsilon),
-    Misconception('ignores_zero_division', '`zero_division` ignored: every 0/0 becomes 0',
+    Misconception("ignores_zero_division", "`zero_division` ignored: every 0/0 becomes 0",
                   _wrong_ex1_ignores_zero_division),
 ]
 ex2.misconceptions = [
-    Misconception('strict_greater', '`>` for `>=`: a score equal to the threshold must count as positive',
+    Misconception("strict_greater", "`>` for `>=`: a score equal to the threshold must count as positive",
                   _wrong_ex2_strict_greater),
-    Misconception('swapped', 'precision and recall swapped',
+    Misconception("swapped", "precision and recall swapped",
                   _wrong_ex2_swapped),
-    Misconception('arithmetic_mean', 'F1 as the arithmetic mean (P + R) / 2 instead of the harmonic mean',
+    Misconception("arithmetic_mean", "F1 as the arithmetic mean (P + R) / 2 instead of the harmonic mean",
                   _wrong_ex2_arithmetic_mean),
 ]
 ex3.misconceptions = [
-    Misconception('swapped_costs', 'the costs swapped, c_fn / (c_fp + c_fn)',
+    Misconception("swapped_costs", "the costs swapped, c_fn / (c_fp + c_fn)",
                   _wrong_ex3_swapped_costs),
-    Misconception('ratio', 'the cost ratio c_fp / c_fn instead of c_fp / (c_fp + c_fn)',
+    Misconception("ratio", "the cost ratio c_fp / c_fn instead of c_fp / (c_fp + c_fn)",
                   _wrong_ex3_ratio),
-    Misconception('always_half', 'the threshold 0.5 whatever the costs',
+    Misconception("always_half", "the threshold 0.5 whatever the costs",
                   _wrong_ex3_always_half),
 ]
 ex4.misconceptions = [
-    Misconception('coverage_of_band',
-                  'the share *in* the review band as coverage, instead of the share decided '
-                  'automatically',
+    Misconception("coverage_of_band",
+                  "the share *in* the review band as coverage, instead of the share decided "
+                  "automatically",
                   _wrong_ex4_coverage_of_the_band),
-    Misconception('accuracy_over_all', 'accuracy averaged over all cases instead of the covered ones',
+    Misconception("accuracy_over_all", "accuracy averaged over all cases instead of the covered ones",
                   _wrong_ex4_accuracy_over_all_cases),
-    Misconception('band_includes_high', 'a band that includes `high` (score <= high) instead of low <= score < high',
+    Misconception("band_includes_high", "a band that includes `high` (score <= high) instead of low <= score < high",
                   _wrong_ex4_band_includes_high),
 ]

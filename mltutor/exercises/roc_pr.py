@@ -452,56 +452,56 @@ def _wrong_ex6_alpha_not_halved(metric, y_true, pred_a, pred_b, indices, confide
     return tuple(np.quantile(d, [alpha, 1 - alpha]))
 
 ex1.misconceptions = [
-    Misconception('fpr_tpr_swapped', 'FPR and TPR swapped',
+    Misconception("fpr_tpr_swapped", "FPR and TPR swapped",
                   _wrong_ex1_fpr_tpr_swapped),
-    Misconception('ties_not_grouped', 'tied scores treated one by one instead of as one threshold',
+    Misconception("ties_not_grouped", "tied scores treated one by one instead of as one threshold",
                   _wrong_ex1_ties_not_grouped),
-    Misconception('no_origin', 'the curve without its starting point (0, 0)',
+    Misconception("no_origin", "the curve without its starting point (0, 0)",
                   _wrong_ex1_no_origin),
 ]
 ex2.misconceptions = [
-    Misconception('ties_count_zero', 'tied positive–negative pairs counted as 0 instead of ½',
+    Misconception("ties_count_zero", "tied positive–negative pairs counted as 0 instead of ½",
                   _wrong_ex2_ties_count_zero),
-    Misconception('ties_count_one', 'tied positive–negative pairs counted as 1 instead of ½',
+    Misconception("ties_count_one", "tied positive–negative pairs counted as 1 instead of ½",
                   _wrong_ex2_ties_count_one),
-    Misconception('returns_u', 'the Mann–Whitney U count, not divided by the number of pairs',
+    Misconception("returns_u", "the Mann–Whitney U count, not divided by the number of pairs",
                   _wrong_ex2_returns_u),
 ]
 ex3.misconceptions = [
-    Misconception('trapezoids',
-                  'trapezoids between the PR points: average precision uses steps, not linear '
-                  'interpolation',
+    Misconception("trapezoids",
+                  "trapezoids between the PR points: average precision uses steps, not linear "
+                  "interpolation",
                   _wrong_ex3_trapezoids),
-    Misconception('envelope',
-                  'the interpolated (upper-envelope) precision instead of the precision at each '
-                  'step',
+    Misconception("envelope",
+                  "the interpolated (upper-envelope) precision instead of the precision at each "
+                  "step",
                   _wrong_ex3_interpolated_envelope),
-    Misconception('mean_precision', 'the plain mean of the precisions, not weighted by the recall steps',
+    Misconception("mean_precision", "the plain mean of the precisions, not weighted by the recall steps",
                   _wrong_ex3_mean_precision),
 ]
 ex4.misconceptions = [
-    Misconception('multiplies_by_t', 'logits multiplied by T instead of divided by it',
+    Misconception("multiplies_by_t", "logits multiplied by T instead of divided by it",
                   _wrong_ex4_multiplies_by_t),
-    Misconception('ignores_t', 'the temperature ignored (T = 1)',
+    Misconception("ignores_t", "the temperature ignored (T = 1)",
                   _wrong_ex4_ignores_t),
-    Misconception('sum_not_mean', 'the summed log loss instead of its mean',
+    Misconception("sum_not_mean", "the summed log loss instead of its mean",
                   _wrong_ex4_sum_not_mean),
 ]
 ex5.misconceptions = [
-    Misconception('returns_inverse', '1 / T, the factor that multiplies the logits, instead of T',
+    Misconception("returns_inverse", "1 / T, the factor that multiplies the logits, instead of T",
                   _wrong_ex5_returns_beta),
-    Misconception('bounded_search', 'a search bounded to [0.1, 5], which stops at the edge',
+    Misconception("bounded_search", "a search bounded to [0.1, 5], which stops at the edge",
                   _wrong_ex5_search_box),
-    Misconception('coarse_grid', 'a grid search, whose step limits the answer',
+    Misconception("coarse_grid", "a grid search, whose step limits the answer",
                   _wrong_ex5_grid),
 ]
 ex6.misconceptions = [
-    Misconception('unpaired',
-                  'the two models resampled independently: a paired bootstrap uses the same indices '
-                  'for both',
+    Misconception("unpaired",
+                  "the two models resampled independently: a paired bootstrap uses the same indices "
+                  "for both",
                   _wrong_ex6_unpaired),
-    Misconception('b_minus_a', 'the difference taken as B − A instead of A − B',
+    Misconception("b_minus_a", "the difference taken as B − A instead of A − B",
                   _wrong_ex6_b_minus_a),
-    Misconception('alpha_not_halved', 'α not split between the two tails (the 90 % interval for a 95 % level)',
+    Misconception("alpha_not_halved", "α not split between the two tails (the 90 % interval for a 95 % level)",
                   _wrong_ex6_alpha_not_halved),
 ]

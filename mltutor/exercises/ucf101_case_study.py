@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, Misconception, case
+from mltutor.check import ChoiceExercise, Exercise, Misconception, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -208,6 +208,61 @@ ex4 = Exercise(
 
 
 # --------------------------------------------------------------------------------------------
+# Judgement exercises: a scenario and a decision; every wrong option explains itself
+# --------------------------------------------------------------------------------------------
+
+ex5 = ChoiceExercise(
+    "ex5",
+    title="Which split to report?",
+    variable="answer_5",
+    options={
+        "a": ("92 %, the random split, since it uses more varied test clips",
+              "with a random split, clips of the same group land on both sides; the model can "
+              "recognise the actor or the room instead of the action, so 92 % is inflated by "
+              "leakage."),
+        "b": ("75 %, the official group split",
+              "new videos come from new groups, and only the group split tests that. The 17-point "
+              "gap is what the leakage added."),
+        "c": ("the mean of the two, 83.5 %",
+              "averaging an inflated number with a sound one gives a number that is neither."),
+        "d": ("neither can be trusted, since they differ",
+              "they differ for a known reason, leakage between clips of a group; the group split "
+              "is the one that removes it."),
+    },
+    answer="b",
+    hints=[
+        "What do clips of one group share, and on which side of a random split do they land?",
+        "New videos come from new groups: which split imitates that?",
+    ],
+)
+
+ex6 = ChoiceExercise(
+    "ex6",
+    title="Which checkpoint, which number?",
+    variable="answer_6",
+    options={
+        "a": ("checkpoint 3, reporting 0.72",
+              "choosing by test accuracy turns the test set into a second validation set: 0.72 is "
+              "the best of three draws on the test set and is optimistic."),
+        "b": ("checkpoint 2, reporting its test accuracy 0.69",
+              "choose on validation (0.64 is the best), then measure the chosen model once on the "
+              "test set: 0.69 is an honest estimate, even though another checkpoint scored higher "
+              "on test."),
+        "c": ("checkpoint 2, reporting its validation macro-F1 0.64",
+              "0.64 is the maximum of three validation scores, so it is biased upwards by the "
+              "choice itself; it also measures a different metric from the one asked."),
+        "d": ("the checkpoint with the best mean of the two columns",
+              "mixing test scores into the choice again leaks the test set."),
+    },
+    answer="b",
+    hints=[
+        "Which data may the choice look at, and which data is left untouched for the report?",
+        "A number that was used to make a choice is biased upwards by that choice.",
+    ],
+)
+
+
+# --------------------------------------------------------------------------------------------
 # Known mistakes: a failing check names the one whose results the learner's match
 # (tests/test_exercises_ucf101_case_study.py proves each with an independent wrong version)
 # --------------------------------------------------------------------------------------------
@@ -280,34 +335,34 @@ def _wrong_ex4_zeros_kept(cm, k):
     return _wrong_pairs((cm + cm.T)[i, j], i, j, k, keep_zero=True)
 
 ex1.misconceptions = [
-    Misconception('indices_not_groups', 'the shared sample indices instead of the shared groups',
+    Misconception("indices_not_groups", "the shared sample indices instead of the shared groups",
                   _wrong_ex1_indices_not_groups),
-    Misconception('union', 'the union of the groups instead of their intersection',
+    Misconception("union", "the union of the groups instead of their intersection",
                   _wrong_ex1_union),
-    Misconception('train_only', 'the groups only in training (a set difference) instead of those in both',
+    Misconception("train_only", "the groups only in training (a set difference) instead of those in both",
                   _wrong_ex1_train_only_groups),
 ]
 ex2.misconceptions = [
-    Misconception('chosen_on_test', 'the epoch chosen on the test accuracy: that leaks the test set into the choice',
+    Misconception("chosen_on_test", "the epoch chosen on the test accuracy: that leaks the test set into the choice",
                   _wrong_ex2_chosen_on_test),
-    Misconception('one_based', 'a 1-based epoch number instead of the 0-based index',
+    Misconception("one_based", "a 1-based epoch number instead of the 0-based index",
                   _wrong_ex2_one_based),
-    Misconception('last_epoch', 'the last epoch instead of the best one on validation',
+    Misconception("last_epoch", "the last epoch instead of the best one on validation",
                   _wrong_ex2_last_epoch),
 ]
 ex3.misconceptions = [
-    Misconception('precision_instead', 'per-class precision (column sums) instead of recall (row sums)',
+    Misconception("precision_instead", "per-class precision (column sums) instead of recall (row sums)",
                   _wrong_ex3_precision_instead),
-    Misconception('at_least_threshold', '`>=` threshold instead of a drop strictly greater than it',
+    Misconception("at_least_threshold", "`>=` threshold instead of a drop strictly greater than it",
                   _wrong_ex3_at_least_threshold),
-    Misconception('absolute_change', 'any change larger than the threshold, up or down, instead of a drop',
+    Misconception("absolute_change", "any change larger than the threshold, up or down, instead of a drop",
                   _wrong_ex3_absolute_change),
 ]
 ex4.misconceptions = [
-    Misconception('ordered_cells', '(i, j) and (j, i) as two pairs instead of one summed pair',
+    Misconception("ordered_cells", "(i, j) and (j, i) as two pairs instead of one summed pair",
                   _wrong_ex4_ordered_cells),
-    Misconception('upper_triangle_only', 'only cm[i, j] above the diagonal, without adding cm[j, i]',
+    Misconception("upper_triangle_only", "only cm[i, j] above the diagonal, without adding cm[j, i]",
                   _wrong_ex4_upper_triangle_only),
-    Misconception('zeros_kept', 'pairs never confused kept in the list',
+    Misconception("zeros_kept", "pairs never confused kept in the list",
                   _wrong_ex4_zeros_kept),
 ]
