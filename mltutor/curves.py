@@ -232,7 +232,8 @@ def cumulative_counts(
     order = (y_score.shape[0] - 1) - np.argsort(y_score[::-1], kind="stable")[::-1]
     score = y_score[order]
     pos = is_positive[order].astype(np.float64)
-    last = np.append(np.flatnonzero(np.diff(score)), score.shape[0] - 1)
+    # Runs end where the next score differs (``!=``, not ``np.diff``: no overflow in float16).
+    last = np.append(np.flatnonzero(score[1:] != score[:-1]), score.shape[0] - 1)
     w = sample_weight[order]
     tps = np.cumsum(pos * w)[last]
     fps = np.cumsum((1.0 - pos) * w)[last]  # a cumsum: stays monotone despite rounding
