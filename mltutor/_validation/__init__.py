@@ -16,9 +16,9 @@ module              checks
 ``boxes``           detection boxes
 ``detection``       COCO dicts and per-image box lists
 ``warning``         ``UndefinedMetricWarning`` and the learner-facing ``warn``
+``streaming``       torch tensors of :mod:`mltutor.streaming` (needs torch, so it is imported
+                    by ``mltutor.streaming`` only, not here)
 ==================  ======================================================================
-
-The streaming metrics' tensor checks live in :mod:`mltutor.streaming` for now.
 """
 
 from .arrays import check_lengths, column_or_1d, not_array_like

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 import torch
 
 from .._validation import UndefinedMetricWarning, warn
-from . import _checks
+from .._validation import streaming as _checks
 from ._sample_ids import first_occurrences
 from .base import StreamingMetric
 

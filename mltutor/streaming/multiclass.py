@@ -21,7 +21,7 @@ from typing import Any
 
 import torch
 
-from . import _checks
+from .._validation import streaming as _checks
 from ._sample_ids import first_occurrences
 from .base import StreamingMetric
 

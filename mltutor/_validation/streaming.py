@@ -1,4 +1,7 @@
-"""Input checks for the streaming metrics (used when ``validate_args=True``).
+"""Input checks for the streaming metrics' torch tensors (used when ``validate_args=True``).
+
+Imported by :mod:`mltutor.streaming` only, never by this package's ``__init__``: it needs torch,
+and the rest of mltutor does not.
 
 Two kinds of check, and they cost very different amounts on a GPU:
 
