@@ -567,7 +567,7 @@ class _BaseExercise:
         "message", "cases"}``; ``score`` is ``passed / total``.  Never raises for a wrong answer.
         """
         result = self._grade_result(answer)
-        total = result.total if result.total is not None else 1
+        total = result.total if result.total is not None else len(getattr(self, "cases", [1]))
         passed = result.passed if result.passed is not None else int(result.correct)
         return {
             "exercise": self.name, "title": self.title, "kind": self.kind,
