@@ -7,7 +7,9 @@ compared with what a learner writes on top of it (F1 from P and R, then argmax).
 a loop that calls ``f1_score`` once per threshold — is timed on a few thresholds and extrapolated,
 because running it on all ~1,000,000 would take hours.
 
-Target: at least as fast as scikit-learn (ratio >= 1) while computing more.
+Target: at least as fast as scikit-learn (ratio >= 1) while computing more.  The sweep's distance
+to the limit is reported too: its time over one ``np.sort`` of the same scores (issue 18; it returns
+ten arrays of one entry per threshold, so the curves' 4x is a goal, not a promise).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from mltutor.thresholds import best_fbeta_threshold, threshold_sweep
 N_SAMPLES = 1_000_000
 N_LOOP = 5  # thresholds timed in the naive per-threshold loop
 TARGET = 1.0
+SORT_LIMIT = 4.0
 
 
 def make_scores(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -54,14 +57,20 @@ def run(repeats: int = 3) -> list[dict]:
     assert ours_best[0] == ref_best[0] and abs(ours_best[1] - ref_best[1]) < 1e-12
 
     n_thr = len(sweep)
+    sort = measure("np.sort", lambda: np.sort(y_score), repeats)
     ours = measure("mltutor", lambda: threshold_sweep(y_true, y_score), repeats)
+    sweep_record = report(
+        f"threshold_sweep ({N_SAMPLES:,} scores, {n_thr:,} thr.)",
+        ours,
+        measure("sklearn PR curve", lambda: skm.precision_recall_curve(y_true, y_score), repeats),
+        TARGET,
+    )
+    sweep_record.update(sort_s=sort.median_s, sort_ratio=ours.median_s / sort.median_s,
+                        sort_limit=SORT_LIMIT)
+    verdict = "meets" if sweep_record["sort_ratio"] <= SORT_LIMIT else "MISSES"
+    print(f"{'':<48} {sweep_record['sort_ratio']:6.2f}x one np.sort ({verdict} limit {SORT_LIMIT:g}x)")
     records = [
-        report(
-            f"threshold_sweep ({N_SAMPLES:,} scores, {n_thr:,} thr.)",
-            ours,
-            measure("sklearn PR curve", lambda: skm.precision_recall_curve(y_true, y_score), repeats),
-            TARGET,
-        ),
+        sweep_record,
         report(
             "best F1 threshold (vs sklearn PR curve + argmax)",
             measure("mltutor", lambda: best_fbeta_threshold(y_true, y_score), repeats),

@@ -53,6 +53,8 @@ def _divide(numerator: Any, denominator: Any) -> np.ndarray:
 
 def _metrics(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, beta: float) -> dict:
     """Precision, recall, F-beta, accuracy and specificity from the four counts (arrays)."""
+    # float64 once (whole counts stay exact below 2**53), not once per ratio.
+    tp, fp, fn, tn = (np.asarray(c, dtype=np.float64) for c in (tp, fp, fn, tn))
     predicted, actual = tp + fp, tp + fn
     precision = _divide(tp, predicted)
     recall = _divide(tp, actual)
@@ -62,12 +64,12 @@ def _metrics(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, bet
         fbeta = precision.copy()
     else:  # (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP), written as scikit-learn writes it
         b2 = beta**2
-        fbeta = _divide((1 + b2) * np.asarray(tp, dtype=np.float64), b2 * actual + predicted)
+        fbeta = _divide((1 + b2) * tp, b2 * actual + predicted)
     return {
         "precision": precision,
         "recall": recall,
         "fbeta": fbeta,
-        "accuracy": _divide(tp + tn, tp + fp + fn + tn),
+        "accuracy": _divide(tp + tn, predicted + fn + tn),
         "specificity": _divide(tn, tn + fp),
     }
 
@@ -326,10 +328,10 @@ def threshold_sweep(
         y_true, y_score, pos_label, sample_weight
     )
     fps, tps, thresholds = cumulative_counts(is_positive, scores, weights)
+    fn, tn = tps[-1] - tps, fps[-1] - fps
+    rates = _metrics(tps, fps, fn, tn, beta)  # on the float64 counts: no conversions per ratio
     if weights is None:  # whole counts: show them as ints
-        fps, tps = fps.astype(np.int64), tps.astype(np.int64)
-    n_pos, n_neg = tps[-1], fps[-1]
-    fn, tn = n_pos - tps, n_neg - fps
+        fps, tps, fn, tn = (c.astype(np.int64) for c in (fps, tps, fn, tn))
     return ThresholdSweep(
         thresholds=thresholds.astype(np.float64),
         tp=tps,
@@ -338,9 +340,9 @@ def threshold_sweep(
         tn=tn,
         beta=beta,
         pos_label=pos_label,
-        n_pos=_number(n_pos),
-        n_neg=_number(n_neg),
-        **_metrics(tps, fps, fn, tn, beta),
+        n_pos=_number(tps[-1]),
+        n_neg=_number(fps[-1]),
+        **rates,
     )
 
 
