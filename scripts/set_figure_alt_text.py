@@ -146,6 +146,22 @@ ALT_TEXT: dict[str, dict[str, str]] = {
         "read, k, for two queries (solid and dashed). Recall@k only ever rises in steps, while "
         "precision@k goes up and down as relevant and irrelevant results alternate.",
     },
+    "book/07c_masks_keypoints_errors.ipynb": {
+        # Found by a piece of their source: the chapter's cells may be regenerated.
+        "A thin hose: box IoU": "A thin diagonal hose drawn as pixels: the object's mask in "
+        "green, a detection shifted by 2.5 pixels across it in blue, their overlap in cyan, and "
+        "the two nearly identical bounding boxes around them. The title reads box IoU 0.93 "
+        "against mask IoU 0.34.",
+        "The same 6-pixel error costs a hoof": "Line chart of the keypoint similarity against "
+        "the distance from the labelled keypoint, from 0 to 15 pixels, for five cow joints. "
+        "The curves for the nose and a hoof, with small sigmas, fall fast; those for the "
+        "withers and the hip, with large sigmas, fall slowly. A dotted line marks 6 pixels.",
+        "Why is AP low? The sloppy detector": "Horizontal bar chart of the AP50 gained by fixing "
+        "one kind of error, for a sloppy and a tight detector side by side: classification, "
+        "localisation, both, duplicate, background, missed, and below a line all false "
+        "positives and all false negatives. The sloppy detector's longest bar is localisation "
+        "(0.280), the tight detector's is missed (0.250).",
+    },
     "book/08_ucf101_case_study.ipynb": {
         # This notebook is regenerated with fresh cell ids, so its cells are found by a piece
         # of their source (a figure title) instead.
