@@ -15,7 +15,7 @@ deliver, and the others are graded all the same.
 
 This is practical, not tamper-proof: the submission runs in the same process as its grading, so
 it could, say, overwrite the cases.  For marks that count, use the nbgrader export
-(:mod:`mltutor.grading_nbgrader`), whose hidden tests do not ship in the student's copy.
+(:mod:`mltutor.grading.nbgrader`), whose hidden tests do not ship in the student's copy.
 
 The chapter is named by its module (``precision_recall``), its number (``3`` or ``03``) or a
 notebook name (``03_precision_recall``).
