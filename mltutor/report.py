@@ -121,7 +121,10 @@ class EvaluationReport:
     accuracy, balanced_accuracy, macro_f1, weighted_f1 : MetricInterval
         ``(estimate, low, high)``: point estimate and bootstrap interval.
     majority_baseline : float
-        Accuracy of always answering the largest class of ``y_true``.
+        Accuracy of always answering the largest class of ``y_true`` itself: the best any constant
+        answer can score on this test set, so an upper bound in hindsight.  A majority-class model
+        learns its answer from the *training* labels and can score less (UCF101 split 1: 1.0 %
+        against this 1.3 %).
     per_class : tuple of ClassRow
         One row per class (``index, name, precision, recall, f1, support``), sorted by F1 from the
         worst up (ties by class index).  Classes without support and without predictions get 0.
