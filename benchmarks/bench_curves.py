@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -84,10 +86,23 @@ def _same(ours: object, ref: object, name: str) -> None:
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-12, err_msg=name)
 
 
+def sort_ratio(fn, y_score: np.ndarray, repeats: int) -> tuple[float, float]:
+    """Median of ``time(fn) / time(np.sort(y_score))`` over runs that alternate the two, so that
+    both see the same load on a shared machine; and the median ``np.sort`` time."""
+    ratios, sorts = [], []
+    fn()  # warm-up
+    for _ in range(max(repeats, 5)):
+        start = time.perf_counter()
+        np.sort(y_score)
+        middle = time.perf_counter()
+        fn()
+        ratios.append((time.perf_counter() - middle) / (middle - start))
+        sorts.append(middle - start)
+    return statistics.median(ratios), statistics.median(sorts)
+
+
 def run(repeats: int = 3) -> list[dict]:
     y_true, y_score = make_scores()
-    sort = measure("np.sort", lambda: np.sort(y_score), repeats)
-    print(f"{'np.sort of the same scores (the limit)':<48} {sort.median_s:8.4f} s")
     records = []
     for name, (ours, reference, target, sort_limit) in FUNCTIONS.items():
         _same(ours(y_true, y_score), reference(y_true, y_score), name)
@@ -97,11 +112,10 @@ def run(repeats: int = 3) -> list[dict]:
             measure("sklearn", lambda f=reference: f(y_true, y_score), repeats),
             target,
         )
-        record["sort_s"] = sort.median_s
-        record["sort_ratio"] = record["mltutor_s"] / sort.median_s
-        record["sort_limit"] = sort_limit
-        verdict = "meets" if record["sort_ratio"] <= sort_limit else "MISSES"
-        print(f"{'':<48} {record['sort_ratio']:6.2f}x one np.sort ({verdict} limit {sort_limit:g}x)")
+        ratio, sort_s = sort_ratio(lambda f=ours: f(y_true, y_score), y_score, repeats)
+        record.update(sort_s=sort_s, sort_ratio=ratio, sort_limit=sort_limit)
+        verdict = "meets" if ratio <= sort_limit else "MISSES"
+        print(f"{'':<48} {ratio:6.2f}x one np.sort, {sort_s:.4f} s ({verdict} limit {sort_limit:g}x)")
         records.append(record)
     if N_MEMORY:
         records += memory_records(N_MEMORY)
