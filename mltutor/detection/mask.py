@@ -327,7 +327,7 @@ def to_bbox(rles: Any) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
-def _toggles_to_rles(key: np.ndarray, owner: np.ndarray, n: int, heights: np.ndarray,
+def _toggles_to_rles(key: np.ndarray, stride: int, n: int, heights: np.ndarray,
                      widths: np.ndarray) -> RleSet:
     """Pixels where the value toggles (any order, repeats allowed) → RLEs.
 
@@ -335,9 +335,9 @@ def _toggles_to_rles(key: np.ndarray, owner: np.ndarray, n: int, heights: np.nda
     and toggles at or past h·w are dropped — exactly what ``rleFrPoly``'s final merge loop does to
     repeated boundary points.
     """
-    stride = int((heights * widths).max()) + 1 if n else 1
     key = np.sort(key)
-    uniq, first = np.unique(key, return_index=True)
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if key.shape[0] else np.zeros(0, np.int64)
+    uniq = key[first]
     mult = np.diff(np.r_[first, key.shape[0]])
     obj, pos = uniq // stride, uniq % stride
     hw = heights * widths
@@ -442,7 +442,7 @@ def polygons_to_rle_set(polys: list[np.ndarray], heights: Any, widths: Any) -> R
     widths = np.broadcast_to(np.asarray(widths, dtype=np.int64), (n,))
     owner, pix = _polygon_toggles(polys, heights, widths)
     stride = int((heights * widths).max()) + 1 if n else 1
-    return _toggles_to_rles(owner * stride + pix, owner, n, heights, widths)
+    return _toggles_to_rles(owner * stride + pix, stride, n, heights, widths)
 
 
 def _concat_take(sets: list[RleSet], which: np.ndarray, index: np.ndarray) -> RleSet:
@@ -579,7 +579,7 @@ def combine(r: RleSet, group: np.ndarray, n_groups: int, heights: np.ndarray, wi
     before = np.r_[False, inside[:-1]]
     before[np.r_[True, ug[1:] != ug[:-1]] if ug.shape[0] else np.zeros(0, bool)] = False
     toggle = inside != before
-    return _toggles_to_rles(uniq[toggle], ug[toggle], n_groups, heights, widths)
+    return _toggles_to_rles(uniq[toggle], stride, n_groups, heights, widths)
 
 
 def merge(rles: Any, intersect: bool = False) -> dict:
