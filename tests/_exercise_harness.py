@@ -26,7 +26,7 @@ CHECK_CELL = re.compile(r"^\s*(ex\d+)\.check\((\w+)\)\s*$")
 
 def chapter_notebooks() -> list[Path]:
     """Every solutions notebook, in course order."""
-    return sorted(SOLUTIONS.glob("[0-9][0-9]_*.ipynb"))
+    return sorted(SOLUTIONS.glob("[0-9][0-9]*_*.ipynb"))  # 07_..., 07c_..., sorted in course order
 
 
 def topic_of(notebook: Path) -> str:
@@ -82,6 +82,8 @@ def assert_mutant_caught(ex, mutant) -> None:
     result = ex.check(mutant, strict=False)
     assert result.status == INCORRECT, f"{getattr(mutant, '__name__', mutant)} passed {ex.name}: {result}"
     assert result.message.startswith(f"case {result.case} of {len(ex.cases)}")
+    assert f" of {len(ex.cases)} cases pass." in result.message            # progress
+    assert result.message.endswith(f"Try `{ex.name}.hint()`."), result.message  # the way forward
     with pytest.raises(CheckFailed):
         ex.check(mutant, strict=True)
     expected = ex.expected(result.case - 1)
