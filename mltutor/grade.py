@@ -43,6 +43,7 @@ from mltutor.exercises import CHAPTERS
 __all__ = ["chapter_module", "grade_namespace", "grade_submission", "grade_submissions",
            "submission_code", "main"]
 
+_SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions"
 _CHECK_CELL = re.compile(r"^\s*ex\d+\.check\(.*\)\s*$")
 #: One row of the CSV: the columns, in order.
 CSV_FIELDS = ("submission", "exercise", "kind", "status", "passed", "total", "score")
@@ -52,10 +53,13 @@ def chapter_module(chapter: str):
     """The exercise module for ``"precision_recall"``, ``"3"``, ``"03"`` or ``"03_precision_recall"``."""
     name = str(chapter).strip()
     if name.isdigit():
-        k = int(name)
-        if not 1 <= k <= len(CHAPTERS):
-            raise ValueError(f"chapter must be 1 to {len(CHAPTERS)} or a module name, got {chapter!r}")
-        name = CHAPTERS[k - 1]
+        # the number of a solutions notebook, NN_topic.ipynb (chapters such as 7c have letters)
+        found = [p.stem[3:] for p in _SOLUTIONS.glob(f"{int(name):02d}_*.ipynb")]
+        found = [t for t in found if t in CHAPTERS]
+        if len(found) != 1:
+            raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)} or the number of a "
+                             f"notebook in solutions/, got {chapter!r}")
+        name = found[0]
     elif re.match(r"^\d\d_", name):
         name = name[3:]
     if name not in CHAPTERS:
