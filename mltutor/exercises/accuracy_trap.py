@@ -5,6 +5,8 @@ ex1    the majority-class baseline from a list of labels              ``majority
 ex2    balanced accuracy (and its adjusted form) from a matrix        ``balanced_accuracy``
 ex3    support-weighted recall, which turns out to be accuracy        ``weighted_recall``
 ex4    which metric exposes the shortcut? accuracy vs balanced acc.   two numbers
+ex5    judgement: the fraud queue (a letter)
+ex6    judgement: balanced accuracy of the do-nothing model (a number)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (the chapter's own

@@ -6,6 +6,8 @@ ex2    the multiclass confusion matrix with one ``np.bincount``       ``confusio
 ex3    per-class precision and recall from a matrix, 0/0 -> 0.0       ``precision_recall_per_class``
 ex4    find the bug: the "accuracy" that says 0.99 on 101 classes     ``accuracy``
 ex5    how high does that bug go for a model that is always wrong?    a number
+ex6    judgement: a positive screening result (a letter)
+ex7    judgement: whose convention? (a letter)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (the chapter's own

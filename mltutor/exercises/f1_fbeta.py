@@ -5,6 +5,8 @@ ex1    F-beta from precision and recall (beta squared; 0 when both are 0)   ``fb
 ex2    F-beta from counts, with zero_division only when TP + FP + FN = 0   ``fbeta_from_counts``
 ex3    the threshold that maximises F-beta, from one sort                  ``best_fbeta_threshold``
 ex4    how much recall does a model with precision 0.9 need for F1 = 0.6?  a number
+ex5    judgement: which β for a fraud detector? (a letter)
+ex6    judgement: what f1 does not see (a letter)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (``mltutor.metrics`` and

@@ -6,6 +6,8 @@ ex2    greedy matching of one image's detections; duplicates are FP  ``match_ima
 ex3    all-point (VOC2010+) AP from a ranked TP/FP list               ``average_precision``
 ex4    11-point (VOC2007) AP from the same list                       ``voc07_average_precision``
 ex5    one small image: its VOC AP50 and its COCO AP@[.5:.95]         two numbers
+ex6    judgement: a metric for a grasping robot (a letter)
+ex7    judgement: more low-scoring boxes (a letter)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (``mltutor.detection`` and

@@ -6,6 +6,8 @@ ex2    precision, recall and F1 at a threshold (score >= t)           ``metrics_
 ex3    the cost-optimal threshold on calibrated probabilities         ``cost_optimal_threshold``
 ex4    coverage and accuracy of a human-review band                   ``review_band``
 ex5    precision at every threshold of a small sweep                  an array
+ex6    judgement: a threshold for the fraud queue (a number)
+ex7    judgement: an operating point for screening (a letter)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (the chapter's own

@@ -5,6 +5,8 @@ ex1    find the leak: the groups that sit on both sides of a split      ``leaked
 ex2    pick the checkpoint on validation, never on test                 ``pick_checkpoint``
 ex3    per-class recall after a change: which classes got worse?        ``recall_drops``
 ex4    read the most-confused pairs off a confusion matrix              ``confused_pairs``
+ex5    judgement: which split to report? (a letter)
+ex6    judgement: which checkpoint, which number? (a letter)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (the chapter's own package is
