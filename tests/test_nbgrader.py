@@ -86,3 +86,20 @@ def test_generate_assignment_and_autograde_a_right_and_a_wrong_submission(tmp_pa
                     if c["metadata"].get("nbgrader", {}).get("grade_id") == "test_ex1")
     shown = json.dumps(test_ex1["outputs"])
     assert "Correct: all 1 cases pass" in shown and "hidden case" in shown  # public passed, hidden not
+
+
+CHAPTER_NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "solutions").glob("0[1-8]_*.ipynb"))
+
+
+@pytest.mark.parametrize("notebook", CHAPTER_NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_solutions_pass_every_hidden_test(notebook):
+    """The hidden variants are valid inputs: our solutions (not the references) pass them all."""
+    import importlib
+
+    from _exercise_harness import run_notebook_code, topic_of
+
+    module = importlib.import_module(f"mltutor.exercises.{topic_of(notebook)}")
+    namespace, checks = run_notebook_code(notebook)
+    for name, answer, _ in checks:
+        ex = getattr(module, name)
+        hidden_check(namespace[answer], _pack(_hidden_spec(ex)))
