@@ -46,6 +46,8 @@ PROPERTY_TESTS = [
     "tests/test_detection_coco.py",
     "tests/test_streaming.py",
     "tests/test_metrics_agreement.py",
+    "tests/test_stats_intervals.py",
+    "tests/test_stats_paired.py",
 ]
 
 SK = "scikit-learn 1.9 `sklearn.metrics.{}`"
@@ -149,6 +151,13 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
      ["detection: VOC AP vs devkit transcription"]),
     ("detection", "evaluate_coco", "pycocotools `COCOeval` (all 12 summary numbers)",
      ["detection: evaluate_coco vs pycocotools COCOeval"]),
+    ("stats", "proportion_ci", "statsmodels 0.15 `proportion_confint` (wilson, beta, agresti_coull, "
+     "jeffreys, normal), to 1e-10", ["proportion_ci"]),
+    ("stats", "mcnemar", "statsmodels 0.15 `contingency_tables.mcnemar` (exact and chi-square)",
+     ["mcnemar"]),
+    ("stats", "delong_roc_test", "the O(m n) structural components of DeLong et al. (written in "
+     "the test), scikit-learn `roc_auc_score`", ["delong (O(n^2) structural components)"]),
+    ("stats", "delong_roc_variance", "the same definition", []),
     ("streaming", "MulticlassMetrics", "scikit-learn on the concatenated batches, any batching",
      ["streaming MulticlassMetrics == sklearn (any batching)"]),
 ]

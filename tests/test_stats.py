@@ -57,7 +57,7 @@ def test_matches_scipy_paired_bootstrap(level, method):
 
 def test_matches_plain_loop_exactly_across_chunks(monkeypatch):
     """Chunked index drawing gives the very same resamples as one-at-a-time drawing."""
-    import mltutor.stats as st
+    import mltutor.stats._bootstrap as st
 
     monkeypatch.setattr(st, "_MAX_INDEX_ELEMENTS", 3 * 50)  # chunks of 3 resamples
     y, p = make_data(n=50, seed=1)

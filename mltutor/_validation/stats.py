@@ -20,6 +20,7 @@ __all__ = [
     "check_alpha",
     "check_binary_truth",
     "check_class_labels",
+    "check_confusion_counts",
     "check_kappa_replace",
     "check_kappa_weights",
     "check_lr_replace",
@@ -205,10 +206,10 @@ def check_paired_scores(
     same length (given as ``(array, name)`` pairs).  Returns the bool targets and float64 scores."""
     y = check_binary_truth(y_true)
     n_pos = int(np.count_nonzero(y))
-    if n_pos == 0 or n_pos == y.shape[0]:
+    if n_pos < 2 or y.shape[0] - n_pos < 2:
         raise ValueError(
-            "y_true must contain both classes (some 0 and some 1): the AUC and its variance are "
-            f"undefined with {n_pos} positives out of {y.shape[0]}."
+            "y_true must hold at least 2 samples of each class (0 and 1): DeLong's variance "
+            f"needs them; got {n_pos} positives and {y.shape[0] - n_pos} negatives."
         )
     return y, [_check_scores(s, name, y.shape[0]) for s, name in scores]
 
@@ -266,3 +267,15 @@ def check_n_samples_int(value: Any, name: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
         raise ValueError(f"{name} must be a positive integer; got {value!r}.")
     return int(value)
+
+
+def check_confusion_counts(cm: Any) -> np.ndarray:
+    """A square confusion matrix of finite counts >= 0, at least 2 x 2, as float64."""
+    if not_array_like(cm):
+        raise TypeError(f"cm must be a 2-D confusion matrix; got {type(cm).__name__}.")
+    a = as_real_array(cm, "cm").astype(np.float64)
+    if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] < 2:
+        raise ValueError(f"cm must be a square confusion matrix with at least 2 classes; got shape {a.shape}.")
+    if not np.isfinite(a).all() or (a < 0).any():
+        raise ValueError("cm must hold finite counts >= 0.")
+    return a

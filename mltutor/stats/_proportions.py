@@ -1,0 +1,168 @@
+"""Confidence intervals for a proportion, and for every rate of a confusion matrix."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._validation import UndefinedMetricWarning, warn
+from .._validation.stats import (
+    check_alpha,
+    check_confusion_counts,
+    check_proportion_counts,
+    check_proportion_method,
+)
+from ._special import beta_ppf, norm_isf
+
+
+def proportion_ci(count: Any, nobs: Any, alpha: float = 0.05, method: str = "wilson") -> tuple[Any, Any]:
+    """Two-sided ``1 - alpha`` confidence interval for a binomial proportion ``count / nobs``.
+
+    With ``p = count / n`` and ``z`` the ``1 - alpha / 2`` normal quantile:
+
+    * ``"normal"`` (Wald): :math:`p \\pm z\\sqrt{p(1-p)/n}`, clipped to [0, 1]. Width 0 at
+      ``count = 0``: it claims certainty from no successes.
+    * ``"wilson"`` {cite}`wilson1927probable`: the ``p0`` with
+      :math:`|p - p_0| \\le z\\sqrt{p_0(1-p_0)/n}`, i.e.
+      :math:`\\frac{p + z^2/2n \\pm z\\sqrt{p(1-p)/n + z^2/4n^2}}{1 + z^2/n}`.
+    * ``"agresti-coull"``: the Wald formula at :math:`\\tilde p = (count + z^2/2)/(n + z^2)`
+      with :math:`\\tilde n = n + z^2`, clipped.
+    * ``"clopper-pearson"`` (exact, conservative): the ``alpha/2`` quantile of
+      Beta(count, n − count + 1) and the ``1 − alpha/2`` quantile of Beta(count + 1, n − count);
+      0 at ``count = 0`` and 1 at ``count = n``.
+    * ``"jeffreys"``: the ``alpha/2`` and ``1 − alpha/2`` quantiles of
+      Beta(count + 1/2, n − count + 1/2) (the posterior under Jeffreys' prior).
+
+    Equal to statsmodels' ``proportion_confint`` (which calls Clopper–Pearson ``"beta"`` and
+    Agresti–Coull ``"agresti_coull"``; those spellings are accepted too) to 1e-10.  Unlike
+    statsmodels, the default method is ``"wilson"``: the Wald interval is the one not to use on
+    small or extreme counts.
+
+    Parameters
+    ----------
+    count, nobs : int, float or array-like
+        Successes and trials, broadcast together; ``0 <= count <= nobs`` and ``nobs > 0``.
+    alpha : float in (0, 1)
+        1 minus the confidence level.
+    method : {'wilson', 'clopper-pearson', 'agresti-coull', 'jeffreys', 'normal'}
+
+    Returns
+    -------
+    (low, high)
+        Floats for scalar input, arrays of the broadcast shape otherwise.
+
+    Examples
+    --------
+    >>> low, high = proportion_ci(0, 20)  # no success in 20 trials
+    >>> round(low, 6), round(high, 4)
+    (0.0, 0.1611)
+    >>> proportion_ci(0, 20, method="normal")  # the Wald interval claims certainty
+    (0.0, 0.0)
+    >>> low, high = proportion_ci([3, 19], 20, method="clopper-pearson")
+    >>> np.round(low, 4).tolist(), np.round(high, 4).tolist()
+    ([0.0321, 0.7513], [0.3789, 0.9987])
+    """
+    scalar = np.isscalar(count) and np.isscalar(nobs)
+    c, n = check_proportion_counts(count, nobs)
+    alpha = check_alpha(alpha)
+    low, high = _interval(c, n, alpha, check_proportion_method(method))
+    if scalar:
+        return float(low), float(high)
+    return low, high
+
+
+def _interval(c: np.ndarray, n: np.ndarray, alpha: float, method: str) -> tuple[np.ndarray, np.ndarray]:
+    """The interval of validated float64 arrays, in statsmodels' order of operations."""
+    tail = alpha / 2.0
+    q = c / n
+    if method == "clopper-pearson":
+        low = np.zeros(q.shape)
+        high = np.ones(q.shape)
+        some, not_all = q > 0, q < 1  # Beta(0, .) and Beta(., 0) do not exist: the ends are 0, 1
+        low[some] = beta_ppf(tail, c[some], n[some] - c[some] + 1)
+        high[not_all] = 1.0 - beta_ppf(tail, n[not_all] - c[not_all], c[not_all] + 1)
+        return low, high
+    if method == "jeffreys":
+        a, b = c + 0.5, n - c + 0.5
+        return beta_ppf(tail, a, b), 1.0 - beta_ppf(tail, b, a)
+    crit = norm_isf(tail)
+    if method == "normal":
+        dist = crit * np.sqrt(q * (1 - q) / n)
+        low, high = q - dist, q + dist
+    elif method == "agresti-coull":
+        nobs_c = n + crit**2
+        q_c = (c + crit**2 / 2.0) / nobs_c
+        dist = crit * np.sqrt(q_c * (1.0 - q_c) / nobs_c)
+        low, high = q_c - dist, q_c + dist
+    else:  # wilson
+        crit2 = crit**2
+        denom = 1 + crit2 / n
+        center = (q + crit2 / (2 * n)) / denom
+        dist = crit * np.sqrt(q * (1.0 - q) / n + crit2 / (4.0 * n**2)) / denom
+        low, high = center - dist, center + dist
+    return np.clip(low, 0, 1), np.clip(high, 0, 1)
+
+
+class Rate(NamedTuple):
+    """One rate per class with its interval: ``estimate = count / nobs`` in ``[low, high]``."""
+
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    count: np.ndarray
+    nobs: np.ndarray
+
+
+class RateIntervals(NamedTuple):
+    """Per-class recall (``tp / (tp + fn)``), precision (``tp / (tp + fp)``) and specificity
+    (``tn / (tn + fp)``) of a confusion matrix, each a :class:`Rate` with one entry per class."""
+
+    recall: Rate
+    precision: Rate
+    specificity: Rate
+
+
+def confusion_rate_intervals(cm: Any, alpha: float = 0.05, method: str = "wilson") -> RateIntervals:
+    """Every per-class rate of a confusion matrix with its :func:`proportion_ci` interval.
+
+    Rows of ``cm`` are true classes, columns predictions (scikit-learn's layout).  For class
+    ``k``: ``tp = cm[k, k]``, ``fn`` = rest of row ``k``, ``fp`` = rest of column ``k``,
+    ``tn`` = everything else.  Each rate is a proportion of a fixed row or column total, so its
+    interval is a binomial interval on that total (samples assumed independent: with grouped
+    samples use the group bootstrap of :func:`bootstrap_ci` instead).
+
+    A rate whose denominator is 0 (precision of a class never predicted) has no estimate: it is
+    NaN with the interval [0, 1], and an ``UndefinedMetricWarning`` names the classes.
+
+    Examples
+    --------
+    >>> cm = np.array([[50, 0], [3, 2]])  # class 1 has 5 samples, 2 found
+    >>> r = confusion_rate_intervals(cm)
+    >>> r.recall.estimate.tolist()
+    [1.0, 0.4]
+    >>> np.round(r.recall.low, 3).tolist(), np.round(r.recall.high, 3).tolist()
+    ([0.929, 0.118], [1.0, 0.769])
+    """
+    cm = check_confusion_counts(cm)
+    alpha = check_alpha(alpha)
+    method = check_proportion_method(method)
+    tp = np.diagonal(cm).astype(np.float64)
+    true_sum, pred_sum, total = cm.sum(axis=1), cm.sum(axis=0), cm.sum()
+    fp, fn = pred_sum - tp, true_sum - tp
+    tn = total - tp - fp - fn
+    pairs = {"recall": (tp, tp + fn), "precision": (tp, tp + fp), "specificity": (tn, tn + fp)}
+    return RateIntervals(**{name: _rate(name, k, n, alpha, method) for name, (k, n) in pairs.items()})
+
+
+def _rate(name: str, count: np.ndarray, nobs: np.ndarray, alpha: float, method: str) -> Rate:
+    defined = nobs > 0
+    estimate = np.full(count.shape, np.nan)
+    low, high = np.zeros(count.shape), np.ones(count.shape)
+    if defined.any():
+        estimate[defined] = count[defined] / nobs[defined]
+        low[defined], high[defined] = _interval(count[defined], nobs[defined], alpha, method)
+    if not defined.all():
+        warn(f"{name} is undefined (0/0) for classes {np.flatnonzero(~defined).tolist()}: "
+             "estimate set to NaN, interval to [0, 1].", UndefinedMetricWarning)
+    return Rate(estimate, low, high, count, nobs)
