@@ -4,8 +4,9 @@
   settings, so every rank can raise the same error).
 * :func:`all_reduce_sum` for count states: every rank ends with the element-wise sum.
 * :func:`gather_cat` for list states (the scores kept by exact ROC/AP): ranks may hold different
-  numbers of rows, and ``all_gather`` needs equal shapes, so each rank pads to the longest, all
-  ranks gather, and the padding is trimmed off again (what torchmetrics does too).
+  numbers of rows, and gloo's ``all_gather`` needs equal shapes, so each rank pads to the longest,
+  all ranks gather, and the padding is trimmed off again (what torchmetrics does too; it works on
+  every backend).
 
 Both return new tensors and leave their input alone, so a metric's local state survives a sync.
 

@@ -2,15 +2,15 @@
 
 Run it with ``python -m mltutor.streaming.demo`` (about ten seconds, most of it starting two
 Python processes that import torch).  The data and the shards are fixed, so the printout is the same
-on every run.  Two rounds:
+on every run.  Three rounds:
 
 1. uneven shards, 300 and 700 samples, and the first 300 are the hard ones;
 2. an empty shard: rank 0 gets nothing (``compute(sync=False)`` raises there), rank 1 everything.
 
-In each round both ranks print their local (unsynced) numbers, then the synced numbers, which must
-equal, exactly, what one process computes on all 1,000 samples.
+In each of these two rounds both ranks print their local (unsynced) numbers, then the synced
+numbers, which must equal, exactly, what one process computes on all 1,000 samples.
 
-A third round uses what a DDP evaluation loop usually uses, ``DistributedSampler``, on the first
+The third round uses what a DDP evaluation loop usually uses, ``DistributedSampler``, on the first
 999 samples.  It pads the two shards to 500 each by repeating a sample, so the naive sync counts
 1,000 samples; with ``update(..., sample_ids=indices)`` each sample counts once, and the synced
 numbers equal one process on the 999.
@@ -116,7 +116,7 @@ def _fmt(values: dict | None) -> str:
 
 
 def main() -> None:
-    """Run both rounds on two gloo processes and print local and synced numbers per rank."""
+    """Run the three rounds on two gloo processes and print the numbers of each rank."""
     logits, target = make_data()
     reference = summary(*evaluate(logits, class0_score(logits), target), sync=False)
     launched = run_gloo(_all_rounds, 2, (list(ROUNDS.values()),), timeout=60.0)
