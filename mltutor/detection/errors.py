@@ -91,7 +91,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation.detection import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
+from .._validation.detection import (CocoDetections, CocoGroundTruth, parse_coco_detections,
+                                     parse_coco_gt)
 from .coco import AREA_RANGES, MAX_DETS, RECALL_THRESHOLDS
 from .iou import _iou_xywh
 from .matching import greedy_match, group_pairs
@@ -114,7 +115,8 @@ def _check_thresholds(foreground_iou: Any, background_iou: Any) -> tuple[float, 
             raise ValueError(f"{name} must lie in (0, 1]; got {v!r}.")
     if background_iou > foreground_iou:
         raise ValueError(
-            f"background_iou ({background_iou!r}) must not exceed foreground_iou ({foreground_iou!r})."
+            f"background_iou ({background_iou!r}) must not exceed foreground_iou "
+            f"({foreground_iou!r})."
         )
     return float(foreground_iou), float(background_iou)
 
