@@ -182,7 +182,8 @@ class BinaryMetrics(StreamingMetric):
     thresholds : None, int or 1-D tensor/sequence, default=None
         ``None``: exact curves (the scores are kept).  An int ``T >= 2``: ``T`` evenly spaced
         thresholds in [0, 1] (``torch.linspace(0, 1, T)``).  A tensor or sequence: these
-        thresholds (sorted; duplicates dropped).  Binned state: ``3 (T + 1)`` int64 counts.
+        thresholds (sorted; duplicates dropped).  Binned state: ``3 (T + 1)`` int64 counts
+        (negatives, positives, ignored), plus the six outcome counts at ``threshold``.
     threshold : float, default=0.5
         The decision threshold for ``tp`` ... ``f1``.
     ignore_index : int, optional
