@@ -85,7 +85,13 @@ def test_iou_and_merge_equal_pycocotools(masks, seed):
     dt = coco_mask.encode(masks)
     gt = coco_mask.encode(_random_masks(rng, h, w, int(rng.integers(1, 5))))
     crowd = rng.integers(0, 2, len(gt)).tolist()
-    np.testing.assert_allclose(mask.iou(dt, gt, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12)
+    ref = coco_mask.iou(dt, gt, crowd)
+    for columns_from in (0, 10**9):  # both ways of counting intersections: column pieces, sorted searches
+        saved, mask.COLUMNS_FROM = mask.COLUMNS_FROM, columns_from
+        try:
+            np.testing.assert_allclose(mask.iou(dt, gt, crowd), ref, rtol=0, atol=1e-12)
+        finally:
+            mask.COLUMNS_FROM = saved
     # uncompressed counts give the same numbers
     uncompressed = [{"size": r["size"], "counts": _runs(r)} for r in gt]
     np.testing.assert_allclose(mask.iou(dt, uncompressed, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12)
