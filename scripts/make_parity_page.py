@@ -48,6 +48,7 @@ PROPERTY_TESTS = [
     "tests/test_metrics_agreement.py",
     "tests/test_stats_intervals.py",
     "tests/test_stats_paired.py",
+    "tests/test_conformal.py",
 ]
 
 SK = "scikit-learn 1.9 `sklearn.metrics.{}`"
@@ -158,6 +159,11 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
     ("stats", "delong_roc_test", "the O(m n) structural components of DeLong et al. (written in "
      "the test), scikit-learn `roc_auc_score`", ["delong (O(n^2) structural components)"]),
     ("stats", "delong_roc_variance", "the same definition", []),
+    ("conformal", "conformal_quantile", "the k-th smallest score, k = ceil((n+1)(1-alpha)), and "
+     "`np.quantile(..., method='lower')`", ["conformal_quantile"]),
+    ("conformal", "ConformalClassifier", "MAPIE 1.6 `SplitConformalClassifier` (LAC sets); a "
+     "per-sample brute force of Romano et al.'s APS (plain and randomised)",
+     ["ConformalClassifier (lac vs MAPIE)", "ConformalClassifier (aps vs brute force)"]),
     ("streaming", "MulticlassMetrics", "scikit-learn on the concatenated batches, any batching",
      ["streaming MulticlassMetrics == sklearn (any batching)"]),
 ]

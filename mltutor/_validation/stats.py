@@ -243,20 +243,22 @@ def check_proba_matrix(proba: Any, name: str, n_classes: int | None = None) -> n
     return p
 
 
-def check_class_labels(labels: Any, n_samples: int, n_classes: int) -> np.ndarray:
+def check_class_labels(
+    labels: Any, n_samples: int, n_classes: int, name: str = "cal_labels", rows: str = "cal_proba"
+) -> np.ndarray:
     """Class indices 0..n_classes-1, one per sample (the column of each sample's true class)."""
     if not_array_like(labels):
-        raise TypeError(f"cal_labels must be an array-like of class indices; got {type(labels).__name__}.")
-    y = column_or_1d(np.asarray(labels), "cal_labels")
-    check_lengths(" Each calibration sample needs one row of cal_proba and one label.",
-                  cal_proba=np.empty(n_samples), cal_labels=y)
+        raise TypeError(f"{name} must be an array-like of class indices; got {type(labels).__name__}.")
+    y = column_or_1d(np.asarray(labels), name)
+    check_lengths(f" Each sample needs one row of {rows} and one label.",
+                  **{rows: np.empty(n_samples), name: y})
     if y.dtype.kind == "f" and np.isfinite(y).all() and (y == np.round(y)).all():
         y = y.astype(np.int64)
     if y.dtype.kind not in "iu":
-        raise ValueError("cal_labels must be integer class indices (columns of cal_proba).")
+        raise ValueError(f"{name} must be integer class indices (columns of {rows}).")
     if y.size and (y.min() < 0 or y.max() >= n_classes):
         raise ValueError(
-            f"cal_labels must lie in [0, {n_classes - 1}] (columns of cal_proba); got values in "
+            f"{name} must lie in [0, {n_classes - 1}] (columns of {rows}); got values in "
             f"[{y.min()}, {y.max()}]."
         )
     return y.astype(np.intp)
