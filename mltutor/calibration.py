@@ -52,7 +52,9 @@ __all__ = [
     "apply_temperature",
     "brier_score_loss",
     "calibration_bins",
+    "adaptive_calibration_error",
     "calibration_curve",
+    "classwise_calibration_error",
     "expected_calibration_error",
     "fit_isotonic",
     "fit_platt",
@@ -393,10 +395,11 @@ def expected_calibration_error(
       *not* the top-label ECE of the same binary model, which bins :math:`\\max(p_i, 1 - p_i)`:
       pass ``np.c_[1 - p, p]`` for that one.
 
-    The **class-wise** ECE (the mean over the K columns of each column's positive-class ECE,
-    Kull et al. 2019) is not computed here; it is the mean of
-    ``expected_calibration_error((y_true == k).astype(int), y_prob[:, k])`` over k.  Name the
-    variant when you report a number: the three differ on the same predictions.
+    Two more variants have functions of their own: the **class-wise** ECE
+    (:func:`classwise_calibration_error`, the mean over the K columns of each column's
+    positive-class ECE, Kull et al. 2019) and the **adaptive** (equal-mass) ECE
+    (:func:`adaptive_calibration_error`, bins holding equal numbers of samples).  Name the
+    variant when you report a number: they differ on the same predictions.
 
     Equals torchmetrics' ``BinaryCalibrationError`` / ``MulticlassCalibrationError`` with
     ``norm='l1'`` (default 15 bins) unless a confidence is exactly 1.0, which torchmetrics puts
@@ -433,6 +436,105 @@ def maximum_calibration_error(
     """
     b = calibration_bins(y_true, y_prob, n_bins=n_bins, strategy=strategy)
     return float(np.max(np.abs(b.accuracy - b.confidence)[b.count > 0]))
+
+
+def classwise_calibration_error(
+    y_true: Any, y_prob: Any, *, n_bins: int = 15, strategy: str = "uniform"
+) -> float:
+    """Class-wise ECE: the mean over the K classes of each column's positive-class ECE.
+
+    .. math::
+        \\mathrm{cwECE} = \\frac1K \\sum_{k=1}^{K} \\sum_{b=1}^{M} \\frac{|B_{kb}|}{n}\\,
+        \\bigl|\\overline{[y_i = k]}_{B_{kb}} - \\overline{p_{ik}}_{B_{kb}}\\bigr|
+
+    where :math:`B_{kb}` bins the column :math:`p_{\\cdot k}` (Kull et al. 2019).  Unlike the
+    top-label ECE it also checks the probabilities of the classes that were *not* predicted, so
+    a model whose runner-up probabilities are off scores worse here.  Bins as in
+    :func:`calibration_bins`; each column is binned on its own.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Class indices 0..K-1.
+    y_prob : array-like of shape (n_samples, K), K >= 2
+    n_bins : int >= 1, default 15
+    strategy : {'uniform', 'quantile'}
+
+    Examples
+    --------
+    >>> p = np.array([[0.8, 0.2], [0.6, 0.4], [0.3, 0.7], [0.1, 0.9]])
+    >>> round(classwise_calibration_error([0, 1, 1, 1], p, n_bins=2), 4)
+    0.2
+    """
+    p = _prob.check_real_array(y_prob, "y_prob", ndims=(2,))
+    if p.shape[1] < 2:
+        raise ValueError(f"y_prob must have K >= 2 class columns; got shape {p.shape}.")
+    _prob.check_probabilities_range(p, "y_prob")
+    if _chk.not_array_like(y_true):
+        raise TypeError(f"y_true must be an array-like of labels; got {y_true!r}.")
+    y = _chk.check_labels_1d(y_true, "y_true")
+    _chk.check_lengths("", y_true=y, y_prob=p)
+    y = _chk.class_indices(y, p.shape[1])
+    n_bins = _chk.check_n_bins(n_bins)
+    strategy = _chk.check_strategy(strategy)
+    gaps = [_binned_gap(p[:, k], (y == k).astype(np.float64), n_bins, strategy)
+            for k in range(p.shape[1])]  # a loop over classes, each one vectorised
+    return float(np.mean(gaps))
+
+
+def _binned_gap(conf: np.ndarray, hits: np.ndarray, n_bins: int, strategy: str) -> float:
+    """The ECE sum of one vector of confidences and hits (binning of :func:`calibration_bins`)."""
+    if strategy == "quantile":
+        edges = np.percentile(conf, np.linspace(0, 100, n_bins + 1))
+    else:
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    bin_of = np.searchsorted(edges[1:-1], conf, side="right")
+    count = np.bincount(bin_of, minlength=n_bins)
+    safe = np.maximum(count, 1)
+    confidence = np.bincount(bin_of, weights=conf, minlength=n_bins) / safe
+    accuracy = np.bincount(bin_of, weights=hits, minlength=n_bins) / safe
+    return float(np.sum(count / conf.shape[0] * np.abs(accuracy - confidence)))
+
+
+def adaptive_calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15) -> float:
+    """Adaptive (equal-mass) ECE: the ECE over bins that hold equal numbers of samples.
+
+    .. math::
+        \\mathrm{ACE} = \\sum_{b=1}^{M} \\frac{|B_b|}{n}\\,\\bigl|\\mathrm{acc}(B_b) -
+        \\mathrm{conf}(B_b)\\bigr|,\\qquad |B_b| \\in \\{\\lfloor n/M \\rfloor, \\lceil n/M \\rceil\\}
+
+    The confidences (top-label for a matrix ``y_prob``, positive-class for 1-D, as in
+    :func:`expected_calibration_error`) are sorted (stable, so ties keep the input order) and
+    cut into ``n_bins`` consecutive groups of as equal size as possible (``np.array_split``).
+    With equal-width bins most samples of a confident model share the top bin or two; equal-mass
+    bins spend the resolution where the samples are.  Unlike ``strategy='quantile'``, whose
+    percentile edges can leave bins unequal when confidences tie, every bin here has
+    ⌊n/M⌋ or ⌈n/M⌉ samples (fewer bins than ``n_bins`` when n < ``n_bins``).
+
+    Examples
+    --------
+    >>> round(adaptive_calibration_error([0, 0, 1, 1, 1], [0.25, 0.25, 0.55, 0.75, 0.75], n_bins=2), 4)
+    0.11
+    """
+    n_bins = _chk.check_n_bins(n_bins)
+    conf, hits = _confidence_and_hits(y_true, y_prob)
+    order = np.argsort(conf, kind="stable")
+    n = conf.shape[0]
+    bins = min(n_bins, n)
+    bin_of = np.empty(n, dtype=np.intp)
+    # np.array_split's sizes: the first n % bins groups get one sample more
+    bin_of[order] = np.repeat(np.arange(bins), _split_sizes(n, bins))
+    count = np.bincount(bin_of, minlength=bins)
+    confidence = np.bincount(bin_of, weights=conf, minlength=bins) / count
+    accuracy = np.bincount(bin_of, weights=hits, minlength=bins) / count
+    return float(np.sum(count / n * np.abs(accuracy - confidence)))
+
+
+def _split_sizes(n: int, bins: int) -> np.ndarray:
+    """Group sizes of ``np.array_split(range(n), bins)``."""
+    sizes = np.full(bins, n // bins)
+    sizes[: n % bins] += 1
+    return sizes
 
 
 # --------------------------------------------------------------------------------------------

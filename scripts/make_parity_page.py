@@ -49,6 +49,7 @@ PROPERTY_TESTS = [
     "tests/test_stats_intervals.py",
     "tests/test_stats_paired.py",
     "tests/test_conformal.py",
+    "tests/test_calibration_variants.py",
 ]
 
 SK = "scikit-learn 1.9 `sklearn.metrics.{}`"
@@ -123,6 +124,10 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
      ["expected/maximum_calibration_error (binary)",
       "expected/maximum_calibration_error (multiclass, top-label)"]),
     ("calibration", "maximum_calibration_error", "TorchMetrics calibration error (max norm)", []),
+    ("calibration", "classwise_calibration_error", "the mean of TorchMetrics `BinaryCalibrationError` "
+     "over the columns", ["classwise_calibration_error"]),
+    ("calibration", "adaptive_calibration_error", "brute force: sort, `np.array_split`, ECE sum",
+     ["adaptive_calibration_error"]),
     ("calibration", "fit_temperature", "scikit-learn `_TemperatureScaling`, and the interior "
      "minimum of the NLL", ["fit_temperature"]),
     ("calibration", "apply_temperature", "invariants: argmax and AUC unchanged",
