@@ -507,15 +507,21 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
             as_rle_set(seg, f"{where(i)}['segmentation']")
         raise
     poly_obj_a = np.array(poly_obj, dtype=np.int64)
-    owners, group = np.unique(poly_obj_a, return_inverse=True)
+    owners, first_part, n_parts = np.unique(poly_obj_a, return_index=True, return_counts=True)
     parts = polygons_to_rle_set(polys, heights[poly_obj_a], widths[poly_obj_a])
-    merged = combine(parts, group.reshape(-1), owners.shape[0], heights[owners], widths[owners])
+    # Objects of several polygons are merged (union), as annToRLE does; one polygon is taken as is.
+    several = n_parts > 1
+    in_several = np.repeat(several, n_parts)
+    group = np.repeat(np.arange(int(several.sum())), n_parts[several])
+    multi = owners[several]
+    merged = combine(_concat_take([parts], np.zeros(group.shape[0], np.int64), np.flatnonzero(in_several)),
+                     group, multi.shape[0], heights[multi], widths[multi])
     which = np.zeros(len(segms), dtype=np.int64)
     index = np.zeros(len(segms), dtype=np.int64)
-    which[owners] = 1
-    index[owners] = np.arange(owners.shape[0])
     index[rle_obj_a] = np.arange(rle_obj_a.shape[0])
-    return _concat_take([rles, merged], which, index)
+    which[owners[~several]], index[owners[~several]] = 1, first_part[~several]
+    which[multi], index[multi] = 2, np.arange(multi.shape[0])
+    return _concat_take([rles, parts, merged], which, index)
 
 
 def from_polygons(polygons: Any, height: int, width: int) -> list[dict]:
