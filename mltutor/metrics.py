@@ -11,8 +11,12 @@ mis-handles, or is a last-digit detail):
 
 * a ``labels`` argument of the wrong kind (strings for numeric data or the reverse) is refused:
   such a label can never match, and scikit-learn silently counts it as absent;
-* ``confusion_matrix`` refuses repeated ``labels`` (scikit-learn returns a matrix that miscounts)
-  and 2-D ``labels``;
+* ``confusion_matrix`` (and ``cohen_kappa_score``, built on it) refuses repeated ``labels``
+  (scikit-learn returns a matrix that miscounts) and 2-D ``labels``;
+* a list mixing strings and numbers (``[1, "a"]``) is refused: NumPy reads it as the strings
+  ``["1", "a"]``, so scikit-learn silently counts the int 1 equal to a predicted "1";
+* ``pos_label=None`` with ``average='binary'`` is refused (scikit-learn fails on it with a
+  TypeError about ordering when one class is present, and mltutor gave 0.0 there);
 * ``hamming_loss`` on indicator matrices whose weights sum to 0 (negative weights) raises
   ZeroDivisionError, as it does for 1-D labels; scikit-learn returns inf there;
 * ``top_k_accuracy_score`` refuses NaN or infinite ``sample_weight`` (scikit-learn returns nan);

@@ -88,6 +88,8 @@ def as_label_array(y: Any, name: str) -> tuple[np.ndarray, bool]:
         raise ValueError(f"{name} could not be read as an array of labels: {exc}") from None
     if arr.dtype.kind == "S":
         raise TypeError(f"{name} holds bytes; convert the labels to str or int.")
+    if arr.dtype.kind == "U" and isinstance(y, (list, tuple)):
+        _refuse_stringified_numbers(y, name)
     if arr.dtype.kind == "c":
         raise ValueError(f"{name} holds complex numbers; labels must be real numbers or strings.")
     if arr.dtype.kind == "O":
@@ -95,6 +97,17 @@ def as_label_array(y: Any, name: str) -> tuple[np.ndarray, bool]:
     if arr.dtype.kind not in "biufU":
         raise TypeError(f"{name} must hold numbers, bools or strings; got dtype {arr.dtype}.")
     return arr, sparse
+
+
+def _refuse_stringified_numbers(y: list | tuple, name: str) -> None:
+    """NumPy turns ``["a", 1]`` into the strings ``["a", "1"]``, so the int 1 would silently equal
+    the string "1" (scikit-learn accepts this); a list must hold strings only, or numbers only."""
+    other = [v for v in np.asarray(y, dtype=object).ravel() if not isinstance(v, str)]
+    if other:
+        raise TypeError(
+            f"{name} mixes label types (str and a number, e.g. {other[0]!r}); use one type for "
+            "all labels."
+        )
 
 
 def _object_labels(arr: np.ndarray, name: str) -> np.ndarray:
@@ -425,6 +438,11 @@ def check_set_wise_labels(
     otherwise ``pos_label`` is ignored (with sklearn's warning when it was set).
     """
     if average == "binary":
+        if pos_label is None:  # scikit-learn fails on it with a TypeError about ordering
+            raise ValueError(
+                "pos_label=None is not a valid label with average='binary'; pass the positive "
+                "label (e.g. pos_label=1) or choose another average."
+            )
         if ttype == "binary":
             if not contains(classes, pos_label) and classes.shape[0] >= 2:
                 raise ValueError(

@@ -1,0 +1,61 @@
+"""Hostile label inputs that scikit-learn accepts with a silently wrong (or no) number.
+
+Found by differential fuzzing against scikit-learn 1.9 (issue 12); each test fails without its fix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given
+from hypothesis import strategies as st
+
+import mltutor.metrics as mtm
+from _strategies import PROPERTY
+
+
+def test_sklearn_reads_a_mixed_list_as_strings():
+    # The premise: NumPy turns the int 1 into the string "1", which then matches a predicted "1".
+    assert skm.accuracy_score([1, "a"], ["1", "a"]) == 1.0
+
+
+@pytest.mark.parametrize("where", ["y_true", "y_pred"])
+@pytest.mark.parametrize("name", ["accuracy_score", "f1_score", "confusion_matrix", "hamming_loss"])
+def test_mixed_str_and_number_lists_are_refused(name, where):
+    mixed, clean = [1, "a", "b"], ["1", "a", "b"]
+    args = (mixed, clean) if where == "y_true" else (clean, mixed)
+    kwargs = {"average": "macro"} if name == "f1_score" else {}
+    with pytest.raises(TypeError, match=f"{where} mixes label types"):
+        getattr(mtm, name)(*args, **kwargs)
+
+
+def test_mixed_column_vector_list_is_refused():
+    with pytest.raises(TypeError, match="y_true mixes label types"):
+        mtm.accuracy_score([[1], ["a"]], [["1"], ["a"]])
+
+
+@given(st.lists(st.sampled_from(["a", "b", "cat"]), min_size=1, max_size=20), st.data())
+@PROPERTY
+def test_lists_of_strings_still_match_sklearn(y_true, data):
+    y_pred = data.draw(st.lists(st.sampled_from(["a", "b", "dog"]), min_size=len(y_true),
+                                max_size=len(y_true)))
+    assert mtm.accuracy_score(y_true, y_pred) == skm.accuracy_score(y_true, y_pred)
+    np.testing.assert_array_equal(mtm.confusion_matrix(y_true, y_pred),
+                                  skm.confusion_matrix(y_true, y_pred))
+
+
+@pytest.mark.parametrize("y", [[0, 0, 0], [1, 1, 1], ["a", "a"]])
+@pytest.mark.parametrize("name", ["precision_score", "recall_score", "f1_score", "jaccard_score"])
+def test_pos_label_none_with_binary_average_is_refused(name, y):
+    # scikit-learn fails with "'<' not supported between NoneType"; mltutor returned 0.0 (a
+    # label that is never there), even when every prediction is right.
+    with pytest.raises(TypeError):
+        getattr(skm, name)(y, y, pos_label=None)
+    with pytest.raises(ValueError, match="pos_label=None"):
+        getattr(mtm, name)(y, y, pos_label=None)
+
+
+def test_pos_label_none_is_still_ignored_by_other_averages():
+    y = [0, 1, 2, 2]
+    assert mtm.f1_score(y, y, average="macro", pos_label=None) == 1.0
