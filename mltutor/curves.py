@@ -380,14 +380,15 @@ def pr_points(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     fps, tps, thresholds = counts
     n_points = tps.shape[0]
     # Written straight into the reversed outputs (one pass each, no concatenation).
-    predicted = tps + fps
-    precision = np.zeros(n_points + 1)
+    precision = np.empty(n_points + 1)
     precision[-1] = 1.0
+    predicted = np.add(tps[::-1], fps[::-1], out=precision[:-1])  # then divided in place
     nonzero = predicted != 0
     if nonzero.all():
-        np.divide(tps[::-1], predicted[::-1], out=precision[:-1])
+        np.divide(tps[::-1], predicted, out=predicted)
     else:
-        np.divide(tps[::-1], predicted[::-1], out=precision[:-1], where=nonzero[::-1])
+        np.divide(tps[::-1], predicted, out=predicted, where=nonzero)
+        predicted[~nonzero] = 0.0
     recall = np.empty(n_points + 1)
     recall[-1] = 0.0
     if tps[-1] == 0:
@@ -549,9 +550,10 @@ def det_curve(
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     checked = check_binary_scores(y_true, y_score, pos_label, sample_weight)
     counts = cumulative_counts(checked.is_positive, checked.y_score, checked.sample_weight)
-    tps = np.r_[0.0, counts.tps]
-    fps = np.r_[0.0, counts.fps]
-    thresholds = np.r_[np.inf, counts.thresholds.astype(np.float64)]
+    tps = _prepend(0.0, counts.tps)
+    fps = _prepend(0.0, counts.fps)
+    thresholds = _prepend(np.inf, counts.thresholds)
+    del counts  # the copies above replace it (peak memory)
     if drop_intermediate and fps.shape[0] > 2:
         keep = np.r_[True, (np.diff(tps[:-1]) != 0) | (np.diff(tps[1:]) != 0), True]
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
@@ -560,12 +562,13 @@ def det_curve(
             "Only one class is present in y_true. Detection error tradeoff curve is not defined "
             "in that case (y_true must hold exactly two distinct values)."
         )
-    fns = tps[-1] - tps
     first = int(np.searchsorted(fps, fps[0], side="right")) - 1
     last = int(np.searchsorted(tps, tps[-1])) + 1
     keep = slice(first, last)
     with np.errstate(divide="ignore", invalid="ignore"):  # zero weights can empty a class
-        return fps[keep][::-1] / fps[-1], fns[keep][::-1] / tps[-1], thresholds[keep][::-1]
+        fnr = np.subtract(tps[-1], tps[keep][::-1])  # false negatives, lowest threshold first
+        fnr /= tps[-1]
+        return fps[keep][::-1] / fps[-1], fnr, thresholds[keep][::-1]
 
 
 def auc(x: Any, y: Any) -> float:
