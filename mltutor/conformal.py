@@ -10,7 +10,7 @@ calibration and test samples are exchangeable (e.g. drawn i.i.d. from one popula
 .. math:: 1 - \\alpha \\;\\le\\; P\\big(Y_{\\text{test}} \\in C(X_{\\text{test}})\\big)
           \\;\\le\\; 1 - \\alpha + \\frac{1}{n + 1}
 
-(the upper bound when scores have no ties), **on average over calibration and test draws**: the
+(the upper bound when scores have no ties and the set is ``{y : s(x, y) <= q̂}``), **on average over calibration and test draws**: the
 *marginal* coverage.  Nothing is promised for one class, one region of the inputs, or one
 particular calibration set.
 
@@ -21,9 +21,14 @@ Scores (the model's probability ``p̂(y | x)`` of each class ``y``):
 * ``"aps"`` (adaptive prediction sets, {cite}`romano2020classification`): the total
   probability of the classes ranked at or above ``y``,
   :math:`s(x, y) = \\sum_{y'} \\hat p(y' \\mid x)\\,[\\hat p(y' \\mid x) \\ge \\hat p(y \\mid x)]`
-  (ties in ``p̂`` ordered by class index).  With ``randomized=True`` the score is
-  :math:`s(x, y) - U\\,\\hat p(y \\mid x)`, ``U ~ Uniform(0, 1)`` drawn per sample, which makes
-  coverage close to exactly ``1 − α``.  Sets grow where the model is unsure.
+  (ties in ``p̂`` ordered by class index).  A set takes the classes in that order until their
+  mass reaches ``q̂``, the class that reaches it included: class ``y`` is in when the mass ranked
+  strictly above it is below ``q̂`` (Romano et al.'s non-randomised sets; never empty, and a
+  superset of ``{y : s(x, y) <= q̂}``, so coverage is at least ``1 − α``, often more).  With
+  ``randomized=True`` the score is :math:`s(x, y) - U\\,\\hat p(y \\mid x)`,
+  ``U ~ Uniform(0, 1)`` drawn per sample, and the set is ``{y : score <= q̂}``: the class that
+  crosses ``q̂`` stays with a probability that makes coverage close to exactly ``1 − α`` (sets
+  may then be empty).  Sets grow where the model is unsure.
 
 If ``α < 1 / (n + 1)`` the rank ``⌈(n + 1)(1 − α)⌉`` exceeds ``n``: no finite threshold is
 valid, ``q̂ = ∞`` and every set holds every class (as the literature prescribes).
@@ -55,6 +60,7 @@ __all__ = [
     "conformal_rank",
     "coverage",
     "lac_scores",
+    "mass_above",
     "set_sizes",
 ]
 
@@ -108,6 +114,22 @@ def aps_scores(proba: np.ndarray, u: np.ndarray | None = None) -> np.ndarray:
     if u is not None:
         scores -= u[:, None] * proba
     return scores
+
+
+def mass_above(proba: np.ndarray) -> np.ndarray:
+    """Probability mass of the classes ranked strictly above each class (descending ``p̂``, ties
+    by class index): the APS score less the class's own ``p̂``, as an exclusive cumulative sum.
+
+    >>> mass_above(np.array([[0.2, 0.5, 0.3]])).round(2).tolist()
+    [[0.8, 0.0, 0.5]]
+    """
+    order = np.argsort(-proba, axis=1, kind="stable")
+    ranked = np.take_along_axis(proba, order, axis=1)
+    above = np.zeros_like(proba)
+    above[:, 1:] = np.cumsum(ranked, axis=1)[:, :-1]
+    out = np.empty_like(proba)
+    np.put_along_axis(out, order, above, axis=1)
+    return out
 
 
 def coverage(sets: np.ndarray, labels: Any) -> float:
@@ -205,8 +227,11 @@ class ConformalClassifier:
 
     def predict_sets(self, test_proba: Any) -> np.ndarray:
         """Boolean matrix (n_test, n_classes): class ``j`` is in sample ``i``'s set when its score
-        is at most ``q̂``."""
+        is at most ``q̂`` (LAC, randomised APS), or when the mass ranked above it is below ``q̂``
+        (plain APS: the class that reaches ``q̂`` is kept)."""
         if not hasattr(self, "quantile_"):
             raise RuntimeError("Call fit(cal_proba, cal_labels, alpha) before predict_sets.")
         proba = check_proba_matrix(test_proba, "test_proba", self.n_classes_)
+        if self.score == "aps" and not self.randomized:
+            return mass_above(proba) < self.quantile_
         return self._scores(proba) <= self.quantile_

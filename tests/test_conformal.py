@@ -22,6 +22,7 @@ from mltutor.conformal import (
     conformal_quantile,
     conformal_rank,
     coverage,
+    mass_above,
     set_sizes,
 )
 
@@ -148,8 +149,13 @@ def aps_brute_force(proba, labels, test_proba, alpha, u_cal=None, u_test=None):
     cal = sorted(score(proba[i], labels[i], None if u_cal is None else u_cal[i]) for i in range(n))
     k = math.ceil((n + 1) * (1 - Fraction(repr(alpha))))
     q = math.inf if k > n else cal[k - 1]
-    return np.array([[score(p, j, None if u_test is None else u_test[i]) <= q
-                      for j in range(len(p))] for i, p in enumerate(test_proba)])
+    def above(p, y):  # mass of the classes ranked strictly above y
+        return score(p, y, None) - p[y]
+
+    if u_test is None:  # Romano et al.'s plain sets: down to the class that reaches q, included
+        return np.array([[above(p, j) < q for j in range(len(p))] for p in test_proba])
+    return np.array([[score(p, j, u_test[i]) <= q for j in range(len(p))]
+                     for i, p in enumerate(test_proba)])
 
 
 @PROPERTY
@@ -166,9 +172,19 @@ def test_aps_sets_equal_the_brute_force(problem, randomized, seed):
     ref = aps_brute_force(cal_p, cal_y, test_p, alpha, u_cal, u_test)
     # cumulative sums may differ in the last bit from the loop's; only scores within 1e-12 of the
     # threshold could flip, and we leave those entries out
-    scores = aps_scores(test_p, u_test)
+    scores = aps_scores(test_p, u_test) if randomized else mass_above(test_p)
     clear = np.abs(scores - cp.quantile_) > 1e-12
     np.testing.assert_array_equal(sets[clear], ref[clear])
+
+
+def test_plain_aps_sets_are_never_empty_and_contain_the_score_sets():
+    rng = np.random.default_rng(5)
+    proba = rng.dirichlet(np.full(4, 0.3), 600)
+    labels = rng.integers(0, 4, 600)
+    cp = ConformalClassifier("aps").fit(proba[:300], labels[:300], 0.3)
+    sets = cp.predict_sets(proba[300:])
+    assert set_sizes(sets).min() >= 1
+    assert np.all(sets >= (aps_scores(proba[300:]) <= cp.quantile_))
 
 
 def test_aps_sets_grow_with_uncertainty_and_lac_sets_do_not_need_to():
@@ -207,7 +223,8 @@ def test_marginal_coverage_over_many_splits(score, randomized, alpha):
         covered[s] = coverage(sets, labels[test])
     se = covered.std(ddof=1) / np.sqrt(splits)
     assert covered.mean() >= 1 - alpha - 4 * se
-    assert covered.mean() <= 1 - alpha + 1 / (n_cal + 1) + 4 * se
+    if not (score == "aps" and not randomized):  # plain APS keeps the crossing class: conservative
+        assert covered.mean() <= 1 - alpha + 1 / (n_cal + 1) + 4 * se
 
 
 # --------------------------------------------------------------------------------------------
