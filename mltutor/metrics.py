@@ -15,6 +15,13 @@ mis-handles, or is a last-digit detail):
   (scikit-learn returns a matrix that miscounts) and 2-D ``labels``;
 * a list mixing strings and numbers (``[1, "a"]``) is refused: NumPy reads it as the strings
   ``["1", "a"]``, so scikit-learn silently counts the int 1 equal to a predicted "1";
+* integer labels beyond 2**53 are refused when ``y_true`` and ``y_pred`` meet only as float64
+  (int with float labels, uint64 with signed ints), where such labels stop being distinct
+  (scikit-learn merges or misplaces them);
+* ``labels`` must be 1-D in every function (scikit-learn flattens a 2-D ``labels`` in some);
+* ``classification_report`` names the classes of two label arrays of different dtypes in their
+  common NumPy type (int ``y_true`` with float ``y_pred`` gives '1.0'; bool with int gives '1');
+  scikit-learn's names depend on which array holds each label first;
 * ``pos_label=None`` with ``average='binary'`` is refused (scikit-learn fails on it with a
   TypeError about ordering when one class is present, and mltutor gave 0.0 there);
 * ``hamming_loss`` on indicator matrices whose weights sum to 0 (negative weights) raises

@@ -59,3 +59,38 @@ def test_pos_label_none_with_binary_average_is_refused(name, y):
 def test_pos_label_none_is_still_ignored_by_other_averages():
     y = [0, 1, 2, 2]
     assert mtm.f1_score(y, y, average="macro", pos_label=None) == 1.0
+
+
+BIG = np.array([0, 1, 2, 1], dtype=np.uint64) + np.uint64(2**63)
+
+
+@pytest.mark.parametrize("name", ["confusion_matrix", "f1_score", "accuracy_score",
+                                  "multilabel_confusion_matrix"])
+@pytest.mark.parametrize(
+    "y_true, y_pred",
+    [
+        (BIG, np.array([0, 1, 2, 1])),  # uint64 >= 2**63 meets int64 as float64
+        (np.array([0, 1, 2, 1]), BIG),
+        (np.array([2**53 + 1, 2**53 + 2, 3, 3]), np.array([2.0**53, 2.0**53, 3.0, 3.0])),
+    ],
+    ids=["uint64-big-vs-int64", "int64-vs-uint64-big", "int64-beyond-2**53-vs-float"],
+)
+def test_labels_that_collapse_in_float64_are_refused(name, y_true, y_pred):
+    # Before: 2**63, 2**63 + 1 and 2**63 + 2 became one float64 class (a 4 x 4 matrix for 6
+    # distinct labels); scikit-learn miscounts too.
+    kwargs = {"average": "macro"} if name == "f1_score" else {}
+    with pytest.raises(ValueError, match="2\\*\\*53"):
+        getattr(mtm, name)(y_true, y_pred, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred",
+    [
+        (BIG, BIG[::-1].copy()),  # one dtype: exact
+        (np.array([0, 1, 2**53], dtype=np.int64), np.array([0.0, 1.0, 2.0**53])),
+        (np.array([3, 1, 2], dtype=np.uint64), np.array([1, 2, 2], dtype=np.int8)),
+    ],
+)
+def test_labels_exact_in_their_common_dtype_still_match_sklearn(y_true, y_pred):
+    np.testing.assert_array_equal(mtm.confusion_matrix(y_true, y_pred),
+                                  skm.confusion_matrix(y_true, y_pred))

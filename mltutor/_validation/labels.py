@@ -330,8 +330,29 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
                 f"{'strings' if yt.dtype.kind == 'U' else 'numbers'}, y_pred holds "
                 f"{'strings' if yp.dtype.kind == 'U' else 'numbers'}."
             )
+        _refuse_inexact_common_dtype(yt, yp)
     w = check_sample_weight(sample_weight, yt.shape[0], keep_integer=True, others="y_true and y_pred")
     return Targets(yt, yp, w, multilabel)
+
+
+_FLOAT64_EXACT = 2**53  # every integer up to this magnitude is a float64
+
+
+def _refuse_inexact_common_dtype(yt: np.ndarray, yp: np.ndarray) -> None:
+    """Labels of two dtypes are compared in their common NumPy type; when that is float64 (int
+    with float labels, uint64 with signed ints) integers beyond 2**53 collapse (2**63 + 1 and
+    2**63 + 2 become one class).  scikit-learn miscounts there too; mltutor refuses."""
+    if yt.dtype == yp.dtype or np.result_type(yt.dtype, yp.dtype) != np.float64:
+        return
+    for y, name in ((yt, "y_true"), (yp, "y_pred")):
+        if y.dtype.kind in "iu" and y.size:
+            big = max(abs(int(y.min())), abs(int(y.max())))
+            if big > _FLOAT64_EXACT:
+                raise ValueError(
+                    f"{name} holds the integer label {big}, beyond 2**53, and y_true ({yt.dtype}) and "
+                    f"y_pred ({yp.dtype}) meet only as float64, where such labels are no longer "
+                    "distinct; give both arrays the same integer dtype."
+                )
 
 
 def target_type(targets: Targets, classes: np.ndarray) -> str:
