@@ -3,12 +3,14 @@
 * :func:`box_iou` — IoU of every pair of boxes (N x M), with COCO's crowd variant.
 * :func:`match_detections` — greedy matching of one image's detections to its ground truth.
 * :func:`evaluate_voc` — per-class AP at IoU 0.5, VOC2007 11-point or all-point, "difficult" honoured.
-* :func:`evaluate_coco` — the 12 numbers of pycocotools' ``COCOeval(iouType='bbox')``, equal to it.
+* :func:`evaluate_coco` — pycocotools' ``COCOeval`` numbers for ``iou_type`` "bbox", "segm" and
+  "keypoints" (any skeleton, own OKS sigmas), equal to it.
 * :mod:`mltutor.detection.mask` — COCO run-length encoded masks: encode, decode, area, box, polygons,
   IoU (equal to ``pycocotools.mask``).
+* :mod:`mltutor.detection.keypoints` — object keypoint similarity (OKS) and the COCO sigmas.
 """
 
-from . import mask
+from . import keypoints, mask
 
 from .coco import evaluate_coco
 from .errors import error_breakdown
