@@ -242,6 +242,21 @@ def _safety_worker(rank: int, world_size: int) -> dict:
             out["merge_after_sync"] = "accepted"
         except RuntimeError as exc:
             out["merge_after_sync"] = str(exc)
+        try:
+            make().merge(exact)
+            out["merge_from_synced"] = "accepted"
+        except RuntimeError as exc:
+            out["merge_from_synced"] = str(exc)
+    # A process group that leaves rank 1 out (new_group is called by every rank).
+    solo = dist.new_group(ranks=[0])
+    outside = stream_indices(MulticlassMetrics(NUM_CLASSES, process_group=solo), idx, data, with_ids=False)
+    out["outside"] = {"local": outside.compute(sync=False)}
+    for name, call in (("compute", outside.compute), ("sync", outside.sync)):
+        try:
+            result = call()
+            out["outside"][name] = result if name == "compute" else "returned"  # not the group
+        except RuntimeError as exc:
+            out["outside"][name] = str(exc)
     # One rank with ids, the other without: refused on both.
     mixed = stream_indices(MulticlassMetrics(NUM_CLASSES), idx, data, with_ids=rank == 0)
     try:
@@ -304,3 +319,21 @@ def test_mixing_ids_across_ranks_is_refused_on_every_rank(safety_ranks):
 def test_merge_into_a_synced_metric_is_refused(safety_ranks):
     for rank in range(2):
         assert "call reset() before merge()" in safety_ranks[rank]["merge_after_sync"]
+
+
+def test_merge_from_a_synced_metric_is_refused(safety_ranks):
+    # Before: accepted, so the merged metric counted the other rank's samples a second time.
+    for rank in range(2):
+        assert "other was synced across ranks in place" in safety_ranks[rank]["merge_from_synced"]
+
+
+def test_a_rank_outside_the_process_group_cannot_sync(safety_ranks):
+    # Before: torch reports world size -1 there, so compute() silently gave the local numbers.
+    local = {rank: safety_ranks[rank]["outside"]["local"] for rank in range(2)}
+    inside = safety_ranks[0]["outside"]
+    assert_identical(inside["compute"], local[0], "rank 0, alone in its group")
+    outside = safety_ranks[1]["outside"]
+    for name in ("compute", "sync"):
+        assert isinstance(outside[name], str), name
+        assert "global rank 1) is not a member of the metric's process_group" in outside[name]
+    assert int(local[1]["support"].sum()) == safety_ranks[1]["indices"].shape[0]

@@ -115,6 +115,20 @@ def test_merge_leaves_other_unchanged_and_unshared(kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
+def test_merge_from_a_synced_metric_is_refused(kind):
+    # Before: merging *from* a metric synced in place (whose state is every rank's data, here
+    # resumed from a checkpoint saved after sync()) was accepted, counting the other ranks again.
+    saved = streamed(kind, [0]).state_dict()
+    saved["synced"] = True
+    synced = make_metric(kind).load_state_dict(saved)
+    metric = streamed(kind, [1])
+    before = metric.compute()
+    with pytest.raises(RuntimeError, match="other was synced across ranks in place"):
+        metric.merge(synced)
+    assert_same(metric.compute(), before)
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_merge_after_reset_is_the_other(kind):
     metric = streamed(kind, [0, 1])
     metric.reset()
@@ -306,6 +320,64 @@ def test_low_precision_scores_are_widened_exactly(dtype):
     assert out["average_precision"].item() == pytest.approx(
         skm.average_precision_score(target.numpy(), widened), abs=1e-12)
     assert [out[k].item() for k in ("tp", "fp", "tn", "fn")] == _tm_stat(preds, target)
+
+
+# Thresholds written as decimals, and scores that are the very same decimals in a low-precision
+# dtype: float32 and bfloat16 round 0.29, 0.7 and 0.9 down, float16 rounds 0.1, 0.55 and 0.9
+# down (so widening such a score to float64 put it below its own threshold).
+DECIMAL_THRESHOLDS = [0.1, 0.25, 0.29, 0.3, 0.55, 0.7, 0.9]
+
+
+def _decimal_scores(dtype):
+    gen = torch.Generator().manual_seed(11)
+    values = torch.tensor(DECIMAL_THRESHOLDS + [0.05, 0.5, 0.95], dtype=torch.float64)
+    scores = values[torch.randint(0, values.shape[0], (400,), generator=gen)]
+    target = (torch.rand(400, generator=gen, dtype=torch.float64) < 0.3 + 0.5 * scores).long()
+    return scores.to(dtype), target
+
+
+@pytest.mark.parametrize("with_ids", [False, True], ids=["plain", "sample_ids"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_binned_thresholds_compare_in_the_scores_dtype(dtype, with_ids):
+    # Before: scores were widened to float64 and compared with float64 thresholds, so a float32
+    # score of 0.29 fell below the threshold 0.29 (and a float16 0.1 below 0.1).
+    scores, target = _decimal_scores(dtype)
+    ids = {"sample_ids": torch.arange(400)} if with_ids else {}
+    ours = BinaryMetrics(thresholds=DECIMAL_THRESHOLDS)
+    ours.update(scores, target, **ids)
+    out = ours.compute()
+    tm = tmc.BinaryPrecisionRecallCurve(thresholds=torch.tensor(DECIMAL_THRESHOLDS, dtype=dtype))
+    tm.update(scores, target)
+    precision, recall, _ = tm.compute()
+    # Ours: [-inf, thresholds..., then (P=1, R=0)]; torchmetrics: [thresholds..., (1, 0)].
+    assert torch.equal(out["pr_precision"][1:].to(torch.float32), precision.to(torch.float32))
+    assert torch.equal(out["pr_recall"][1:].to(torch.float32), recall.to(torch.float32))
+    tps = tm.confmat[:, 1, 1]
+    fps = tm.confmat[:, 0, 1]
+    for k, t in enumerate(DECIMAL_THRESHOLDS):  # the decision threshold follows the same rule
+        at = BinaryMetrics(threshold=t)
+        at.update(scores, target, **ids)
+        res = at.compute()
+        assert (res["tp"].item(), res["fp"].item()) == (tps[k].item(), fps[k].item()), t
+
+
+def test_widening_would_have_dropped_the_equal_scores():
+    """The rule matters: every dtype here has a decimal that widening puts below itself."""
+    for dtype in (torch.float32, torch.float16, torch.bfloat16):
+        rounded = torch.tensor(DECIMAL_THRESHOLDS, dtype=dtype)
+        assert (rounded.double() < torch.tensor(DECIMAL_THRESHOLDS, dtype=torch.float64)).any()
+
+
+def test_torchmetrics_default_float32_thresholds_drop_a_float16_score():
+    # The docstring's claim: torchmetrics compares float16 scores with its float32 thresholds in
+    # float32, so a float16 score of 0.1 is below the threshold 0.1 there; ours counts it.
+    scores, target = torch.tensor([0.1, 0.5], dtype=torch.float16), torch.tensor([0, 1])
+    tm = tmc.BinaryPrecisionRecallCurve(thresholds=[0.1])
+    tm.update(scores, target)
+    assert tm.confmat[0, 0, 1].item() == 0  # the negative at 0.1 is not counted at 0.1
+    ours = BinaryMetrics(thresholds=[0.1], threshold=0.1)
+    ours.update(scores, target)
+    assert ours.compute()["fp"].item() == 1
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
@@ -514,20 +586,26 @@ def test_mixing_updates_with_and_without_ids_is_refused(kind):
         metric.compute()
 
 
+@pytest.mark.parametrize("same_batch", [False, True], ids=["two batches", "one batch"])
 @pytest.mark.parametrize("kind", KINDS)
-def test_one_id_with_two_targets_is_refused(kind):
+def test_one_id_with_two_targets_is_refused(kind, same_batch):
+    # Before: the message said "in one update and ... in another" also when both rows were in one.
     metric = make_metric(kind)
-    preds, target = batch(kind, 0, n=4)
-    metric.update(preds, torch.tensor([0, 1, 1, 0]), sample_ids=torch.tensor([7, 8, 9, 10]))
-    metric.update(preds[:1], torch.tensor([1]), sample_ids=torch.tensor([7]))
-    with pytest.raises(ValueError, match="id 7 has target 0 in one update and 1 in another"):
+    preds, _ = batch(kind, 0, n=5)
+    if same_batch:
+        metric.update(preds, torch.tensor([0, 1, 1, 0, 1]), sample_ids=torch.tensor([7, 8, 9, 10, 7]))
+    else:
+        metric.update(preds[:4], torch.tensor([0, 1, 1, 0]), sample_ids=torch.tensor([7, 8, 9, 10]))
+        metric.update(preds[4:], torch.tensor([1]), sample_ids=torch.tensor([7]))
+    with pytest.raises(ValueError, match=r"id 7 comes with target 0 and, in a later row \(of the "
+                                         r"same batch or of another\), with target 1"):
         metric.compute()
 
 
 @pytest.mark.parametrize(
     "ids, error, match",
     [
-        (torch.tensor([0.0, 1.0, 2.0]), TypeError, "sample_ids must hold integer ids"),
+        (torch.tensor([0.0, 1.0, 2.0]), TypeError, "sample_ids must hold int64"),
         (torch.tensor([0, 1]), ValueError, "one id per sample"),
         (torch.tensor([[0, 1, 2]]), ValueError, "one id per sample"),
         ([0, 1, 2], TypeError, "sample_ids must be a torch.Tensor"),
@@ -537,6 +615,33 @@ def test_bad_sample_ids(ids, error, match):
     for metric, preds in [(BinaryMetrics(), torch.tensor([0.1, 0.6, 0.9])), (MulticlassMetrics(3), torch.tensor([0, 1, 2]))]:
         with pytest.raises(error, match=match):
             metric.update(preds, torch.tensor([0, 1, 1]), sample_ids=ids)
+
+
+NARROW_IDS = [torch.uint8, torch.int8, torch.int16, torch.uint16, torch.int32, torch.uint32, torch.uint64]
+
+
+@pytest.mark.parametrize("dtype", NARROW_IDS + [torch.bool, torch.float32, torch.float64])
+@pytest.mark.parametrize("kind", KINDS)
+def test_sample_ids_must_be_int64(kind, dtype):
+    # Before: any integer dtype was accepted, so ids that had wrapped around on the way (a uint8
+    # 256 arrives as 0) merged two samples silently whenever their targets agreed.
+    preds, target = batch(kind, 0, n=3)
+    ids = torch.tensor([0, 1, 1]).to(dtype)
+    not_an_index = dtype == torch.bool or dtype.is_floating_point
+    why = "Bool and float ids are refused" if not_an_index else "would already have wrapped"
+    with pytest.raises(TypeError, match=f"sample_ids must hold int64 .*got dtype {dtype}.*{why}"):
+        make_metric(kind).update(preds, target, sample_ids=ids)
+
+
+def test_a_wrapped_uint8_id_would_merge_two_samples():
+    """Why int64 is required: the merge a narrow id dtype caused, shown without validation."""
+    preds, target = torch.tensor([0, 1]), torch.tensor([0, 0])
+    ids = torch.tensor([0, 256]).to(torch.uint8)  # two samples, one id after the wrap-around
+    unchecked = MulticlassMetrics(3, validate_args=False)
+    unchecked.update(preds, target, sample_ids=ids)
+    assert unchecked.compute()["support"].tolist() == [1, 0, 0]  # one sample lost, no error
+    with pytest.raises(TypeError, match="sample_ids must hold int64"):
+        MulticlassMetrics(3).update(preds, target, sample_ids=ids)
 
 
 def test_deepcopy_keeps_the_process_group_handle():
@@ -568,3 +673,12 @@ def test_thresholds_tensor_is_copied_at_construction():
     thresholds.fill_(0.0)  # the caller reuses its tensor
     metric.update(torch.tensor([0.1, 0.6, 0.8]), torch.tensor([0, 1, 1]))
     assert metric.compute()["pr_thresholds"].tolist() == [-float("inf"), 0.25, 0.5, 0.75]
+
+
+def test_thresholds_that_round_together_count_the_same_scores():
+    # The docstring's price of the rule: 0.1 and 0.09999 are one float16 value.
+    scores, target = torch.tensor([0.1, 0.5], dtype=torch.float16), torch.tensor([0, 1])
+    metric = BinaryMetrics(thresholds=[0.09999, 0.1])
+    metric.update(scores, target)
+    out = metric.compute()
+    assert out["pr_precision"][1:3].tolist() == [0.5, 0.5]  # the 0.1 counts at both

@@ -71,12 +71,20 @@ def _ignore_index_fits(target: torch.Tensor, ignore_index: int | None) -> None:
 
 
 def check_sample_ids(sample_ids: object, target: torch.Tensor) -> None:
-    """Validate the ``sample_ids`` of one batch (metadata only: no host sync)."""
+    """Validate the ``sample_ids`` of one batch (metadata only: no host sync).
+
+    Only int64 is accepted.  A narrower integer dtype (uint8 ... int32) cannot show, from its
+    metadata, whether the ids overflowed on the way (a uint8 id 256 arrives as 0), and looking at
+    the values would not tell either: a wrapped id is a valid-looking id of another sample, merged
+    silently when the targets agree.  int32 with a documented bound was the alternative; int64 is
+    what ids are made in anyway (``DistributedSampler`` indices, collated Python ints), so one rule
+    costs nothing and leaves no bound to remember.
+    """
     _is_tensor(sample_ids, "sample_ids")
-    if not _is_integer(sample_ids):
+    if sample_ids.dtype != torch.int64:
         raise TypeError(
-            f"sample_ids must hold integer ids (e.g. dataset indices, torch.long); got dtype "
-            f"{sample_ids.dtype}."
+            f"sample_ids must hold int64 (torch.long) ids, e.g. dataset indices; got dtype "
+            f"{sample_ids.dtype}. " + _why_int64(sample_ids.dtype)
         )
     if sample_ids.shape != target.shape:
         raise ValueError(
@@ -87,6 +95,19 @@ def check_sample_ids(sample_ids: object, target: torch.Tensor) -> None:
         raise ValueError(
             f"sample_ids must be on the device of target ({target.device}); got {sample_ids.device}."
         )
+
+
+def _why_int64(dtype: torch.dtype) -> str:
+    """Why an id dtype other than int64 is refused, in words for the error message."""
+    if dtype == torch.bool or dtype.is_floating_point or dtype.is_complex:
+        return "Bool and float ids are refused: they are not indices."
+    info = torch.iinfo(dtype)
+    return (
+        f"A {dtype} holds {info.min}..{info.max} only, so larger ids would already have wrapped "
+        "around before reaching the metric, and two samples would share an id without any "
+        "error. Make the ids int64 where they are created (DistributedSampler's indices and "
+        "DataLoader's collated Python ints already are)."
+    )
 
 
 def _first_bad(values: torch.Tensor, bad: torch.Tensor) -> object:

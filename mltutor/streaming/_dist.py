@@ -39,8 +39,25 @@ __all__ = [
 
 
 def distributed_ready(group: Any = None) -> bool:
-    """True when ``torch.distributed`` is initialised with more than one process in ``group``."""
-    return dist.is_available() and dist.is_initialized() and dist.get_world_size(group) > 1
+    """True when ``torch.distributed`` is initialised with more than one process in ``group``.
+
+    Raises
+    ------
+    RuntimeError
+        This process is not a member of ``group``.  torch reports a world size of -1 there
+        (``dist.get_rank(group) == -1``) and turns every collective into a no-op with a warning, so
+        without this error a sync would quietly leave the local numbers in place.
+    """
+    if not (dist.is_available() and dist.is_initialized()):
+        return False
+    if dist.get_rank(group) == -1:
+        raise RuntimeError(
+            f"this process (global rank {dist.get_rank()}) is not a member of the metric's "
+            "process_group, so it cannot sync over it; its numbers would be its own data only. "
+            "Call compute(sync=False) for the local numbers, or build the metric on this rank with "
+            "a process_group it belongs to."
+        )
+    return dist.get_world_size(group) > 1
 
 
 def all_reduce_sum(tensor: torch.Tensor, group: Any = None) -> torch.Tensor:

@@ -46,9 +46,9 @@ def first_occurrences(ids: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     if conflict.any():
         row = int(torch.nonzero(conflict)[0].item())
         raise ValueError(
-            f"sample_ids repeat with different targets: id {int(ids[row].item())} has target "
-            f"{target[first[inverse[row]]].item()} in one update and {target[row].item()} in "
-            "another. sample_ids must identify samples (e.g. dataset indices), so that a repeated "
-            "id is the same sample."
+            f"sample_ids repeat with different targets: id {int(ids[row].item())} comes with "
+            f"target {target[first[inverse[row]]].item()} and, in a later row (of the same batch "
+            f"or of another), with target {target[row].item()}. sample_ids must identify samples "
+            "(e.g. dataset indices), so that a repeated id is the same sample."
         )
     return torch.sort(first).values

@@ -21,8 +21,8 @@ different sizes reach the backend, which aborts gloo with ``terminate called``.
 Aliasing rules, so that no count is silently shared or doubled:
 
 * ``update`` copies what it keeps, so the caller may reuse its buffers;
-* ``merge(self)`` raises (it would double every count), and so does merging into a metric that
-  was synced in place;
+* ``merge(self)`` raises (it would double every count), and so does merging into, or from, a
+  metric that was synced in place (its state is every rank's data);
 * ``copy.copy`` and ``copy.deepcopy`` give independent metrics (no shared state tensors);
 * :meth:`~StreamingMetric.state_dict` returns copies, and loads with ``torch.load(...,
   weights_only=True)``.
@@ -161,6 +161,9 @@ class StreamingMetric:
         ------
         ValueError
             On every rank, when the ranks' settings differ (see :meth:`layout`).
+        RuntimeError
+            With ``sync``, on a process that is not a member of ``process_group`` (its numbers
+            would be its own data only); ``compute(sync=False)`` gives those on purpose.
         """
         if sync is None:
             sync = self.sync_on_compute
@@ -204,7 +207,8 @@ class StreamingMetric:
     def sync(self) -> StreamingMetric:
         """Replace the local state by the state combined over all ranks, in place.
 
-        A no-op outside an initialised process group.  Afterwards :meth:`compute` does not sync
+        A no-op outside an initialised process group; a :class:`RuntimeError` on a process that
+        is not a member of ``process_group``.  Afterwards :meth:`compute` does not sync
         again and :meth:`update` refuses new data (it would be counted once, the rest ``world``
         times); call :meth:`reset` to start a new epoch.
         """
@@ -233,7 +237,9 @@ class StreamingMetric:
             ``other`` is this very metric (merging it would count every sample twice; merge a
             ``copy.deepcopy`` if that is really wanted), or has other settings.
         RuntimeError
-            This metric was synced in place (:meth:`sync`); :meth:`reset` it first.
+            This metric was synced in place (:meth:`sync`); :meth:`reset` it first.  Or ``other``
+            was: it holds every rank's data, so merging it would count the other ranks' samples
+            again (and once per rank if every rank merges it).
         """
         if other is self:
             raise ValueError(
@@ -250,6 +256,14 @@ class StreamingMetric:
             raise RuntimeError(
                 f"this {type(self).__name__} was synced across ranks in place; call reset() "
                 "before merge() (merged data would be counted once, the rest once per rank)."
+            )
+        if other._synced:
+            # Its state is every rank's data now, its own local part no longer separable: merged
+            # on each rank, the other ranks' samples would be counted again.
+            raise RuntimeError(
+                f"other was synced across ranks in place, so it holds the data of every rank; "
+                f"merging it would count the other ranks' samples twice. Merge metrics before "
+                "syncing (or merge unsynced ones and sync the result once)."
             )
         for name, reduction in self._reductions.items():
             theirs = getattr(other, name)

@@ -186,6 +186,15 @@ class BinaryMetrics(StreamingMetric):
         (negatives, positives, ignored), plus the six outcome counts at ``threshold``.
     threshold : float, default=0.5
         The decision threshold for ``tp`` ... ``f1``.
+
+        Both ``threshold`` and ``thresholds`` are compared in the dtype of each batch's scores:
+        they are cast to it (``.to(preds.dtype)``), so ``score >= threshold`` holds when both
+        were written as the same decimal (a float32 score of 0.29 counts at the threshold 0.29,
+        which it would not after widening to float64: ``float32(0.29) < 0.29``).  That is what
+        torchmetrics' ``BinaryPrecisionRecallCurve`` does when given thresholds of the scores'
+        dtype; its default float32 thresholds put a float16 score of 0.1 below 0.1.  The price
+        is the dtype's resolution: thresholds that round to one value (0.1 and 0.09999 in
+        float16) count the same scores.
     ignore_index : int, optional
         Samples whose integer target equals this value are skipped.  It applies to integer
         targets only, and must be a value their dtype can hold (``-1`` on a uint8 target is
@@ -202,8 +211,8 @@ class BinaryMetrics(StreamingMetric):
     -----
     ``update`` copies the scores it keeps (float64, contiguous), whatever their dtype, so a
     caller may reuse one score buffer for every batch.  With ``sample_ids`` every mode keeps 17
-    bytes per sample (int64 id, float64 score, int8 label) until ``reset``, and counts each
-    distinct id once after the sync; see :meth:`update`.
+    bytes per sample (int64 id, int8 outcome code, and the float64 score or, binned, the int64
+    bucket) until ``reset``, and counts each distinct id once after the sync; see :meth:`update`.
 
     Examples
     --------
@@ -248,6 +257,8 @@ class BinaryMetrics(StreamingMetric):
         self.threshold = threshold
         self.ignore_index = ignore_index
         self.thresholds = _check_thresholds(thresholds)
+        # `threshold` as a tensor, so it is cast to the scores' dtype like the thresholds are.
+        self._cut = torch.tensor(threshold, dtype=torch.float64, device=self.device)
         # Outcome counts at `threshold`: index 2 * label + (score >= threshold); label 2 = ignored.
         self.add_state("counts", torch.zeros(6, dtype=torch.long))
         if self.thresholds is None:
@@ -256,10 +267,15 @@ class BinaryMetrics(StreamingMetric):
         else:
             self.thresholds = self.thresholds.to(self.device)
             self.add_state("hist", torch.zeros(3 * (self.thresholds.shape[0] + 1), dtype=torch.long))
-        # With sample_ids, in either mode: one row per sample, counted after deduplication.
+        # With sample_ids: one row per sample, counted after deduplication: the id, the outcome
+        # code at `threshold`, and the score (exact) or the histogram bucket (binned), both
+        # decided at update time, in the dtype of the scores.
         self.add_state("ids", torch.zeros(0, dtype=torch.long), "cat")
-        self.add_state("id_scores", torch.zeros(0, dtype=torch.float64), "cat")
-        self.add_state("id_labels", torch.zeros(0, dtype=torch.int8), "cat")
+        self.add_state("id_codes", torch.zeros(0, dtype=torch.int8), "cat")
+        if self.thresholds is None:
+            self.add_state("id_scores", torch.zeros(0, dtype=torch.float64), "cat")
+        else:
+            self.add_state("id_buckets", torch.zeros(0, dtype=torch.long), "cat")
 
     @property
     def binned(self) -> bool:
@@ -276,6 +292,7 @@ class BinaryMetrics(StreamingMetric):
 
     def to(self, device: str | torch.device) -> BinaryMetrics:
         super().to(device)
+        self._cut = self._cut.to(device)
         if self.thresholds is not None:
             self.thresholds = self.thresholds.to(device)
         return self
@@ -288,11 +305,13 @@ class BinaryMetrics(StreamingMetric):
         ----------
         preds : Tensor of float, shape [B]
             Scores: probabilities or logits (higher means "more positive"), finite.  Any float
-            dtype (float16 and bfloat16 are widened to float64 exactly); the scores are copied.
+            dtype, compared with the thresholds in that dtype (see ``threshold``); exact mode
+            keeps a float64 copy (float16 and bfloat16 widen exactly).
         target : Tensor of int or bool, shape [B]
             0/1 labels (or ``ignore_index``).  ``B = 0`` is allowed.
-        sample_ids : Tensor of int, shape [B], optional
-            An id per sample (e.g. its dataset index), for exact evaluation under
+        sample_ids : Tensor of int64, shape [B], optional
+            An id per sample (e.g. its dataset index; int64 only, since in a narrower dtype ids
+            may have wrapped around unseen), for exact evaluation under
             ``DistributedSampler``, which repeats samples to pad the shards.  After the sync each
             distinct id is counted once: the first row in rank order, then update order.  A
             repeat cannot be recognised on its own rank (the other copy is on another), so every
@@ -306,15 +325,21 @@ class BinaryMetrics(StreamingMetric):
             if sample_ids is not None:
                 _checks.check_sample_ids(sample_ids, target)
         self._start_update(preds, target)
-        # A copy, always: .to() returns the caller's own tensor when it is float64 already.
-        scores = preds.detach().to(torch.float64, memory_format=torch.contiguous_format, copy=True)
+        preds = preds.detach()
         label = self._label_codes(target)
+        code, bucket = self._classify(preds, label)
+        if not self.binned:
+            # A copy, always: .to() returns the caller's own tensor when it is float64 already.
+            scores = preds.to(torch.float64, memory_format=torch.contiguous_format, copy=True)
         if sample_ids is not None:
             self.ids.append(sample_ids.detach().to(torch.long, copy=True))
-            self.id_scores.append(scores)
-            self.id_labels.append(label.to(torch.int8))
+            self.id_codes.append(code.to(torch.int8))
+            if self.binned:
+                self.id_buckets.append(bucket)
+            else:
+                self.id_scores.append(scores)
             return
-        self._add_rows(self.counts, self.hist if self.binned else None, scores, label)
+        self._count(self.counts, self.hist if self.binned else None, code, bucket)
         if not self.binned:
             self.scores.append(scores)
             self.labels.append(label.to(torch.int8))
@@ -326,16 +351,31 @@ class BinaryMetrics(StreamingMetric):
             label = torch.where(label == self.ignore_index, _IGNORED, label)
         return label
 
-    def _add_rows(self, counts: torch.Tensor, hist: torch.Tensor | None, scores: torch.Tensor,
-                  label: torch.Tensor) -> None:
-        """Add samples to the counts at ``threshold`` and, when binned, to the histogram, in place."""
-        codes = 2 * label + (scores >= self.threshold).long()
-        counts.index_add_(0, codes, self._one.expand(codes.shape[0]))
+    def _classify(self, preds: torch.Tensor,
+                  label: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """Outcome codes ``2 * label + (score >= threshold)`` and, when binned, histogram buckets.
+
+        Compared in the dtype of ``preds``: ``threshold`` and ``thresholds`` are cast to it (as
+        ``.to(preds.dtype)`` rounds), so a float32 score of 0.29 is ``>=`` a threshold of 0.29,
+        as the user meant.  Widening the score to float64 instead would put it below
+        (``float32(0.29) < 0.29``).  Bucket ``b`` = number of thresholds ``<= score``, so the
+        sample counts at ``thresholds[:b]``; thresholds that round to one value are kept apart
+        and give equal counts.
+        """
+        code = 2 * label + (preds >= self._cut.to(preds.dtype)).long()
+        if not self.binned:
+            return code, None
+        scores = preds.contiguous()  # searchsorted copies (and warns about) strided input
+        return code, torch.bucketize(scores, self.thresholds.to(preds.dtype), right=True)
+
+    def _count(self, counts: torch.Tensor, hist: torch.Tensor | None, code: torch.Tensor,
+               bucket: torch.Tensor | None) -> None:
+        """Add samples (see :meth:`_classify`) to ``counts`` and, when binned, ``hist``, in place."""
+        counts.index_add_(0, code, self._one.expand(code.shape[0]))
         if hist is not None:
-            # Bucket b = number of thresholds <= score, so the sample counts at thresholds[:b].
-            bucket = torch.bucketize(scores, self.thresholds, right=True)
-            codes = label * (self.thresholds.shape[0] + 1) + bucket
-            hist.index_add_(0, codes, self._one.expand(codes.shape[0]))
+            label = torch.div(code, 2, rounding_mode="floor")
+            cells = label * (self.thresholds.shape[0] + 1) + bucket
+            hist.index_add_(0, cells, self._one.expand(cells.shape[0]))
 
     def _deduplicated(self, state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
         """The state with the rows given by id counted once per distinct id."""
@@ -348,14 +388,16 @@ class BinaryMetrics(StreamingMetric):
                 "another); samples without ids cannot be deduplicated. Pass sample_ids to every "
                 "update of the epoch, on every rank, or to none."
             )
-        keep = first_occurrences(ids, state["id_labels"])
-        scores, labels = state["id_scores"][keep], state["id_labels"][keep]
+        labels = torch.div(state["id_codes"], 2, rounding_mode="floor")
+        keep = first_occurrences(ids, labels)
+        code = state["id_codes"][keep].long()
         state = dict(state, counts=torch.zeros_like(state["counts"]))
         if self.binned:
             state["hist"] = torch.zeros_like(state["hist"])
-        self._add_rows(state["counts"], state.get("hist"), scores, labels.long())
-        if not self.binned:
-            state["scores"], state["labels"] = scores, labels
+            self._count(state["counts"], state["hist"], code, state["id_buckets"][keep])
+        else:
+            self._count(state["counts"], None, code, None)
+            state["scores"], state["labels"] = state["id_scores"][keep], labels[keep]
         return state
 
     def _compute(self, state: dict[str, torch.Tensor]) -> dict[str, Any]:

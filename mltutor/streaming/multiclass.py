@@ -186,8 +186,9 @@ class MulticlassMetrics(StreamingMetric):
             logits or probabilities; the prediction is the argmax, no softmax is needed).
         target : Tensor of int, shape [B]
             True class indices in ``[0, C)`` (or ``ignore_index``).  ``B = 0`` is allowed.
-        sample_ids : Tensor of int, shape [B], optional
-            An id per sample (e.g. its dataset index).  After a sync each distinct id is counted
+        sample_ids : Tensor of int64, shape [B], optional
+            An id per sample (e.g. its dataset index; int64 only, since in a narrower dtype ids
+            may have wrapped around unseen).  After a sync each distinct id is counted
             once: the first row in rank order, then update order.  Rows of one id must have the
             same target (else ``compute`` raises).  Use it for every update of an epoch or for
             none (``compute`` refuses a mix).  Costs 16 bytes per sample until ``reset``.
