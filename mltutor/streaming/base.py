@@ -177,7 +177,7 @@ class StreamingMetric:
         """Raise the same :class:`ValueError` on every rank when the ranks' layouts differ.
 
         One small collective (``all_gather_object`` of :meth:`layout`).  A no-op outside an
-        initialised process group.  With NCCL, each process must have called
+        initialised process group; a :class:`RuntimeError` on a process outside ``process_group``.  With NCCL, each process must have called
         ``torch.cuda.set_device(local_rank)`` first (DDP needs that anyway), since the pickled
         layouts travel through that device.
         """
