@@ -121,6 +121,18 @@ ALT_TEXT: dict[str, dict[str, str]] = {
         "CalibratedClassifierCV: fraction of positives against mean predicted probability, "
         "both close to the dotted diagonal of perfect calibration.",
     },
+    "book/06c_prediction_sets.ipynb": {
+        "ch06c-015": "Three histograms, one per method (LAC, APS, randomised APS), of the "
+        "coverage reached on each of 300 random calibration and test splits, with a dashed line "
+        "at the promised 0.9 and a solid line at the mean. LAC and randomised APS spread from "
+        "about 0.86 to 0.94 around a mean just above 0.9; plain APS sits near 0.997.",
+        "ch06c-018": "Two grouped bar charts over the five insect classes for LAC, APS and "
+        "randomised APS. Left: coverage of each true class, with a dashed line at 0.9; the four "
+        "common insects are covered more than 90 % of the time by LAC and randomised APS, the "
+        "rare earwig far less (about 0.37 and 0.52), while plain APS covers nearly everything. "
+        "Right: mean set size per class, largest for the earwig, and three to four classes for "
+        "plain APS.",
+    },
     "book/07_map_detection.ipynb": {
         "adef6576": "Three panels, each drawing the same ground-truth box and one detection box "
         "shifted further to the side, with their overlap shaded and the IoU printed. The IoU "
