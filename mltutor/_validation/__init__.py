@@ -15,6 +15,7 @@ module              checks
 ``calibration``     probabilities, logits and the targets of the calibration metrics
 ``boxes``           detection boxes
 ``detection``       COCO dicts and per-image box lists
+``stats``           kappa and LR options, proportions, paired tests, conformal sets
 ``warning``         ``UndefinedMetricWarning`` and the learner-facing ``warn``
 ``streaming``       torch tensors of :mod:`mltutor.streaming` (needs torch, so it is imported
                     by ``mltutor.streaming`` only, not here)
