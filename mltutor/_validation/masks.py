@@ -15,7 +15,7 @@ import numpy as np
 
 from .detection import _DT_ID_KEYS, _columns, _describe, _ids, _index_of, _numbers, _unknown
 
-__all__ = ["check_binary_masks", "check_rle_list", "check_decoded", "check_polygons", "check_image_size",
+__all__ = ["check_binary_masks", "check_rle_list", "bulk_rle_strings", "bulk_polygons", "check_decoded", "check_polygons", "check_image_size",
            "check_iscrowd", "image_sizes", "ScoredRecords", "parse_scored_records"]
 
 
@@ -102,6 +102,38 @@ def check_rle_list(rles: Any, name: str = "rles") -> tuple[list, np.ndarray, np.
     return counts, heights, widths, single
 
 
+def bulk_rle_strings(rles: Any) -> tuple[bytes, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The common case checked in bulk, without a Python check per object: a list of plain dicts whose
+    ``size`` is two non-negative ints and whose ``counts`` are ASCII ``str`` or all ``bytes``.
+
+    Returns (all counts joined, length of each, heights, widths), or None when anything is unusual;
+    :func:`check_rle_list` then checks object by object and names the one at fault.
+    """
+    if not isinstance(rles, list) or not rles or {type(r) for r in rles} != {dict}:
+        return None
+    try:
+        sizes = [r["size"] for r in rles]
+        counts = [r["counts"] for r in rles]
+        if set(map(len, sizes)) != {2} or {type(v) for size in sizes for v in size} != {int}:
+            return None
+    except (KeyError, TypeError):
+        return None
+    kinds = {type(c) for c in counts}
+    if kinds == {str}:
+        try:
+            blob = "".join(counts).encode("ascii")  # ASCII: one byte per character
+        except UnicodeEncodeError:
+            return None
+    elif kinds == {bytes}:
+        blob = b"".join(counts)
+    else:
+        return None
+    hw = np.array(sizes, dtype=np.int64)
+    if (hw < 0).any():
+        return None
+    return blob, np.fromiter(map(len, counts), dtype=np.int64, count=len(counts)), hw[:, 0], hw[:, 1]
+
+
 def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, widths: np.ndarray,
                   where: Callable[[int], str]) -> None:
     """Decoded compressed strings: run lengths non-negative and summing to h·w for every object."""
@@ -141,6 +173,31 @@ def check_polygons(polygons: Any, name: str = "polygons") -> list[np.ndarray]:
             raise ValueError(f"{name}[{i}] has a coordinate beyond ±1e8 pixels.")
         out.append(xy)
     return out
+
+
+def bulk_polygons(polygons: list) -> tuple[np.ndarray, np.ndarray] | None:
+    """Polygons checked in bulk, without a NumPy call per polygon: each a list of Python floats or ints
+    with an even number (at least 6) of finite coordinates within ±1e8 — what :func:`check_polygons`
+    accepts, in its common form.
+
+    Returns (all coordinates one after the other, points per polygon), or None when anything is
+    unusual (then :func:`check_polygons` checks each polygon and names the one at fault).
+    """
+    if {type(p) for p in polygons} - {list}:
+        return None
+    lengths = np.fromiter(map(len, polygons), dtype=np.int64, count=len(polygons))
+    if lengths.shape[0] and (lengths.min() < 6 or (lengths % 2).any()):
+        return None
+    flat = [v for p in polygons for v in p]
+    if {type(v) for v in flat} - {float, int}:  # bools, strings, nested lists, NumPy scalars
+        return None
+    try:
+        coords = np.array(flat, dtype=np.float64)
+    except OverflowError:  # an int beyond float64's range
+        return None
+    if coords.shape[0] and not (np.abs(coords) <= 1e8).all():  # also False for NaN
+        return None
+    return coords, lengths // 2
 
 
 def check_iscrowd(iscrowd: Any, n: int, name: str = "iscrowd") -> np.ndarray:

@@ -34,6 +34,8 @@ from typing import Any, Callable
 import numpy as np
 
 from .._validation.masks import (
+    bulk_polygons,
+    bulk_rle_strings,
     check_binary_masks,
     check_decoded,
     check_image_size,
@@ -125,14 +127,14 @@ def _counts_to_strings(counts: np.ndarray, offsets: np.ndarray) -> list[bytes]:
     return [blob[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def _strings_to_counts(strings: list[bytes], where: Callable[[int], str]) -> tuple[np.ndarray, np.ndarray]:
+def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], str]) -> tuple[np.ndarray, np.ndarray]:
     """pycocotools' ``rleFrString`` for every object at once: (flat counts, offsets).
 
-    ``where(i)`` names object *i* in error messages.  The work is per character only to find where
+    ``blob`` is every object's string joined, ``lengths`` their lengths; ``where(i)`` names object *i*
+    in error messages.  The work is per character only to find where
     numbers end; the numbers themselves are assembled one 5-bit group at a time, per number."""
-    n_obj = len(strings)
-    char_bounds = _segment_starts(np.fromiter(map(len, strings), dtype=np.int64, count=n_obj))
-    c = np.frombuffer(b"".join(strings), dtype=np.uint8) - np.uint8(48)  # wraps below '0' to >= 208
+    char_bounds = _segment_starts(lengths)
+    c = np.frombuffer(blob, dtype=np.uint8) - np.uint8(48)  # wraps below '0' to >= 208
     if c.shape[0] and c.max() > 63:
         bad = int(np.argmax(c > 63))
         i = int(np.searchsorted(char_bounds, bad, side="right")) - 1
@@ -156,26 +158,48 @@ def _strings_to_counts(strings: list[bytes], where: Callable[[int], str]) -> tup
     negative = (c[ends] & 0x10) != 0
     x[negative] |= np.int64(-1) << (5 * groups[negative])
     offsets = np.searchsorted(ends, char_bounds, side="left").astype(np.int64)  # numbers per object
-    # Undo the delta coding: count j (j > 2) = x_j + count_{j-2}, a running sum along each parity.
-    j = np.arange(n_vals) - np.repeat(offsets[:-1], np.diff(offsets))
-    odd = (j % 2).astype(bool)
-    counts = x.copy()
-    for chain in (odd, ~odd & (j >= 2)):
-        run = np.cumsum(np.where(chain, x, 0))
-        before = np.r_[0, run][offsets[:-1]]  # the running sum where each object starts
-        counts[chain] = (run - np.repeat(before, np.diff(offsets)))[chain]
-    return counts, offsets
+    return _undo_delta(x, offsets), offsets
+
+
+def _undo_delta(x: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """``count_j = x_j + count_{j-2}`` for j > 2 (``rleFrString``'s delta rule), all objects at once.
+
+    Every other number forms a chain, so the counts are running sums of ``x[0::2]`` and ``x[1::2]``
+    that restart at each object's first three numbers (j = 0, 1, 2 are stored as they are).  A
+    segmented running sum is one plain ``cumsum`` after subtracting, at each restart, the sum of the
+    segment before it: three passes over the data instead of a pass per object index."""
+    counts = np.empty_like(x)
+    head = (offsets[:-1, None] + np.arange(3)).reshape(-1)
+    head = head[head < np.repeat(offsets[1:], 3)]  # objects with fewer than three numbers
+    for parity in (0, 1):
+        chain = x[parity::2].copy()
+        restarts = (head[head % 2 == parity] - parity) // 2  # increasing, and 0 is always one
+        if chain.shape[0] == 0:
+            continue
+        sums = np.add.reduceat(chain, restarts)
+        chain[restarts[1:]] -= sums[:-1]
+        np.cumsum(chain, out=counts[parity::2])
+    return counts
 
 
 def as_rle_set(rles: Any, name: str = "rles") -> tuple[RleSet, bool]:
     """RLE dict(s) with compressed or uncompressed counts → :class:`RleSet` (checked)."""
+    bulk = bulk_rle_strings(rles)
+    if bulk is not None:  # all compressed strings (the COCO results format): no loop over objects
+        blob, lengths, heights, widths = bulk
+        where = lambda i: f"{name}[{i}]"  # noqa: E731
+        flat, offsets = _strings_to_counts(blob, lengths, where)
+        check_decoded(flat, offsets, heights, widths, where)
+        return RleSet(heights, widths, flat, offsets), False
     counts, heights, widths, single = check_rle_list(rles, name)
     is_str = np.array([isinstance(c, bytes) for c in counts], dtype=bool)
     per_obj = [None] * len(counts)
     if is_str.any():
         idx = np.flatnonzero(is_str)
         where = (lambda i: name) if single else (lambda i: f"{name}[{idx[i]}]")
-        flat, offs = _strings_to_counts([counts[i] for i in idx], where)
+        strings = [counts[i] for i in idx]
+        flat, offs = _strings_to_counts(b"".join(strings), np.fromiter(map(len, strings), np.int64, len(strings)),
+                                        where)
         check_decoded(flat, offs, heights[idx], widths[idx], where)
         for n, i in enumerate(idx.tolist()):
             per_obj[i] = flat[offs[n]:offs[n + 1]]
@@ -371,7 +395,7 @@ def _first_in_class(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndar
     return first, np.maximum((hi - first) // _POLY_SCALE + 1, 0)
 
 
-def _polygon_toggles(polys: list[np.ndarray], heights: np.ndarray,
+def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
                      widths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The boundary points of ``rleFrPoly`` for all polygons: (polygon, pixel index) pairs.
 
@@ -383,12 +407,11 @@ def _polygon_toggles(polys: list[np.ndarray], heights: np.ndarray,
     Only those crossings are computed here — about one point in five of the walk (edges along x) or
     one per pixel column (edges along y) — with the walk's own arithmetic, so they are the same.
     """
-    if not polys:
+    if k.shape[0] == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    k = np.array([p.shape[0] // 2 for p in polys], dtype=np.int64)
-    xy = np.concatenate(polys).reshape(-1, 2)
+    xy = coords.reshape(-1, 2)
     fine = np.trunc(_POLY_SCALE * xy + 0.5).astype(np.int64)  # C's (int)(5x + .5) truncates
-    poly = np.repeat(np.arange(len(polys)), k)
+    poly = np.repeat(np.arange(k.shape[0]), k)
     first = _segment_starts(k)[:-1]
     nxt = np.arange(xy.shape[0]) + 1
     nxt[np.r_[first[1:], xy.shape[0]] - 1] = first
@@ -444,13 +467,14 @@ def _polygon_toggles(polys: list[np.ndarray], heights: np.ndarray,
     return owner, pix
 
 
-def polygons_to_rle_set(polys: list[np.ndarray], heights: Any, widths: Any) -> RleSet:
-    """Checked polygons (flat float arrays) → one RLE each, as pycocotools' ``frPoly``; the image
-    size is one (height, width) or one per polygon."""
-    n = len(polys)
+def polygons_to_rle_set(coords: np.ndarray, n_points: np.ndarray, heights: Any, widths: Any) -> RleSet:
+    """Checked polygons → one RLE each, as pycocotools' ``frPoly``: ``coords`` holds every polygon's
+    x, y pairs one after the other, ``n_points`` their numbers of points; the image size is one
+    (height, width) or one per polygon."""
+    n = n_points.shape[0]
     heights = np.broadcast_to(np.asarray(heights, dtype=np.int64), (n,))
     widths = np.broadcast_to(np.asarray(widths, dtype=np.int64), (n,))
-    owner, pix = _polygon_toggles(polys, heights, widths)
+    owner, pix = _polygon_toggles(coords, n_points, heights, widths)
     stride = int((heights * widths).max()) + 1 if n else 1
     return _toggles_to_rles(owner * stride + pix, stride, n, heights, widths)
 
@@ -469,6 +493,12 @@ def _concat_take(sets: list[RleSet], which: np.ndarray, index: np.ndarray) -> Rl
     offsets = _segment_starts(n_runs)
     gather = np.arange(offsets[-1]) - np.repeat(offsets[:-1], n_runs) + np.repeat(starts[pick], n_runs)
     return RleSet(heights[pick], widths[pick], counts[gather], offsets)
+
+
+def _flatten_polygons(polys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Checked polygons (flat arrays) → (all coordinates, points per polygon)."""
+    n_points = np.fromiter((p.shape[0] // 2 for p in polys), dtype=np.int64, count=len(polys))
+    return (np.concatenate(polys) if polys else np.zeros(0)), n_points
 
 
 def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarray,
@@ -492,11 +522,10 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
             if heights[i] < 0:
                 raise ValueError(f"{name} is a list of polygons, but its image has no 'height' and 'width' to "
                                  "rasterise them at.")
-            parts = check_polygons(seg, name)
-            if not parts:
+            if not seg:
                 raise ValueError(f"{name} is an empty list of polygons.")
-            polys.extend(parts)
-            poly_obj.extend([i] * len(parts))
+            polys.extend(seg)
+            poly_obj.extend([i] * len(seg))
         else:
             raise TypeError(f"{name} must be a list of polygons or an RLE dict; got {type(seg).__name__}.")
     rle_obj_a = np.array(rle_obj, dtype=np.int64)
@@ -507,8 +536,12 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
             as_rle_set(seg, f"{where(i)}['segmentation']")
         raise
     poly_obj_a = np.array(poly_obj, dtype=np.int64)
+    bulk = bulk_polygons(polys)
+    if bulk is None:  # something unusual: check object by object, to name the one at fault
+        checked = [p for i in dict.fromkeys(poly_obj) for p in check_polygons(segms[i], f"{where(i)}['segmentation']")]
+        bulk = _flatten_polygons(checked)
     owners, first_part, n_parts = np.unique(poly_obj_a, return_index=True, return_counts=True)
-    parts = polygons_to_rle_set(polys, heights[poly_obj_a], widths[poly_obj_a])
+    parts = polygons_to_rle_set(*bulk, heights[poly_obj_a], widths[poly_obj_a])
     # Objects of several polygons are merged (union), as annToRLE does; one polygon is taken as is.
     several = n_parts > 1
     in_several = np.repeat(several, n_parts)
@@ -558,8 +591,8 @@ def from_polygons(polygons: Any, height: int, width: int) -> list[dict]:
     (16, [0.0, 0.0, 4.0, 4.0])
     """
     h, w = check_image_size(height, width)
-    polys = check_polygons(polygons, "polygons")
-    return polygons_to_rle_set(polys, h, w).to_dicts()
+    coords, n_points = _flatten_polygons(check_polygons(polygons, "polygons"))
+    return polygons_to_rle_set(coords, n_points, h, w).to_dicts()
 
 
 # --------------------------------------------------------------------------------------------
