@@ -21,7 +21,8 @@ mis-handles, or is a last-digit detail):
 * ``labels`` must be 1-D in every function (scikit-learn flattens a 2-D ``labels`` in some);
 * ``classification_report`` names the classes of two label arrays of different dtypes in their
   common NumPy type (int ``y_true`` with float ``y_pred`` gives '1.0'; bool with int gives '1');
-  scikit-learn's names depend on which array holds each label first;
+  scikit-learn's names depend on which array holds each label first.  A float label -0.0 is
+  the class 0.0 and is named '0.0' (scikit-learn may print '-0.0');
 * ``pos_label=None`` with ``average='binary'`` is refused (scikit-learn fails on it with a
   TypeError about ordering when one class is present, and mltutor gave 0.0 there);
 * ``hamming_loss`` on indicator matrices whose weights sum to 0 (negative weights) raises
