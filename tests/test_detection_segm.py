@@ -234,3 +234,44 @@ def test_missing_segmentation_and_stray_sigmas():
     dets = [{"image_id": 1, "category_id": 1, "score": 0.5, "bbox": [0, 0, 1, 1]}]
     with pytest.raises(ValueError, match=r"detections\[0\].*has no key 'segmentation'"):
         evaluate_coco(GOOD, dets, iou_type="segm")
+
+
+def _boxed(detections, rng):
+    """The same results, each with a ``bbox`` whose area differs from its mask's (a loose box)."""
+    out = []
+    for d in detections:
+        x, y = rng.uniform(0, 40, 2)
+        out.append({**d, "bbox": [float(x), float(y), float(rng.uniform(1, 120)), float(rng.uniform(1, 120))]})
+    return out
+
+
+@settings(SEGM_PROPERTY, max_examples=100)
+@given(segm_sets(), st.integers(0, 2**32 - 1))
+def test_results_with_boxes_take_their_area_from_the_box(case, seed):
+    """pycocotools' loadRes sets a mask result's area to bbox[2] * bbox[3] when results carry a bbox;
+    the area ranges (APs/APm/APl, ARs/ARm/ARl) then read that area for unmatched detections."""
+    CASES["detection: evaluate_coco segm with result boxes vs pycocotools"] += 1
+    coco_gt, detections = case
+    assert_same(coco_gt, _boxed(detections, np.random.default_rng(seed)))
+
+
+def test_result_box_area_changes_the_size_ranges():
+    """Fails if the mask's area is used: a small false positive with a large box is ignored for 'small'."""
+    poly = [[2.0, 2.0, 8.0, 2.0, 8.0, 8.0, 2.0, 8.0]]
+    gt = {"images": [{"id": 1, "height": 120, "width": 120}], "categories": [{"id": 1}],
+          "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "segmentation": poly, "area": 36.0,
+                           "bbox": [2, 2, 6, 6], "iscrowd": 0}]}
+    miss = [[50.0, 50.0, 56.0, 50.0, 56.0, 56.0, 50.0, 56.0]]
+    dets = [{"image_id": 1, "category_id": 1, "segmentation": miss, "score": 0.9},
+            {"image_id": 1, "category_id": 1, "segmentation": poly, "score": 0.5}]
+    masks_only = assert_same(gt, dets)
+    boxed = assert_same(gt, [{**dets[0], "bbox": [40, 40, 60, 60]}, {**dets[1], "bbox": [2, 2, 6, 6]}])
+    assert masks_only["APs"] < boxed["APs"] == pytest.approx(1.0)
+
+
+def test_results_mixing_boxes_and_none_are_refused():
+    gt, dets = _with()
+    with pytest.raises(ValueError, match=r"detections\[1\] has no 'bbox' but detections\[0\] has one"):
+        evaluate_coco(gt, [{**dets[0], "bbox": [0, 0, 5, 5]}, dets[0]], iou_type="segm")
+    with pytest.raises(ValueError, match=r"detections\[0\].*bbox=\[0, 0, 5\]; expected 4 numbers"):
+        evaluate_coco(gt, [{**dets[0], "bbox": [0, 0, 5]}], iou_type="segm")

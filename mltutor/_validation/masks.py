@@ -13,10 +13,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .detection import _DT_ID_KEYS, _columns, _describe, _ids, _index_of, _numbers, _unknown
+from .detection import _DT_ID_KEYS, _bboxes, _columns, _describe, _ids, _index_of, _numbers, _unknown
 
 __all__ = ["check_binary_masks", "check_rle_list", "bulk_rle_strings", "bulk_polygons", "check_decoded", "check_polygons", "check_image_size",
-           "check_iscrowd", "image_sizes", "ScoredRecords", "parse_scored_records"]
+           "check_iscrowd", "image_sizes", "ScoredRecords", "parse_scored_records", "result_boxes"]
 
 
 def check_binary_masks(mask: Any, name: str = "mask") -> tuple[np.ndarray, bool]:
@@ -266,3 +266,25 @@ def parse_scored_records(detections: Any, gt: Any, key: str) -> ScoredRecords:
     cat, found = _index_of(ids, gt.cat_ids)
     _unknown(found, ids, detections, where, "category_id", _DT_ID_KEYS, "coco_gt['categories']")
     return ScoredRecords(img, cat, scores, values)
+
+
+def result_boxes(detections: Any) -> np.ndarray | None:
+    """The ``bbox`` of every mask result, or None when none carries one.
+
+    pycocotools' ``loadRes`` looks only at the first result: when it has a ``bbox`` (not ``[]``), every
+    result's ``area`` becomes ``bbox[2] * bbox[3]`` (a result without one fails with a KeyError);
+    otherwise every area is its mask's.  Results that mix the two are refused, since pycocotools'
+    answer would then depend on which one comes first.
+    """
+    if not detections:
+        return None
+    has = [isinstance(d, Mapping) and "bbox" in d and not (isinstance(d["bbox"], list) and d["bbox"] == [])
+           for d in detections]
+    if not any(has):
+        return None
+    if not all(has):
+        i, j = has.index(False), has.index(True)
+        raise ValueError(f"detections[{i}] has no 'bbox' but detections[{j}] has one; give a bbox with every "
+                         "mask result or with none (pycocotools' loadRes takes every area from the boxes when "
+                         "the first result has one, from the masks otherwise).")
+    return _bboxes(tuple(d["bbox"] for d in detections), detections, "detections", _DT_ID_KEYS)

@@ -40,7 +40,7 @@ import numpy as np
 
 from .._validation.detection import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
 from .._validation.keypoints import check_sigmas, keypoint_records
-from .._validation.masks import image_sizes, parse_scored_records
+from .._validation.masks import image_sizes, parse_scored_records, result_boxes
 from .iou import _iou_xywh
 from .keypoints import COCO_SIGMAS, pair_oks
 from .mask import _area, _bbox, pair_iou, segmentations_to_rle_set
@@ -295,8 +295,8 @@ def _dt_where(i: int) -> str:
 
 def _segm_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any) -> tuple:
     """Mask IoU as pycocotools' ``computeIoU`` for 'segm': ground truth and detections as RLEs at
-    their image's size, detection areas from their masks (``loadRes``), ground-truth areas from the
-    ``area`` field."""
+    their image's size, ground-truth areas from the ``area`` field, detection areas as ``loadRes``
+    sets them: ``bbox[2] * bbox[3]`` when the results carry boxes, else the mask's area."""
     heights, widths = image_sizes(coco_gt, gt.img_ids)
     anns = coco_gt["annotations"]
     missing = next((i for i, a in enumerate(anns) if "segmentation" not in a), None)
@@ -312,7 +312,9 @@ def _segm_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any) -> tuple:
     def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
         return pair_iou(dt_rles, gt_rles, d, g, gt.crowd, dt_box, gt_box)
 
-    return dt, _BBOX, similarity, _area(dt_rles).astype(np.float64)
+    boxes = result_boxes(detections)
+    dt_area = _area(dt_rles).astype(np.float64) if boxes is None else boxes[:, 2] * boxes[:, 3]
+    return dt, _BBOX, similarity, dt_area
 
 
 def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas: Any) -> tuple:
@@ -384,8 +386,9 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
         ``segmentation`` (an RLE dict, compressed or not, or polygons — pycocotools itself takes only
         RLEs) or ``keypoints`` (3 numbers per keypoint; the third is not used).  A detection's area,
         for the size ranges, is its box's, its mask's, or its keypoints' extent
-        ``(max x - min x)(max y - min y)``, as pycocotools' ``loadRes`` computes it.
-        An empty list is allowed (every AP is 0).
+        ``(max x - min x)(max y - min y)``, as pycocotools' ``loadRes`` computes it; mask results that
+        also carry a ``bbox`` take its area ``width * height`` (``loadRes`` again), so give boxes with
+        all mask results or with none.  An empty list is allowed (every AP is 0).
     iou_type : {"bbox", "segm", "keypoints"}
         What a match is measured on.
     kpt_oks_sigmas : array-like of float, shape (K,), optional
