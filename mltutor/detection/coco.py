@@ -348,7 +348,7 @@ def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas:
 
 def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
                   kpt_oks_sigmas: Any = None) -> dict[str, Any]:
-    """COCO detection metrics, equal to ``pycocotools.cocoeval.COCOeval`` for boxes, masks and keypoints.
+    r"""COCO detection metrics, equal to ``pycocotools.cocoeval.COCOeval`` for boxes, masks and keypoints.
 
     AP at one IoU threshold *t* and one category is the mean, over the 101 recall levels
     :math:`r \\in \\{0, 0.01, \\ldots, 1\\}`, of the interpolated precision
