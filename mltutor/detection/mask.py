@@ -73,9 +73,12 @@ class RleSet:
         return np.repeat(np.arange(len(self)), np.diff(self.offsets))
 
     @cached_property
-    def run_index(self) -> np.ndarray:
-        """Each run's position inside its object (0 = the leading run of zeros)."""
-        return np.arange(self.counts.shape[0]) - np.repeat(self.offsets[:-1], np.diff(self.offsets))
+    def run_is_one(self) -> np.ndarray:
+        """Whether each run is a run of ones: odd position inside its object.  Built from bytes (the
+        global index's parity, flipped in objects that start at an odd index), not from int64
+        positions, which would cost several passes over every run."""
+        parity = np.resize(np.array([False, True]), self.counts.shape[0])
+        return parity ^ np.repeat((self.offsets[:-1] % 2).astype(bool), np.diff(self.offsets))
 
     @cached_property
     def run_ends(self) -> np.ndarray:
@@ -87,8 +90,7 @@ class RleSet:
     @cached_property
     def areas(self) -> np.ndarray:
         """Pixels set in each mask: the sum of its odd-numbered runs."""
-        on = self.counts * (self.run_index % 2)
-        total = np.r_[0, np.cumsum(on)]
+        total = np.r_[0, np.cumsum(np.where(self.run_is_one, self.counts, 0))]
         return total[self.offsets[1:]] - total[self.offsets[:-1]]
 
     def to_dicts(self) -> list[dict]:
@@ -283,7 +285,7 @@ def decode(rles: Any) -> np.ndarray:
         raise ValueError("rles must all have the same size to be decoded into one (h, w, n) array; got "
                          f"sizes {sorted({(int(a), int(b)) for a, b in zip(r.heights, r.widths)})}.")
     h, w = (int(r.heights[0]), int(r.widths[0])) if len(r) else (0, 0)
-    values = (r.run_index % 2).astype(np.uint8)
+    values = r.run_is_one.view(np.uint8)
     flat = np.repeat(values, r.counts)
     out = flat.reshape(len(r), w, h).transpose(2, 1, 0)  # (h, w, n), Fortran order
     return out[:, :, 0] if single else out
@@ -603,7 +605,7 @@ def from_polygons(polygons: Any, height: int, width: int) -> list[dict]:
 def _intervals(r: RleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Runs of ones as [start, end) pixel intervals: (object, start, end), non-empty only."""
     ends = r.run_ends
-    on = (r.run_index % 2 == 1) & (r.counts > 0)
+    on = r.run_is_one & (r.counts > 0)
     return r.run_object[on], (ends - r.counts)[on], ends[on]
 
 
@@ -817,7 +819,10 @@ def pair_iou(dt: RleSet, gt: RleSet, pair_dt: np.ndarray, pair_gt: np.ndarray,
         gt_cols = column_runs(gt) if gt_cols is None else gt_cols
         inter = _pair_intersections(dt_cols, gt_cols, pd, pg)
     else:
-        inter = _pair_intersections_by_search(dt, gt, pd, pg)
+        # By detection, then ground truth: the searches then walk the runs forwards (cache-friendly).
+        order = np.lexsort((pg, pd))
+        inter = np.empty(pd.shape[0], dtype=np.int64)
+        inter[order] = _pair_intersections_by_search(dt, gt, pd[order], pg[order])
     d_area, g_area = _area(dt)[pd], _area(gt)[pg]
     union = np.where(gt_crowd[pg], d_area, d_area + g_area - inter)
     union = np.where(inter == 0, 1, union)
