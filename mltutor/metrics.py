@@ -33,7 +33,11 @@ mis-handles, or is a last-digit detail):
   (``normalize=False`` accuracy and top-k accuracy, multilabel ``hamming_loss`` and confusion
   matrices): wrong for bool, int8, uint8 and float16 weights, float32-rounded for float32;
   mltutor gives the exact number there.  Object arrays of numbers are read as float64 weights
-  (scikit-learn refuses them in some functions);
+  (scikit-learn refuses them in some functions).  Integer weights whose absolute total reaches
+  2**62 are summed in float64 (in int64 they would wrap around: scikit-learn's counts turn
+  negative there), and float weights whose sum overflows to infinity are refused (every rate
+  would be inf/inf);
+* ``beta`` and ``max_fpr`` refuse bools (scikit-learn reads ``beta=True`` as 1);
 * missing labels (pandas NA, None) are refused with "contains NaN: missing values" everywhere
   (scikit-learn raises a TypeError about ordering for None and pandas ``string`` NA);
 * with at most 256 classes, float weights are summed cell by cell, then along rows and columns,

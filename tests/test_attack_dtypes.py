@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -100,3 +101,37 @@ def test_hostile_dtypes_and_layouts_match_sklearn(case):
     for a, b in zip(before, _copies(y_true, y_pred, weights)):
         if a is not None:
             np.testing.assert_array_equal(a, b, err_msg=f"{name} modified an input ({kind})")
+
+
+Y_TRUE, Y_PRED = np.array([0, 1, 1, 0, 2]), np.array([0, 1, 0, 0, 2])
+RATES = ["accuracy_score", "balanced_accuracy_score", "hamming_loss", "matthews_corrcoef",
+         "cohen_kappa_score", "zero_one_loss"]
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+@pytest.mark.parametrize("name", RATES)
+def test_integer_weights_whose_total_overflows_int64(name, dtype):
+    # Five weights of 2**62 sum to 2**64 + 2**62, which wraps to 2**62 in int64: accuracy was 4.0.
+    w = np.full(5, 2**62, dtype=dtype)
+    expected = getattr(skm, name)(Y_TRUE, Y_PRED, sample_weight=w.astype(np.float64))
+    assert getattr(mtm, name)(Y_TRUE, Y_PRED, sample_weight=w) == pytest.approx(expected, rel=1e-12)
+
+
+def test_integer_weights_overflowing_int64_give_exact_float_counts():
+    w = np.full(5, 2**62, dtype=np.int64)
+    assert mtm.accuracy_score(Y_TRUE, Y_PRED, sample_weight=w, normalize=False) == 4.0 * 2**62
+    cm = mtm.confusion_matrix(Y_TRUE, Y_PRED, sample_weight=w)
+    np.testing.assert_array_equal(cm, mtm.confusion_matrix(Y_TRUE, Y_PRED) * 2.0**62)
+    assert (cm >= 0).all()  # scikit-learn's int64 cells wrap around to negative counts
+
+
+def test_small_integer_weights_keep_integer_counts():
+    w = np.array([3, 1, 1, 1, 1], dtype=np.int8)
+    assert mtm.confusion_matrix(Y_TRUE, Y_PRED, sample_weight=w).dtype == np.int64
+
+
+@pytest.mark.parametrize("name", RATES + ["f1_score", "confusion_matrix"])
+def test_float_weights_whose_sum_overflows_are_refused(name):
+    # 5 x 1e308 is inf: balanced accuracy was 0.5 (scikit-learn 0.667; the true value 0.833).
+    with pytest.raises(ValueError, match="sample_weight sums to more than the largest float64"):
+        getattr(mtm, name)(Y_TRUE, Y_PRED, sample_weight=np.full(5, 1e308))

@@ -19,14 +19,17 @@ from .arrays import column_or_1d, not_array_like
 
 __all__ = ["check_sample_weight"]
 
-_INT64_MAX = np.iinfo(np.int64).max
+# Integer weights are summed in int64 only while no sum of them can wrap around: every count is
+# at most the sum of the absolute weights, which must stay below this.
+_INT64_SAFE_TOTAL = 2.0**62
 
 
 def _accumulation_dtype(w: np.ndarray, keep_integer: bool) -> type:
-    """int64 for bool/int/uint weights when integer counts are wanted, float64 otherwise."""
+    """int64 for bool/int/uint weights when integer counts are wanted (and their total cannot
+    overflow int64: five weights of 2**62 would wrap around), float64 otherwise."""
     if not keep_integer or w.dtype.kind not in "biu":
         return np.float64
-    if w.dtype == np.uint64 and w.size and int(w.max()) > _INT64_MAX:
+    if w.dtype.kind != "b" and w.size and np.abs(w, dtype=np.float64).sum() >= _INT64_SAFE_TOTAL:
         return np.float64
     return np.int64
 
@@ -110,6 +113,14 @@ def check_sample_weight(
     if w.dtype.kind == "f" and not np.isfinite(w).all():
         what = "NaN" if np.isnan(w).any() else "infinity"
         raise ValueError(f"Input sample_weight contains {what}; weights must be finite.")
+    with np.errstate(over="ignore"):
+        overflows = w.dtype.kind == "f" and not np.isfinite(np.abs(w).sum())
+    if overflows:
+        # Every count is a sum of weights: one that overflows to inf gives inf/inf = NaN rates.
+        raise ValueError(
+            "sample_weight sums to more than the largest float64 (about 1.8e308); rescale the "
+            "weights (only their ratios matter to a normalised metric)."
+        )
     if non_negative and (w < 0).any():
         raise ValueError(f"sample_weight must be >= 0; got a weight of {w.min()}.")
     if not allow_all_zero and not w.any():
