@@ -77,7 +77,8 @@ class RleSet:
         """Whether each run is a run of ones: odd position inside its object.  Built from bytes (the
         global index's parity, flipped in objects that start at an odd index), not from int64
         positions, which would cost several passes over every run."""
-        parity = np.resize(np.array([False, True]), self.counts.shape[0])
+        parity = np.zeros(self.counts.shape[0], dtype=bool)
+        parity[1::2] = True
         return parity ^ np.repeat((self.offsets[:-1] % 2).astype(bool), np.diff(self.offsets))
 
     @cached_property
