@@ -3,15 +3,15 @@
 A classifier's probabilities are not a promise.  Split conformal prediction turns them into
 *sets* of classes with one {cite}`vovk2005algorithmic,angelopoulos2023gentle`: hold out ``n``
 labelled calibration samples the model never saw, score how badly the model treats each one's
-true class (its *non-conformity score*), and keep the ``⌈(n + 1)(1 − α)⌉``-th smallest score as a
-threshold ``q̂``.  A new sample's set holds every class whose score is at most ``q̂``.  If the
+true class (its *non-conformity score*), and keep the ``⌈(n + 1)(1 − α)⌉``-th smallest score
+as a threshold ``q̂``.  A new sample's set holds every class whose score is at most ``q̂``.  If the
 calibration and test samples are exchangeable (e.g. drawn i.i.d. from one population), then
 
 .. math:: 1 - \\alpha \\;\\le\\; P\\big(Y_{\\text{test}} \\in C(X_{\\text{test}})\\big)
           \\;\\le\\; 1 - \\alpha + \\frac{1}{n + 1}
 
-(the upper bound when scores have no ties and the set is ``{y : s(x, y) <= q̂}``), **on average over calibration and test draws**: the
-*marginal* coverage.  Nothing is promised for one class, one region of the inputs, or one
+(the upper bound when scores have no ties and the set is ``{y : s(x, y) <= q̂}``), **on average
+over calibration and test draws**: the *marginal* coverage.  Nothing is promised for one class, one region of the inputs, or one
 particular calibration set.
 
 Scores (the model's probability ``p̂(y | x)`` of each class ``y``):
@@ -69,8 +69,8 @@ SCORES = ("lac", "aps")
 
 
 def conformal_rank(n: int, alpha: float) -> int:
-    """``k = ⌈(n + 1)(1 − α)⌉`` in exact rational arithmetic, ``α`` read as the shortest decimal
-    that prints as the float given (``0.7`` is 7/10).  In floats ``(n + 1) * (1 - 0.7)`` is
+    """``k = ⌈(n + 1)(1 − α)⌉`` in exact rational arithmetic, ``α`` read as the shortest
+    decimal that prints as the float given (``0.7`` is 7/10).  In floats ``(n + 1) * (1 - 0.7)`` is
     3.0000000000000004 for n = 9, and its ceiling 4 would ask for one score more than needed
     (MAPIE 1.6 computes it in floats).
 
@@ -106,7 +106,8 @@ def lac_scores(proba: np.ndarray) -> np.ndarray:
 
 def aps_scores(proba: np.ndarray, u: np.ndarray | None = None) -> np.ndarray:
     """APS score of every class: the probability mass of the classes ranked at or above it
-    (descending ``p̂``, ties by class index), less ``u * p̂`` when ``u`` (one per row) is given."""
+    (descending ``p̂``, ties by class index), less ``u * p̂`` when ``u`` (one per row) is
+    given."""
     order = np.argsort(-proba, axis=1, kind="stable")
     cumulative = np.cumsum(np.take_along_axis(proba, order, axis=1), axis=1)
     scores = np.empty_like(proba)

@@ -223,7 +223,8 @@ def check_proba_matrix(proba: Any, name: str, n_classes: int | None = None) -> n
     """Class probabilities, shape (n_samples, n_classes) with n_samples >= 1 and n_classes >= 2,
     finite, in [0, 1].  Rows need not sum to 1 exactly (scores, not a distribution check)."""
     if not_array_like(proba):
-        raise TypeError(f"{name} must be a 2-D array of class probabilities; got {type(proba).__name__}.")
+        raise TypeError(f"{name} must be a 2-D array of class probabilities; "
+                        f"got {type(proba).__name__}.")
     p = as_real_array(proba, name).astype(np.float64)
     if p.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_classes); got shape {p.shape}.")
@@ -248,7 +249,8 @@ def check_class_labels(
 ) -> np.ndarray:
     """Class indices 0..n_classes-1, one per sample (the column of each sample's true class)."""
     if not_array_like(labels):
-        raise TypeError(f"{name} must be an array-like of class indices; got {type(labels).__name__}.")
+        raise TypeError(f"{name} must be an array-like of class indices; "
+                        f"got {type(labels).__name__}.")
     y = column_or_1d(np.asarray(labels), name)
     check_lengths(f" Each sample needs one row of {rows} and one label.",
                   **{rows: np.empty(n_samples), name: y})
@@ -277,7 +279,8 @@ def check_confusion_counts(cm: Any) -> np.ndarray:
         raise TypeError(f"cm must be a 2-D confusion matrix; got {type(cm).__name__}.")
     a = as_real_array(cm, "cm").astype(np.float64)
     if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] < 2:
-        raise ValueError(f"cm must be a square confusion matrix with at least 2 classes; got shape {a.shape}.")
+        raise ValueError("cm must be a square confusion matrix with at least 2 classes; "
+                         f"got shape {a.shape}.")
     if not np.isfinite(a).all() or (a < 0).any():
         raise ValueError("cm must hold finite counts >= 0.")
     return a

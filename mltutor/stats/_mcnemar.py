@@ -32,7 +32,9 @@ class McNemarResult:
     table: np.ndarray
 
 
-def mcnemar(y_true: Any, pred_a: Any, pred_b: Any, exact: bool = True, correction: bool = True) -> McNemarResult:
+def mcnemar(
+    y_true: Any, pred_a: Any, pred_b: Any, exact: bool = True, correction: bool = True
+) -> McNemarResult:
     """McNemar's test {cite}`mcnemar1947note` that models A and B have the same error rate.
 
     Samples both models get right (or both wrong) say nothing about which is better; only the

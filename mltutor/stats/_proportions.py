@@ -16,7 +16,9 @@ from .._validation.stats import (
 from ._special import beta_ppf, norm_isf
 
 
-def proportion_ci(count: Any, nobs: Any, alpha: float = 0.05, method: str = "wilson") -> tuple[Any, Any]:
+def proportion_ci(
+    count: Any, nobs: Any, alpha: float = 0.05, method: str = "wilson"
+) -> tuple[Any, Any]:
     """Two-sided ``1 - alpha`` confidence interval for a binomial proportion ``count / nobs``.
 
     With ``p = count / n`` and ``z`` the ``1 - alpha / 2`` normal quantile:
@@ -72,7 +74,9 @@ def proportion_ci(count: Any, nobs: Any, alpha: float = 0.05, method: str = "wil
     return low, high
 
 
-def _interval(c: np.ndarray, n: np.ndarray, alpha: float, method: str) -> tuple[np.ndarray, np.ndarray]:
+def _interval(
+    c: np.ndarray, n: np.ndarray, alpha: float, method: str
+) -> tuple[np.ndarray, np.ndarray]:
     """The interval of validated float64 arrays, in statsmodels' order of operations."""
     tail = alpha / 2.0
     q = c / n
@@ -152,7 +156,8 @@ def confusion_rate_intervals(cm: Any, alpha: float = 0.05, method: str = "wilson
     fp, fn = pred_sum - tp, true_sum - tp
     tn = total - tp - fp - fn
     pairs = {"recall": (tp, tp + fn), "precision": (tp, tp + fp), "specificity": (tn, tn + fp)}
-    return RateIntervals(**{name: _rate(name, k, n, alpha, method) for name, (k, n) in pairs.items()})
+    return RateIntervals(**{name: _rate(name, k, n, alpha, method)
+                            for name, (k, n) in pairs.items()})
 
 
 def _rate(name: str, count: np.ndarray, nobs: np.ndarray, alpha: float, method: str) -> Rate:
