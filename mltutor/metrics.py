@@ -37,7 +37,8 @@ mis-handles, or is a last-digit detail):
   2**62 are summed in float64 (in int64 they would wrap around: scikit-learn's counts turn
   negative there), and float weights whose sum overflows to infinity are refused (every rate
   would be inf/inf);
-* ``beta`` and ``max_fpr`` refuse bools (scikit-learn reads ``beta=True`` as 1);
+* ``beta`` and ``max_fpr`` refuse bools (scikit-learn reads ``beta=True`` as 1); a float32
+  ``max_fpr`` gives a float64 AUC (scikit-learn computes that AUC in float32, 1e-8 off);
 * missing labels (pandas NA, None) are refused with "contains NaN: missing values" everywhere
   (scikit-learn raises a TypeError about ordering for None and pandas ``string`` NA);
 * with at most 256 classes, float weights are summed cell by cell, then along rows and columns,
