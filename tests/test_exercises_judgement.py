@@ -11,8 +11,8 @@ from mltutor.check import CORRECT, INCORRECT, ChoiceExercise
 #: The chapters of this issue (6c and 7c are added by their own authors).
 CHAPTERS = ("confusion_matrix", "accuracy_trap", "precision_recall", "f1_fbeta", "averaging",
             "roc_pr", "map_detection", "ucf101_case_study")
-#: Chapters whose solutions notebooks are still being edited (their judgement exercises come later).
-PENDING: set[str] = {"averaging", "roc_pr"}
+#: Chapters whose judgement exercises are still to come (none now).
+PENDING: set[str] = set()
 
 
 def exercises_of(chapter):

@@ -459,8 +459,9 @@ def test_every_exercise_has_mutants():
 
 
 def test_at_least_five_cases_each():
-    assert all(len(ex.cases) >= 5 for ex in EXERCISES_CH6.values())
-    assert all(c.note for ex in EXERCISES_CH6.values() for c in ex.cases)
+    implemented = [ex for ex in EXERCISES_CH6.values() if ex.kind == "implement"]
+    assert all(len(ex.cases) >= 5 for ex in implemented)
+    assert all(c.note for ex in implemented for c in ex.cases)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")

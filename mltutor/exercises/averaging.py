@@ -6,6 +6,8 @@ ex2    samples-averaged F1 from indicator matrices                   ``samples_f
 ex3    the Hamming loss by hand                                      ``hamming_loss``
 ex4    which classes enter the macro mean: ``labels=``               ``macro_f1_over``
 ex5    the 101-class macro mean of the tutorial                      a number
+ex6    judgement: does the model serve the rare classes? (a letter)
+ex7    judgement: tags for a shop's products (a letter)
 =====  =========================================================================================
 
 The references are plain NumPy (``mltutor.metrics`` is deliberately not used, so an exercise
@@ -16,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, Misconception, ValueExercise, case
+from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -228,6 +230,62 @@ ex5 = ValueExercise(
         # 99 classes at 0.88 and two at 0.31 and 0.42: the plain mean of 101 values.
         macro_101 = (99 * 0.88 + 0.31 + 0.42) / 101
         """,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Judgement exercises: a scenario and a decision; every wrong option explains itself
+# --------------------------------------------------------------------------------------------
+
+ex6 = ChoiceExercise(
+    "ex6",
+    title="Does the model serve the rare classes?",
+    variable="answer_6",
+    options={
+        "a": ("micro-averaged F1",
+              "micro F1 pools the counts of all clips, so the big classes dominate it; for single-"
+              "label data it equals accuracy, which a model can keep high while failing the tail."),
+        "b": ("macro-averaged F1",
+              "every class counts once, however few clips it has, so a neglected rare class pulls "
+              "the mean down as much as a neglected big one."),
+        "c": ("support-weighted F1",
+              "weighting by support gives the ten largest classes half of the weight, so the rare "
+              "classes barely move it."),
+        "d": ("samples-averaged F1",
+              "samples averaging is for multi-label data, a mean over samples of each sample's F1;"
+              " with one label per clip it reduces to accuracy as well."),
+    },
+    answer="b",
+    hints=[
+        "Which average gives each *class* the same weight, and which gives each *clip* the same "
+        "weight?",
+        "Micro and weighted averages are dominated by the classes with the most clips.",
+    ],
+)
+
+ex7 = ChoiceExercise(
+    "ex7",
+    title="Tags for a shop's products",
+    variable="answer_7",
+    options={
+        "a": ("subset accuracy (the share of products whose tag set is exactly right)",
+              "subset accuracy gives no partial credit: a product with 9 of 10 tags right counts "
+              "as wrong, as much as one with none."),
+        "b": ("macro-averaged F1 over the 300 tags",
+              "macro F1 is a mean over *tags*: it tells how well a typical tag is predicted, not "
+              "how well a typical product's set is."),
+        "c": ("samples-averaged F1",
+              "it computes F1 between the true and the predicted set of each product and averages "
+              "over products: per-product quality with partial credit."),
+        "d": ("micro-averaged F1 over all product–tag pairs",
+              "micro F1 pools all pairs, so products with many tags weigh more; it is not a mean "
+              "over products."),
+    },
+    answer="c",
+    hints=[
+        "The question is *per product*: over what does each average take its mean?",
+        "Which score gives credit for a partly right tag set?",
+    ],
 )
 
 

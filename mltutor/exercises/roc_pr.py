@@ -7,6 +7,8 @@ ex3    average precision as a step sum                                       ``a
 ex4    the temperature-scaling loss from logits, without overflow            ``nll_at_temperature``
 ex5    fit a temperature by minimising that loss                             ``fit_temperature``
 ex6    a paired bootstrap interval from given resample indices               ``paired_interval``
+ex7    judgement: a curve for a rare disease (a letter)
+ex8    judgement: is the difference real? (a letter)
 =====  ===========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (``mltutor.metrics`` and
@@ -18,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from mltutor.check import Exercise, Misconception, case
+from mltutor.check import ChoiceExercise, Exercise, Misconception, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,6 +332,62 @@ ex6 = Exercise(
         "A 95 % percentile interval keeps the middle 95 %: the 2.5 % and 97.5 % quantiles, "
         "`np.quantile(diffs, [alpha / 2, 1 - alpha / 2])` with `alpha = 1 - confidence_level` "
         "(NumPy's default, linear interpolation).",
+    ],
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Judgement exercises: a scenario and a decision; every wrong option explains itself
+# --------------------------------------------------------------------------------------------
+
+ex7 = ChoiceExercise(
+    "ex7",
+    title="A curve for a rare disease",
+    variable="answer_7",
+    options={
+        "a": ("the ROC curve, since its AUC is already high",
+              "the ROC curve plots rates over the negatives and over the positives separately; "
+              "with 999 healthy people per sick one, a small false positive rate still means many "
+              "false alarms per true case, which the ROC curve does not show."),
+        "b": ("the precision-recall curve (and its average precision)",
+              "precision is the share of the flagged who are ill, exactly the clinic's question, "
+              "and it depends on how rare the disease is, which the PR curve shows."),
+        "c": ("the accuracy at each threshold",
+              "flagging nobody already gives 99.9 % accuracy, so accuracy says almost nothing "
+              "about the flagged people."),
+        "d": ("the calibration curve",
+              "calibration tells whether the scores can be read as probabilities; it does not show"
+              " the trade between finding the ill and the false alarms."),
+    },
+    answer="b",
+    hints=[
+        "Write the clinic's question as a ratio of confusion-matrix counts.",
+        "Does the ROC curve change when the disease becomes ten times rarer? Does precision?",
+    ],
+)
+
+ex8 = ChoiceExercise(
+    "ex8",
+    title="Is the difference real?",
+    variable="answer_8",
+    options={
+        "a": ("A is better: its average precision is higher",
+              "0.712 is higher than 0.705 on this test set, but the interval shows that a "
+              "difference of zero, or a small one in B's favour, is compatible with the data."),
+        "b": ("the test set does not show a difference at the 95 % level: the interval contains 0",
+              "the interval reaches below 0, so these 2,000 cases cannot rule out that the models "
+              "are equally good; the report should give the interval, not a winner."),
+        "c": ("B is better, because the interval reaches below 0",
+              "the interval reaches only slightly below 0 and mostly lies above it; it does not "
+              "point to B either."),
+        "d": ("the models differ, because 10,000 bootstrap resamples is a lot",
+              "the number of resamples only makes the interval's end points precise; it does not "
+              "add test cases, and it is the 2,000 cases that limit what can be told apart."),
+    },
+    answer="b",
+    hints=[
+        "Where does 0 lie relative to the interval?",
+        "What would the interval look like if the test set could tell the two models apart?",
     ],
 )
 
