@@ -83,10 +83,18 @@ class RleSet:
 
     @cached_property
     def run_ends(self) -> np.ndarray:
-        """Each run's end as a pixel index inside its object (the cumulative count)."""
-        total = np.cumsum(self.counts)
-        before = np.r_[0, total][self.offsets[:-1]]
-        return total - np.repeat(before, np.diff(self.offsets))
+        """Each run's end as a pixel index inside its object (the cumulative count).
+
+        One running sum over all objects, restarted at each object's first run by subtracting there
+        what the objects before it add up to (h·w each: every RLE here covers its image exactly)."""
+        steps = self.counts.copy()
+        first = self.offsets[:-1]
+        nonempty = first < self.offsets[1:]
+        before = np.r_[0, np.cumsum(self.heights * self.widths)][:-1]  # pixels of the objects before
+        starts, before = first[nonempty], before[nonempty]
+        steps[starts[1:]] -= np.diff(before)  # each start: what the previous non-empty start added
+        steps[starts[:1]] -= before[:1]
+        return np.cumsum(steps, out=steps)
 
     @cached_property
     def areas(self) -> np.ndarray:
