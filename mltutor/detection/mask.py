@@ -333,13 +333,16 @@ def _bbox(r: RleSet) -> np.ndarray:
         return out
     ends = r.run_ends
     # Run 2i ends where run 2i + 1 (ones) starts; the last pixel of run 2i + 1 is its end - 1.
-    pair_obj = np.repeat(has, pairs[has])
-    pair_i = np.arange(pair_obj.shape[0]) - np.repeat(_segment_starts(pairs[has])[:-1], pairs[has])
-    first = r.offsets[pair_obj] + 2 * pair_i
-    h = np.maximum(r.heights[pair_obj], 1)
+    # The pairs' first runs are the runs of zeros, less each odd-length object's trailing one.
+    in_pair = ~r.run_is_one
+    in_pair[r.offsets[1:][lengths % 2 == 1] - 1] = False
+    first = np.flatnonzero(in_pair)
+    heights = np.maximum(r.heights[has], 1)
+    # one image size (the usual case): a scalar divisor instead of one per pair
+    h = heights[0] if (heights == heights[0]).all() else np.repeat(heights, pairs[has])
     t0, t1 = ends[first], ends[first + 1] - 1
-    y0, y1 = t0 % h, t1 % h
-    x0, x1 = (t0 - y0) // h, (t1 - y1) // h
+    x0, y0 = np.divmod(t0, h)
+    x1, y1 = np.divmod(t1, h)
     seg = _segment_starts(pairs[has])[:-1]
     xs = np.minimum(np.minimum.reduceat(np.minimum(x0, x1), seg), r.widths[has])
     xe = np.maximum.reduceat(np.maximum(x0, x1), seg)
