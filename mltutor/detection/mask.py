@@ -760,41 +760,50 @@ def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.nda
     return inter
 
 
+def _runs_of_ones_on_one_axis(r: RleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every mask's runs of ones as [start, end) on one pixel axis, mask after mask: mask i's pixel p
+    is ``base[i] + p`` with ``base`` the pixels of the masks before it (every RLE covers h·w exactly,
+    so this is the plain running sum of all counts).  Returns (start, end, base) with base (n + 1,)."""
+    end = np.cumsum(r.counts)
+    on = r.run_is_one & (r.counts > 0)
+    end = end[on]
+    base = _segment_starts(r.heights * r.widths)
+    return end - r.counts[on], end, base
+
+
 def _pair_intersections_by_search(dt: RleSet, gt: RleSet, pd: np.ndarray, pg: np.ndarray) -> np.ndarray:
     """|d ∩ g| for each pair by sorted searches: ``Σ_{[s, e) ∈ g} F_d(e) - F_d(s)`` over the ground
     truth's runs inside the detection's span, with ``F_d(p)`` the detection's ones before pixel p.
 
     Cheaper than :func:`column_runs` when each mask meets only a few others (an evaluation), since
-    nothing is prepared per column; the column pieces win for a full IoU matrix.
+    nothing is prepared per column; the column pieces win for a full IoU matrix.  Pairs must have
+    the same size and non-empty detection masks (``pair_iou`` keeps only those).
     """
-    d_obj, d_start, d_end = _intervals(dt)
-    g_obj, g_start, g_end = _intervals(gt)
-    stride = int(max((dt.heights * dt.widths).max(), (gt.heights * gt.widths).max())) + 1
-    # All detections' runs on one axis (detection i at i·stride).  F(p), the detections' ones before
-    # p, is G[k] + p·(k odd) with k the number of run boundaries <= p: inside a run it grows with p,
-    # between runs it is flat.
-    d_lo, d_hi = d_obj * stride + d_start, d_obj * stride + d_end
-    bounds = np.empty(2 * d_lo.shape[0], dtype=np.int64)
-    bounds[0::2], bounds[1::2] = d_lo, d_hi
+    d_start, d_end, d_base = _runs_of_ones_on_one_axis(dt)
+    g_start, g_end, g_base = _runs_of_ones_on_one_axis(gt)
+    # F(p), the detections' ones before p on their axis, is G[k] + p·(k odd) with k the number of
+    # run boundaries <= p: inside a run it grows with p, between runs it is flat.
+    bounds = np.empty(2 * d_start.shape[0], dtype=np.int64)
+    bounds[0::2], bounds[1::2] = d_start, d_end
     before = np.r_[0, np.cumsum(d_end - d_start)]  # ones before each run
     G = np.empty(bounds.shape[0] + 1, dtype=np.int64)
-    G[0::2], G[1::2] = before, before[:-1] - d_lo
+    G[0::2], G[1::2] = before, before[:-1] - d_start
     # Only the ground truth's runs inside the detection's span [first one, last one) can meet it.
-    d_first = np.searchsorted(d_obj, np.arange(len(dt) + 1))
+    d_first = np.searchsorted(d_start, d_base)  # each detection's first run of ones
     span_lo = d_start[np.minimum(d_first[pd], d_start.shape[0] - 1)]
     span_hi = d_end[np.maximum(d_first[pd + 1] - 1, 0)]
-    g_base = g_obj * stride
-    r0 = np.searchsorted(g_base + g_end, pg * stride + span_lo, side="right")
-    r1 = np.searchsorted(g_base + g_start, pg * stride + span_hi, side="left")
+    shift = d_base[pd] - g_base[pg]  # ground truth's axis → the detection's (same image size)
+    r0 = np.searchsorted(g_end, span_lo - shift, side="right")
+    r1 = np.searchsorted(g_start, span_hi - shift, side="left")
     n_runs = np.maximum(r1 - r0, 0)
     has = np.flatnonzero(n_runs)
     inter = np.zeros(pd.shape[0], dtype=np.int64)
     if has.shape[0]:
         seg = _segment_starts(n_runs[has])
         run = np.arange(seg[-1]) + np.repeat(r0[has] - seg[:-1], n_runs[has])
-        shift = np.repeat((pd[has] - pg[has]) * stride, n_runs[has])  # ground-truth axis → detection's
-        hi = g_base[run] + g_end[run] + shift
-        lo = g_base[run] + g_start[run] + shift
+        run_shift = np.repeat(shift[has], n_runs[has])
+        hi = g_end[run] + run_shift
+        lo = g_start[run] + run_shift
         k_hi = np.searchsorted(bounds, hi, side="right")
         k_lo = np.searchsorted(bounds, lo, side="right")
         per_run = G[k_hi] + hi * (k_hi & 1) - G[k_lo] - lo * (k_lo & 1)
