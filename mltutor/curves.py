@@ -55,6 +55,8 @@ __all__ = [
     "roc_rates",
     "sort_classes",
     "sorted_counts",
+    "sorted_det_points",
+    "sorted_pr_points",
     "sorted_roc_bends",
     "unique_labels",
 ]
@@ -108,16 +110,24 @@ class SortedClasses(NamedTuple):
     minority_is_positive: bool
 
 
-def sort_classes(is_positive: np.ndarray, y_score: np.ndarray) -> SortedClasses:
+def sort_classes(
+    is_positive: np.ndarray, y_score: np.ndarray, buffer: np.ndarray | None = None
+) -> SortedClasses:
     """Sort every score and, apart, the scores of the smaller class; rank the latter among all.
 
     Sorting the smaller class (not both) and searching it in the whole keeps the extra work at
     ``m log n`` for ``m`` minority scores.  Inputs are validated arrays (see
-    :func:`cumulative_counts`).
+    :func:`cumulative_counts`).  ``buffer``, of ``y_score``'s dtype and at least its length, takes
+    the sorted scores at its front (``scores`` is then a view of it).
     """
     n_positive = int(np.count_nonzero(is_positive))
     minority_is_positive = 2 * n_positive <= is_positive.shape[0]
-    scores = np.sort(y_score)
+    if buffer is None:
+        scores = np.sort(y_score)
+    else:
+        scores = buffer[: y_score.shape[0]]
+        scores[...] = y_score
+        scores.sort()
     minority = y_score[is_positive if minority_is_positive else ~is_positive]  # a copy: sort it
     minority.sort()
     below = np.searchsorted(scores, minority, side="left")
@@ -399,6 +409,130 @@ def pr_points(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return precision, recall, thresholds[::-1]
 
 
+# --------------------------------------------------------------------------------------------
+# Unweighted precision-recall and DET curves, written straight into their output arrays
+# --------------------------------------------------------------------------------------------
+
+
+def _ascending_counts(classes: SortedClasses) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(tps, predicted, thresholds)`` at every distinct score, *lowest* first, in two float64
+    buffers one element longer than the number of thresholds (the last element is left for
+    the caller's end point).
+
+    ``predicted[i]`` is the number of samples scoring at least ``thresholds[i]``, ``n - start`` for
+    the index ``start`` where that run of ties begins in the sorted scores.  ``tps[i]`` is read
+    from the minority scores strictly below ``thresholds[i]``: without ties one mark after each
+    minority position and a cumulative sum, in place; with ties a ``searchsorted`` per distinct
+    score.  No other array of the full length is made, and no ``argsort``.
+    """
+    scores, minority = classes.scores, classes.minority
+    n, m = scores.shape[0], minority.shape[0]
+    if _has_ties(scores):
+        starts = run_starts(scores)
+        d = starts.shape[0]
+        thresholds = scores[starts]
+        predicted = np.empty(d + 1)
+        np.subtract(n, starts, out=predicted[:d])
+        del starts
+        tps = np.empty(d + 1)
+        tps[:d] = np.searchsorted(minority, thresholds, side="left")
+    else:  # every score is a threshold: the sorted scores themselves
+        d, thresholds = n, scores
+        tps = np.zeros(d + 1)
+        tps[_minority_positions(classes) + 1] = 1.0  # distinct positions, so no np.add.at
+        np.cumsum(tps[:d], out=tps[:d])  # minority scores below each index (in place: no copy)
+        predicted = np.ones(d + 1)
+        np.cumsum(predicted[d - 1::-1], out=predicted[d - 1::-1])  # n - k at index k
+    if classes.minority_is_positive:
+        np.subtract(m, tps[:d], out=tps[:d])  # positives at or above = m - positives below
+    else:  # positives at or above = predicted - (negatives at or above)
+        tps[:d] -= m
+        tps[:d] += predicted[:d]
+    return tps, predicted, thresholds
+
+
+def _flat_tps_kept(tps: np.ndarray) -> np.ndarray:
+    """scikit-learn's ``drop_intermediate`` rule for PR and DET: keep the first and last points
+    and every point whose tps differs from a neighbour's (symmetric, so either order works)."""
+    keep = np.ones(tps.shape[0], dtype=bool)
+    np.not_equal(tps[1:-1], tps[:-2], out=keep[1:-1])
+    keep[1:-1] |= tps[2:] != tps[1:-1]
+    return keep
+
+
+def sorted_pr_points(
+    is_positive: np.ndarray, y_score: np.ndarray, drop_intermediate: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`pr_points` of :func:`sorted_counts` (with ``drop_intermediate`` as scikit-learn),
+    computed in the output arrays: the counts are built lowest threshold first, which is already
+    the order of the outputs, and precision and recall are divided in place.  Every sample is
+    predicted positive at the lowest threshold, so ``tps + fps`` is never 0 here."""
+    n_positive = int(np.count_nonzero(is_positive))
+    tps, predicted, thresholds = _ascending_counts(sort_classes(is_positive, y_score))
+    d = thresholds.shape[0]
+    if drop_intermediate and d > 2:
+        keep = _flat_tps_kept(tps[:d])
+        keep = np.append(keep, True)  # the end point
+        tps, predicted, thresholds = tps[keep], predicted[keep], thresholds[keep[:-1]]
+        d = thresholds.shape[0]
+    precision = predicted
+    np.divide(tps[:d], predicted[:d], out=precision[:d])
+    precision[d] = 1.0
+    recall = tps
+    if n_positive == 0:
+        warn("No positive class found in y_true, recall is set to one for all thresholds.")
+        recall[:d] = 1.0
+    else:
+        recall[:d] /= n_positive
+    recall[d] = 0.0
+    return precision, recall, thresholds
+
+
+def sorted_det_points(
+    is_positive: np.ndarray, y_score: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`det_curve` without weights and without ``drop_intermediate``, in the output arrays.
+
+    The lowest kept threshold is the last one at which every positive is still predicted
+    positive, the highest is the first one with no false positive (the threshold ``inf`` when
+    the top score is a negative's); both classes are present.  The thresholds are float64 as in
+    scikit-learn, with ``inf`` after the highest score.
+    """
+    n_positive = int(np.count_nonzero(is_positive))
+    n = is_positive.shape[0]
+    # float64 scores are sorted into a buffer one longer, whose end holds the threshold inf: the
+    # output thresholds are then a view, not one more array of the full length.
+    spare = np.empty(n + 1) if y_score.dtype == np.float64 else None
+    tps, predicted, thresholds = _ascending_counts(sort_classes(is_positive, y_score, spare))
+    d = thresholds.shape[0]
+    tps[d], predicted[d] = 0.0, 0.0  # the point at threshold inf: nothing predicted positive
+    fps = np.subtract(predicted, tps, out=predicted)  # ascending index: fps non-increasing
+    # tps is non-increasing too: ``lo`` is its last value n_positive, ``hi`` fps's first 0.
+    lo = int(np.count_nonzero(tps == n_positive)) - 1
+    hi = d + 1 - int(np.count_nonzero(fps == 0))
+    keep = slice(lo, hi + 1)
+    fnr = np.subtract(n_positive, tps[keep], out=tps[keep])
+    fnr /= n_positive
+    fpr = fps[keep]
+    fpr /= n - n_positive
+    if spare is not None and thresholds.base is spare:  # no ties: the scores are the thresholds
+        spare[n] = np.inf
+        out_thresholds = _compact(spare[lo : hi + 1])
+    else:
+        out_thresholds = np.empty(hi + 1 - lo)
+        top = min(hi + 1, d)
+        out_thresholds[: top - lo] = thresholds[lo:top]
+        out_thresholds[top - lo :] = np.inf
+    return _compact(fpr), _compact(fnr), out_thresholds
+
+
+def _compact(view: np.ndarray) -> np.ndarray:
+    """The view itself when it spans most of its buffer, else a copy that lets the buffer go."""
+    if view.base is not None and 2 * view.nbytes < view.base.nbytes:
+        return view.copy()
+    return view
+
+
 def roc_curve(
     y_true: Any,
     y_score: Any,
@@ -507,7 +641,10 @@ def precision_recall_curve(
     ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
-    counts = binary_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    is_positive, scores, weights, _ = check_binary_scores(y_true, y_score, pos_label, sample_weight)
+    if weights is None:
+        return sorted_pr_points(is_positive, scores, drop_intermediate)
+    counts = cumulative_counts(is_positive, scores, weights)
     if drop_intermediate:
         counts = _drop_flat_pr(counts)
     return pr_points(counts)
@@ -549,6 +686,8 @@ def det_curve(
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     checked = check_binary_scores(y_true, y_score, pos_label, sample_weight)
+    if checked.sample_weight is None and not drop_intermediate and checked.n_classes == 2:
+        return sorted_det_points(checked.is_positive, checked.y_score)
     counts = cumulative_counts(checked.is_positive, checked.y_score, checked.sample_weight)
     tps = _prepend(0.0, counts.tps)
     fps = _prepend(0.0, counts.fps)
