@@ -10,6 +10,7 @@ and weights, which must keep the stable ``argsort`` path.
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -24,9 +25,13 @@ from _strategies import CASES, PROPERTY, assert_parity
 from mltutor.curves import (
     BinaryCounts,
     _drop_collinear_roc,
+    _drop_flat_pr,
     cumulative_counts,
+    pr_points,
     sort_classes,
     sorted_counts,
+    sorted_det_points,
+    sorted_pr_points,
     sorted_roc_bends,
 )
 from mltutor.curve_scores import sorted_average_precision, sorted_roc_auc
@@ -160,6 +165,38 @@ def test_sorted_counts_equal_argsort_counts(inputs):
     # Unit weights take the weighted (stable argsort) path: the same counts.
     for a, b in zip(cumulative_counts(is_positive, y_score, np.ones(y_score.shape[0])), ref):
         np.testing.assert_array_equal(a, b)
+
+
+def _det_from_counts(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """scikit-learn's ``det_curve`` arithmetic on the kernel's counts (both classes present)."""
+    tps, fps = np.r_[0.0, counts.tps], np.r_[0.0, counts.fps]
+    thresholds = np.r_[np.inf, counts.thresholds.astype(np.float64)]
+    first = np.searchsorted(fps, fps[0], side="right") - 1
+    last = np.searchsorted(tps, tps[-1]) + 1
+    keep = slice(first, last)
+    fnr = (tps[-1] - tps[keep]) / tps[-1]
+    return fps[keep][::-1] / fps[-1], fnr[::-1], thresholds[keep][::-1]
+
+
+@PROPERTY
+@given(kernel_inputs(), st.booleans())
+def test_pr_and_det_points_equal_the_counts_path(inputs, drop):
+    """The unweighted curves, written straight into their output arrays (lowest threshold
+    first), equal the same curves computed from the kernel's counts, +-inf scores included."""
+    CASES["sorted_pr_points / sorted_det_points == counts path (with +-inf)"] += 1
+    is_positive, y_score = inputs
+    counts = sorted_counts(is_positive, y_score)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # no positives: recall set to 1 (both)
+        ours = sorted_pr_points(is_positive, y_score, drop)
+        ref = pr_points(_drop_flat_pr(counts) if drop else counts)
+    for a, b in zip(ours, ref):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+    if 0 < np.count_nonzero(is_positive) < is_positive.shape[0]:
+        for a, b in zip(sorted_det_points(is_positive, y_score), _det_from_counts(counts)):
+            assert a.dtype == b.dtype == np.float64
+            np.testing.assert_array_equal(a, b)
 
 
 def _mann_whitney(is_positive: np.ndarray, y_score: np.ndarray) -> Fraction:
