@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import SOLUTIONS, assert_misconceptions_proven, assert_mutant_caught, assert_named, run_notebook_code
-from mltutor.check import INCORRECT, CheckFailed
+from _exercise_harness import EXERCISES as EXERCISES_DIR, SOLUTIONS, assert_misconceptions_proven, assert_mutant_caught, assert_named, run_notebook_code
+from mltutor.check import CORRECT, INCORRECT, CheckFailed
 from mltutor.detection import mask as rle
 from mltutor.detection.keypoints import oks as oks_kernel
 from mltutor.exercises import masks_keypoints_errors as ch
@@ -243,3 +243,31 @@ def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
 
 def test_every_named_mistake_is_proven_by_a_mutant():
     assert_misconceptions_proven(EXERCISES, NAMED)
+
+
+# --------------------------------------------------------------------------------------------
+# Judgement exercises
+# --------------------------------------------------------------------------------------------
+
+JUDGEMENT_ANSWERS = {"ex4": "b", "ex5": "c", "ex6": "c"}
+
+
+def test_the_judgement_exercises_are_the_ones_with_answers():
+    assert {n for n, ex in EXERCISES.items() if ex.kind == "judgement"} == set(JUDGEMENT_ANSWERS)
+
+
+@pytest.mark.parametrize("name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items()
+                                          for x in "abcd" if x != a])
+def test_judgement_wrong_letters_are_incorrect_and_explained(name, letter):
+    ex = EXERCISES[name]
+    result = ex.check(letter, strict=False)
+    assert result.status == INCORRECT and result.misconception == f"option_{letter}"
+    assert ex.options[letter][1] in result.message
+    assert ex.check(JUDGEMENT_ANSWERS[name], strict=False).status == CORRECT
+
+
+def test_exercise_notebook_contains_no_judgement_answers():
+    text = (EXERCISES_DIR / "07c_masks_keypoints_errors.ipynb").read_text(encoding="utf-8")
+    for name, letter in JUDGEMENT_ANSWERS.items():
+        assert f'answer_{name[2:]} = \\"{letter}\\"' not in text  # as JSON writes the cell
+        assert f'answer_{name[2:]} = "{letter}"' not in text

@@ -167,13 +167,27 @@ def test_every_named_mistake_is_proven_by_a_mutant():
     assert_misconceptions_proven(EXERCISES_CH, NAMED)
 
 
-@pytest.mark.parametrize("letter", ["a", "b", "d"])
-def test_judgement_wrong_letters_are_incorrect(letter):
-    result = ch.ex3.check(letter, strict=False)
-    assert result.status != CORRECT
-    assert ch.ex3.check("c", strict=False).status == CORRECT
+JUDGEMENT_ANSWERS = {"ex3": "c", "ex4": "b", "ex5": "b"}
+
+
+def test_the_judgement_exercises_are_the_ones_with_answers():
+    assert {n for n, ex in EXERCISES_CH.items() if ex.kind == "judgement"} == set(JUDGEMENT_ANSWERS)
+    assert len(JUDGEMENT_ANSWERS) >= 2
+
+
+@pytest.mark.parametrize("name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items()
+                                          for x in "abcd" if x != a])
+def test_judgement_wrong_letters_are_incorrect_and_explained(name, letter):
+    ex = EXERCISES_CH[name]
+    result = ex.check(letter, strict=False)
+    assert result.status != CORRECT and result.misconception == f"option_{letter}"
+    assert ex.options[letter][1] in result.message
+    assert ex.check(JUDGEMENT_ANSWERS[name], strict=False).status == CORRECT
 
 
 def test_exercise_notebook_contains_no_solution_code():
     text = (EXERCISES / "06c_prediction_sets.ipynb").read_text(encoding="utf-8")
-    assert "math.ceil(round" not in text and 'answer_3 = "c"' not in text
+    assert "math.ceil(round" not in text
+    for name, letter in JUDGEMENT_ANSWERS.items():
+        assert f'answer_{name[2:]} = \\"{letter}\\"' not in text  # as JSON writes the cell
+        assert f'answer_{name[2:]} = "{letter}"' not in text

@@ -88,7 +88,7 @@ def test_generate_assignment_and_autograde_a_right_and_a_wrong_submission(tmp_pa
     assert "Correct: all 1 cases pass" in shown and "hidden case" in shown  # public passed, hidden not
 
 
-CHAPTER_NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "solutions").glob("0[1-8]_*.ipynb"))
+CHAPTER_NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "solutions").glob("0[1-8]*_*.ipynb"))  # 06c, 07c too
 
 
 @pytest.mark.parametrize("notebook", CHAPTER_NOTEBOOKS, ids=lambda p: p.stem)
@@ -103,3 +103,21 @@ def test_the_solutions_pass_every_hidden_test(notebook):
     for name, answer, _ in checks:
         ex = getattr(module, name)
         hidden_check(namespace[answer], _pack(_hidden_spec(ex)))
+
+
+@pytest.mark.parametrize("chapter", ["prediction_sets", "masks_keypoints_errors", "3"])
+def test_every_chapter_exports_one_graded_cell_per_exercise(chapter, tmp_path):
+    """Lettered chapters (06c, 07c) export too, into ch06c_..., not only NN_topic notebooks."""
+    import importlib
+
+    from mltutor.grade import chapter_module
+    from mltutor.grading.nbgrader import export_chapter
+
+    module = chapter_module(chapter)
+    target = export_chapter(chapter, tmp_path)
+    number = target.name.split("_", 1)[0]
+    assert target.parent.name == f"ch{number}_{module.__name__.rsplit('.', 1)[1]}"
+    nb = json.loads(target.read_text(encoding="utf-8"))
+    graded = [c["metadata"]["nbgrader"]["grade_id"] for c in nb["cells"]
+              if c["metadata"].get("nbgrader", {}).get("grade")]
+    assert graded == [f"test_{name}" for name in importlib.import_module(module.__name__).__all__]

@@ -346,7 +346,7 @@ ex7 = ChoiceExercise(
         "b": ("never lower it; raise it if some of the extra boxes find objects missed so far",
               "the extra boxes only add points at the end of the ranking: the earlier envelope can"
               " only rise, and every newly found object adds a recall step. That is one reason "
-              "COCO caps the number of detections per image (100)."),
+              "COCO caps the number of detections per image and category (100)."),
         "c": ("nothing at all",
               "an extra box that matches a missed object raises recall, and with it the AP."),
         "d": ("lower it only at high IoU thresholds",

@@ -4,6 +4,9 @@
 ex1    COCO's uncompressed run-length counts of a binary mask          ``rle_counts``
 ex2    the object keypoint similarity of one detection, own sigmas      ``oks``
 ex3    the TIDE cause of one false positive, from its three best IoUs  ``false_positive_cause``
+ex4    judgement: which fix to fund first, from an error breakdown (a letter)
+ex5    judgement: box AP or mask AP for a hose segmenter (a letter)
+ex6    judgement: sigmas for a hand skeleton (a letter)
 =====  =========================================================================================
 
 The reference solutions below are plain NumPy (``mltutor.detection`` is deliberately not used,
@@ -15,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mltutor.check import Exercise, Misconception, case
+from mltutor.check import ChoiceExercise, Exercise, Misconception, case
 
-__all__ = ["ex1", "ex2", "ex3"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -163,6 +166,101 @@ ex3 = Exercise(
         "`max(iou_same, iou_other) <= t_b`, also included.",
         "A duplicate needs a same-class object that was *already found* (`iou_same_taken`), "
         "overlapped by at least `t_f`.",
+    ],
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Judgement exercises: a scenario and a decision; every wrong option explains itself
+# --------------------------------------------------------------------------------------------
+
+ex4 = ChoiceExercise(
+    "ex4",
+    title="Which fix to fund first",
+    variable="answer_4",
+    options={
+        "a": ("the duplicates: they are the most frequent error",
+              "a count is not a cost: duplicates usually score below the first hit on the same "
+              "object and come late in the ranking, and their ΔAP is the second smallest."),
+        "b": ("better box regression: localisation has the largest ΔAP",
+              "ΔAP is the AP that fixing one cause alone would buy, and localisation buys the "
+              "most; the count of errors does not say what they cost."),
+        "c": ("each of the four in proportion to its share of 1 - AP50, since the ΔAPs add up "
+              "to it",
+              "each ΔAP fixes one cause and leaves the others in place, so the ΔAPs are not shares "
+              "of 1 - AP and their sum means nothing (chapter 7c's sloppy detector: 0.424 against "
+              "0.493)."),
+        "d": ("fewer boxes on empty ground: background boxes are the false positives that no "
+              "object explains",
+              "the background boxes buy the least of all here: boxes that come late in the "
+              "ranking cost little AP, however wrong they are."),
+    },
+    answer="b",
+    hints=[
+        "Which column of the breakdown is measured in AP, and which only counts errors?",
+        "Sort the four causes by ΔAP, not by count.",
+    ],
+)
+
+ex5 = ChoiceExercise(
+    "ex5",
+    title="Box AP or mask AP for a hose segmenter",
+    variable="answer_5",
+    options={
+        "a": ("accept: the masks come from the same detections, so their AP is about 0.87 too",
+              "the same detections can score very differently on their masks: a thin object's "
+              "box barely moves when the mask slides across its width (chapter 7c: box IoU 0.931,"
+              " mask IoU 0.336 for a 5-pixel hose)."),
+        "b": ("accept: box AP75 is strict enough to stand in for mask AP",
+              "a stricter box threshold does not measure the pixels: in chapter 7c every hose box"
+              " counted at IoU 0.75 (box AP75 1.000) while hardly any hose mask did (0.057)."),
+        "c": ("ask for mask AP (iou_type=\"segm\"), with mask areas in the annotations, before "
+              "deciding",
+              "the robot needs the pixels, so the match must be measured on the masks; for thin "
+              "objects box AP says little about them, and the size ranges need the mask's area, "
+              "not the box's."),
+        "d": ("accept: mask AP is always at least box AP, because a mask is more precise than a "
+              "box",
+              "a mask fits the object more closely, which makes its IoU *more* sensitive to a "
+              "small shift, not less; for the hoses of chapter 7c mask AP was 0.173 against a "
+              "box AP of 0.867."),
+    },
+    answer="c",
+    hints=[
+        "What does the robot need to know: where the hose's box is, or which pixels it covers?",
+        "For a long, thin object, what fraction of its box does a 2-pixel shift change, and what "
+        "fraction of its mask?",
+    ],
+)
+
+ex6 = ChoiceExercise(
+    "ex6",
+    title="Sigmas for a hand skeleton",
+    variable="answer_6",
+    options={
+        "a": ("COCO's person sigmas: the wrist's for the wrist, the ankles' and the eyes' for the "
+              "fingertips",
+              "COCO's sigmas were measured for people's joints from COCO's annotations; a "
+              "fingertip judged by an ankle's or an eye's sigma is judged by a precision that was "
+              "measured for another joint."),
+        "b": ("one sigma for every keypoint, their mean, so that no joint is favoured",
+              "one sigma judges every joint by the same precision: errors at the sharp "
+              "fingertips then count as little as errors at the vaguer wrist (chapter 7c's two "
+              "cow detectors, 0.740 and 0.736 with one sigma, were 0.624 and 0.932 with their "
+              "own)."),
+        "c": ("sigmas estimated per keypoint from several annotators labelling the same hands: "
+              "the spread of their labels around the consensus, relative to the hand's scale",
+              "a sigma says how precisely a joint *can* be placed, and repeated annotations "
+              "measure exactly that, joint by joint."),
+        "d": ("very small sigmas for every keypoint, so that the evaluation is strict",
+              "with tiny sigmas every similarity falls to about 0 at a pixel or two, far below "
+              "what annotators themselves agree on: AP then ranks detectors by label noise."),
+    },
+    answer="c",
+    hints=[
+        "What does sigma stand for in OKS: how much a joint matters, or how precisely it can be "
+        "placed?",
+        "How did chapter 7c get the cow's sigmas?",
     ],
 )
 

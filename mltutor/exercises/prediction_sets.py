@@ -4,6 +4,8 @@
 ex1    the split-conformal threshold from n calibration scores                 ``conformal_threshold``
 ex2    LAC prediction sets from the threshold                                   ``lac_sets``
 ex3    judgement: what a 90 % coverage promises (a letter)
+ex4    judgement: alpha and set construction for a triage tool (a letter)
+ex5    judgement: what the triage tool's guarantee says about a rare diagnosis (a letter)
 =====  ===========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (``mltutor.conformal`` is
@@ -19,7 +21,7 @@ import numpy as np
 
 from mltutor.check import ChoiceExercise, Exercise, Misconception, case
 
-__all__ = ["ex1", "ex2", "ex3"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,5 +194,63 @@ ex3 = ChoiceExercise(
         "calibration set together?",
         "Look again at the histogram of coverage over 300 splits and at the table of coverage per "
         "class in chapter 6c.",
+    ],
+)
+
+ex4 = ChoiceExercise(
+    "ex4",
+    title="An alpha and a construction for a triage tool",
+    variable="answer_4",
+    options={
+        "a": ("alpha = 0.95 with LAC sets",
+              "alpha is the share of sets allowed to *miss* the true diagnosis; 0.95 asks for "
+              "sets that contain it only 5 % of the time."),
+        "b": ("alpha = 0.05 with LAC sets, calibrated on the 2,000 held-out patients",
+              "1 - alpha = 0.95 is the coverage asked for, the held-out patients make the "
+              "guarantee hold, and LAC gives the smallest sets of the constructions in chapter "
+              "6c, which is what the doctors want."),
+        "c": ("alpha = 0.05 with plain (not randomised) APS sets",
+              "plain APS is valid but over-covers: in chapter 6c it covered 99.7 % where 90 % was "
+              "asked, with sets of 3.3 classes against 1.3 for LAC; the doctors asked for short "
+              "lists."),
+        "d": ("alpha = 0.05 with LAC sets, calibrated on the patients the model was trained on",
+              "the model has seen those patients, so their scores look better than a new "
+              "patient's: the threshold comes out too low and the sets too small to cover 95 %."),
+    },
+    answer="b",
+    hints=[
+        "Is alpha the coverage or the miscoverage?",
+        "Which construction gave the smallest sets in chapter 6c, and on which samples must the "
+        "scores be computed for the promise to hold?",
+    ],
+)
+
+ex5 = ChoiceExercise(
+    "ex5",
+    title="What the guarantee says about a rare diagnosis",
+    variable="answer_5",
+    options={
+        "a": ("its sets also contain it for at least 95 % of such patients",
+              "the promise is marginal, an average over all patients; in chapter 6c the rare "
+              "earwig was covered 37 % of the time while the average was 90 %."),
+        "b": ("nothing: measure its coverage on its own, and if it must be 95 %, calibrate a "
+              "threshold per diagnosis on enough patients with it",
+              "the common diagnoses can carry the average: with the other 95 % of patients always "
+              "covered, the rare one could be missed every time and the marginal coverage would "
+              "still be 0.95. Class-conditional calibration gives a promise per class, at the "
+              "price of enough calibration patients of each."),
+        "c": ("at least 95 % minus its share of the patients, so 90 %",
+              "no such bound exists: 0.95 of the patients in the other diagnoses, all covered, "
+              "already reach 0.95 with the rare diagnosis covered not at all."),
+        "d": ("switching from LAC to APS brings its coverage up to 95 %",
+              "APS sets grow where the model is unsure, which helps a rare class a little (52 % "
+              "against 37 % for the earwig in chapter 6c), but APS makes no promise per class "
+              "either."),
+    },
+    answer="b",
+    hints=[
+        "Write the marginal coverage as the average of the per-diagnosis coverages, weighted by "
+        "how common each diagnosis is.",
+        "How low can the rare diagnosis's coverage be while that average is still 0.95?",
     ],
 )

@@ -199,11 +199,11 @@ def _test_source(module_name: str, ex, answer: str) -> str:
 
 
 def chapter_notebook(chapter: str, solutions_dir: Path = REPO / "solutions") -> Path:
-    """``solutions/NN_topic.ipynb`` for a module name or a number."""
+    """``solutions/NN_topic.ipynb`` (or ``NNc_topic.ipynb``) for a module name or a number."""
     from mltutor.grade import chapter_module
 
     topic = chapter_module(chapter).__name__.rsplit(".", 1)[1]
-    found = sorted(solutions_dir.glob(f"[0-9][0-9]_{topic}.ipynb"))
+    found = sorted(solutions_dir.glob(f"[0-9][0-9]*_{topic}.ipynb"))  # 07c_... too
     if not found:
         raise FileNotFoundError(f"no solutions notebook for {topic} in {solutions_dir}")
     return found[0]
@@ -238,7 +238,7 @@ def export_chapter(chapter: str, course: Path, solutions_dir: Path = REPO / "sol
         cell["id"] = f"mltutor-{k}"
         cells.append(cell)
     nb["cells"] = cells
-    name = f"ch{notebook.stem[:2]}_{topic}"
+    name = f"ch{notebook.stem.split('_', 1)[0]}_{topic}"  # ch07c_masks_...
     target = Path(course) / "source" / name / notebook.name
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
