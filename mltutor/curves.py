@@ -438,17 +438,32 @@ def _ascending_counts(classes: SortedClasses) -> tuple[np.ndarray, np.ndarray, n
         tps[:d] = np.searchsorted(minority, thresholds, side="left")
     else:  # every score is a threshold: the sorted scores themselves
         d, thresholds = n, scores
+        # m at index 0, one step down after each minority score (distinct positions, so no
+        # np.add.at), summed in place (no copy): the minority scores at or above each index.
         tps = np.zeros(d + 1)
-        tps[_minority_positions(classes) + 1] = 1.0  # distinct positions, so no np.add.at
-        np.cumsum(tps[:d], out=tps[:d])  # minority scores below each index (in place: no copy)
-        predicted = np.ones(d + 1)
-        np.cumsum(predicted[d - 1::-1], out=predicted[d - 1::-1])  # n - k at index k
+        tps[0] = m
+        tps[_minority_positions(classes) + 1] = -1.0
+        np.cumsum(tps[:d], out=tps[:d])
+        predicted = _countdown(n, d + 1)
+        if classes.minority_is_positive:
+            return tps, predicted, thresholds
+        np.subtract(m, tps[:d], out=tps[:d])  # back to the minority scores below each index
     if classes.minority_is_positive:
         np.subtract(m, tps[:d], out=tps[:d])  # positives at or above = m - positives below
     else:  # positives at or above = predicted - (negatives at or above)
         tps[:d] -= m
         tps[:d] += predicted[:d]
     return tps, predicted, thresholds
+
+
+def _countdown(n: int, size: int, block: int = 1 << 16) -> np.ndarray:
+    """A float64 array of ``size`` whose first ``n`` elements are ``n, n - 1, ..., 1`` (exact),
+    written a cache-sized block at a time: one pass, and no second array of the full length."""
+    out = np.empty(size)
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        out[start:stop] = np.arange(n - start, n - stop, -1.0)
+    return out
 
 
 def _flat_tps_kept(tps: np.ndarray) -> np.ndarray:
