@@ -506,7 +506,7 @@ def sorted_pr_points(
 def sorted_det_points(
     is_positive: np.ndarray, y_score: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`det_curve` without weights and without ``drop_intermediate``, in the output arrays.
+    """``det_curve`` without weights and without ``drop_intermediate``, in the output arrays.
 
     The lowest kept threshold is the last one at which every positive is still predicted
     positive, the highest is the first one with no false positive (the threshold ``inf`` when
