@@ -549,6 +549,8 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
         for i, seg in zip(rle_obj, rle_dicts):
             as_rle_set(seg, f"{where(i)}['segmentation']")
         raise
+    if not poly_obj:  # every field an RLE (COCO results): already in record order, nothing to gather
+        return rles
     poly_obj_a = np.array(poly_obj, dtype=np.int64)
     bulk = bulk_polygons(polys)
     if bulk is None:  # something unusual: check object by object, to name the one at fault
@@ -558,6 +560,8 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
     parts = polygons_to_rle_set(*bulk, heights[poly_obj_a], widths[poly_obj_a])
     # Objects of several polygons are merged (union), as annToRLE does; one polygon is taken as is.
     several = n_parts > 1
+    if not rle_obj and not several.any():  # one polygon per record: the parts are the records
+        return parts
     in_several = np.repeat(several, n_parts)
     group = np.repeat(np.arange(int(several.sum())), n_parts[several])
     multi = owners[several]
