@@ -114,6 +114,22 @@ def test_ex4_matrices_in_the_notebook_are_the_module_ones():
     np.testing.assert_array_equal(namespace["cm_b"], ch2.CM_MODEL)
 
 
+@pytest.mark.parametrize("i", range(len(ch2.ex7.cases)))
+def test_ex7_reference_matches_sklearn(i):
+    y_true, y_pred = labels_from_cm(ch2.ex7.cases[i].args[0])
+    mcc, kappa = ch2.ex7.expected(i)
+    assert mcc == pytest.approx(sklearn_metrics.matthews_corrcoef(y_true, y_pred), abs=1e-12)
+    assert kappa == pytest.approx(sklearn_metrics.cohen_kappa_score(y_true, y_pred), abs=1e-12)
+
+
+def test_ex7_has_the_traps():
+    """An empty column (constant prediction), an empty row, and the kappa paradox."""
+    cms = [c.args[0] for c in ch2.ex7.cases]
+    assert any((cm.sum(axis=0) == 0).any() for cm in cms)
+    assert any((cm.sum(axis=1) == 0).any() for cm in cms)
+    assert any(np.trace(cm) / cm.sum() == 0.9 and ch2.mcc_and_kappa(cm)[1] < 0 for cm in cms)
+
+
 def test_cm_three_is_the_chapter_example():
     """SEED_AUDIT item 2: accuracy = weighted recall = 0.75, macro recall 0.733."""
     y_true, y_pred = labels_from_cm(ch2.CM_THREE)
@@ -288,6 +304,66 @@ def ex3_inverse_frequency_weights(y_true, y_pred):
     return float(np.sum(w / w.sum() * tp[occurs] / support[occurs]))
 
 
+def _cells(cm):
+    (tn, fp), (fn, tp) = np.asarray(cm, dtype=float).tolist()
+    return tn, fp, fn, tp
+
+
+def _kappa(cm):
+    return ch2.mcc_and_kappa(cm)[1]
+
+
+def _mcc(cm):
+    return ch2.mcc_and_kappa(cm)[0]
+
+
+def ex7_kappa_is_accuracy(cm):
+    tn, fp, fn, tp = _cells(cm)
+    return _mcc(cm), (tn + tp) / (tn + fp + fn + tp)
+
+
+def ex7_chance_from_true_shares_squared(cm):
+    tn, fp, fn, tp = _cells(cm)
+    n = tn + fp + fn + tp
+    p_e = ((tn + fp) / n) ** 2 + ((fn + tp) / n) ** 2
+    return _mcc(cm), ((tn + tp) / n - p_e) / (1 - p_e)
+
+
+def ex7_informedness_for_mcc(cm):
+    tn, fp, fn, tp = _cells(cm)
+    return tp / (tp + fn) + tn / (tn + fp) - 1, _kappa(cm)
+
+
+def ex7_nan_when_undefined(cm):
+    tn, fp, fn, tp = _cells(cm)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = np.sqrt(np.float64((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)))
+        return float((tp * tn - fp * fn) / d), _kappa(cm)
+
+
+def ex7_no_square_root(cm):
+    tn, fp, fn, tp = _cells(cm)
+    d = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+    return ((tp * tn - fp * fn) / d if d else 0.0), _kappa(cm)
+
+
+def ex7_f1_for_mcc(cm):
+    tn, fp, fn, tp = _cells(cm)
+    return (2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0), _kappa(cm)
+
+
+def ex7_kappa_over_one_plus_chance(cm):
+    tn, fp, fn, tp = _cells(cm)
+    n = tn + fp + fn + tp
+    p_e = ((tn + fp) * (tn + fn) + (fn + tp) * (fp + tp)) / n**2
+    return _mcc(cm), ((tn + tp) / n - p_e) / (1 + p_e)
+
+
+def ex7_swapped_outputs(cm):
+    mcc, kappa = ch2.mcc_and_kappa(cm)
+    return kappa, mcc
+
+
 MUTANTS = {
     "ex1": [ex1_uniform_guess, ex1_smallest_class, ex1_first_sorted_class,
             ex1_class_of_the_first_sample, ex1_count_not_fraction, ex1_with_bincount,
@@ -298,6 +374,9 @@ MUTANTS = {
     "ex3": [ex3_macro_recall, ex3_weights_from_predictions, ex3_weighted_precision,
             ex3_absent_classes_as_zero_in_a_plain_mean, ex3_weights_not_normalised,
             ex3_inverse_frequency_weights],
+    "ex7": [ex7_kappa_is_accuracy, ex7_chance_from_true_shares_squared, ex7_informedness_for_mcc,
+            ex7_nan_when_undefined, ex7_no_square_root, ex7_f1_for_mcc,
+            ex7_kappa_over_one_plus_chance, ex7_swapped_outputs],
 }
 
 # Wrong answers for ex4 (accuracy change, balanced accuracy change), B minus A:
@@ -397,6 +476,11 @@ NAMED = {
         "ex3_macro_recall": "macro_recall",
         "ex3_weights_from_predictions": "weights_from_predictions",
         "ex3_weighted_precision": "weighted_precision",
+    },
+    "ex7": {
+        "ex7_kappa_is_accuracy": "kappa_without_chance",
+        "ex7_chance_from_true_shares_squared": "chance_from_truth_only",
+        "ex7_informedness_for_mcc": "informedness",
     },
 }
 

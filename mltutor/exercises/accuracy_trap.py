@@ -7,6 +7,7 @@ ex3    support-weighted recall, which turns out to be accuracy        ``weighted
 ex4    which metric exposes the shortcut? accuracy vs balanced acc.   two numbers
 ex5    judgement: the fraud queue (a letter)
 ex6    judgement: balanced accuracy of the do-nothing model (a number)
+ex7    MCC and Cohen's kappa from a binary confusion matrix           ``mcc_and_kappa``
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (the chapter's own
@@ -14,7 +15,8 @@ The functions below are the reference solutions, in plain NumPy (the chapter's o
 scikit-learn where it has an opinion: ``balanced_accuracy`` leaves out classes with no true
 samples, as ``sklearn.metrics.balanced_accuracy_score`` does (it warns "y_pred contains classes not
 in y_true"), and ``weighted_recall`` weights each class by its true count, as
-``recall_score(average="weighted")`` does.
+``recall_score(average="weighted")`` does.  ``mcc_and_kappa`` returns an MCC of 0.0 when a row or
+column of the matrix is empty, as ``sklearn.metrics.matthews_corrcoef`` does.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import numpy as np
 
 from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -63,6 +65,18 @@ def weighted_recall(y_true, y_pred):
     recall = hits / support
     weights = support / support.sum()                              # n_k / N
     return float(np.sum(weights * recall))
+
+
+def mcc_and_kappa(cm):
+    """Matthews correlation and Cohen's kappa of a 2 x 2 confusion matrix [[TN, FP], [FN, TP]]."""
+    cm = np.asarray(cm, dtype=float)
+    (tn, fp), (fn, tp) = cm
+    denominator = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    mcc = (tp * tn - fp * fn) / denominator if denominator > 0 else 0.0  # 0/0: scikit-learn's 0
+    shares = cm / cm.sum()
+    p_observed = np.trace(shares)
+    p_chance = shares.sum(axis=1) @ shares.sum(axis=0)   # true share x predicted share, per class
+    return float(mcc), float((p_observed - p_chance) / (1 - p_chance))
 
 
 # --------------------------------------------------------------------------------------------
@@ -218,6 +232,32 @@ ex4 = ValueExercise(
 
         changes = (accuracy(cm_b) - accuracy(cm_a), mean_recall(cm_b) - mean_recall(cm_a))
         """,
+)
+
+
+ex7 = Exercise(
+    "ex7",
+    title="MCC and Cohen's kappa from a confusion matrix",
+    reference=mcc_and_kappa,
+    outputs=("mcc", "kappa"),
+    cases=[
+        case(_a([[2940, 0], [59, 1]]), note="the chapter's default model: 1 of 60 defects found"),
+        case(_a([[2940, 0], [60, 0]]), note="always 'good': a constant prediction"),
+        case(_a([[45, 5], [5, 45]]), note="90 % agreement, 50 % positive"),
+        case(_a([[90, 5], [5, 0]]), note="90 % agreement, 5 % positive"),
+        case(_CM_BINARY, note="more false alarms than misses"),
+        case(_a([[30, 0], [0, 10]]), note="every prediction right"),
+        case(_a([[0, 7], [3, 0]]), note="every prediction wrong"),
+        case(_a([[6, 4], [0, 0]]), note="no positive in the truth"),
+    ],
+    hints=[
+        "Unpack the matrix first: `(tn, fp), (fn, tp) = cm`. MCC is "
+        "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN)).",
+        "When one of the four totals is 0 (an empty row or column) MCC is 0/0; scikit-learn "
+        "returns 0.0 there, and so should you.",
+        "Kappa is (p_o − p_e) / (1 − p_e): p_o is the share of the diagonal, p_e the sum over the "
+        "two classes of (true share of the class) × (predicted share of the class).",
+    ],
 )
 
 
@@ -383,4 +423,36 @@ ex3.misconceptions = [
                   _wrong_ex3_weights_from_predictions),
     Misconception("weighted_precision", "support-weighted precision instead of recall",
                   _wrong_ex3_weighted_precision),
+]
+
+
+def _wrong_cells(cm):
+    (tn, fp), (fn, tp) = np.asarray(cm, dtype=float).tolist()  # Python floats: 0/0 raises
+    return tn, fp, fn, tp
+
+
+def _wrong_ex7_kappa_without_chance(cm):
+    tn, fp, fn, tp = _wrong_cells(cm)
+    return mcc_and_kappa(cm)[0], (tn + tp) / (tn + fp + fn + tp)
+
+
+def _wrong_ex7_chance_from_truth_only(cm):
+    tn, fp, fn, tp = _wrong_cells(cm)
+    n = tn + fp + fn + tp
+    p_chance = ((tn + fp) / n) ** 2 + ((fn + tp) / n) ** 2
+    return mcc_and_kappa(cm)[0], ((tn + tp) / n - p_chance) / (1 - p_chance)
+
+
+def _wrong_ex7_informedness(cm):
+    tn, fp, fn, tp = _wrong_cells(cm)
+    return tp / (tp + fn) + tn / (tn + fp) - 1, mcc_and_kappa(cm)[1]  # raises on an empty row
+
+
+ex7.misconceptions = [
+    Misconception("kappa_without_chance", "kappa without the correction for chance: the plain "
+                  "agreement (accuracy)", _wrong_ex7_kappa_without_chance),
+    Misconception("chance_from_truth_only", "chance agreement from the true class shares alone "
+                  "(squared), instead of true share × predicted share", _wrong_ex7_chance_from_truth_only),
+    Misconception("informedness", "recall + specificity − 1 (informedness, adjusted balanced "
+                  "accuracy) instead of MCC", _wrong_ex7_informedness),
 ]
