@@ -50,18 +50,21 @@ CSV_FIELDS = ("submission", "exercise", "kind", "status", "passed", "total", "sc
 
 
 def chapter_module(chapter: str):
-    """The exercise module for ``"precision_recall"``, ``"3"``, ``"03"`` or ``"03_precision_recall"``."""
+    """The exercise module for ``"precision_recall"``, ``"3"``, ``"03"``, ``"6c"``, ``"06c"`` or
+    ``"03_precision_recall"``."""
     name = str(chapter).strip()
-    if name.isdigit():
-        # the number of a solutions notebook, NN_topic.ipynb (chapters such as 7c have letters)
-        found = [p.stem[3:] for p in _SOLUTIONS.glob(f"{int(name):02d}_*.ipynb")]
+    number = re.fullmatch(r"(\d+)([a-z]?)", name)
+    if number:
+        # the number (and letter) of a solutions notebook, NN[x]_topic.ipynb
+        prefix = f"{int(number[1]):02d}{number[2]}_"
+        found = [p.stem[len(prefix):] for p in _SOLUTIONS.glob(f"{prefix}*.ipynb")]
         found = [t for t in found if t in CHAPTERS]
         if len(found) != 1:
             raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)} or the number of a "
                              f"notebook in solutions/, got {chapter!r}")
         name = found[0]
-    elif re.match(r"^\d\d_", name):
-        name = name[3:]
+    elif re.match(r"^\d\d[a-z]?_", name):
+        name = name.split("_", 1)[1]
     if name not in CHAPTERS:
         raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)} (or its number), "
                          f"got {chapter!r}")

@@ -41,6 +41,9 @@ def submissions(tmp_path):
 
 def test_chapter_names():
     assert chapter_module("3") is chapter_module("03_precision_recall") is chapter_module("precision_recall")
+    assert (chapter_module("6c") is chapter_module("06c") is chapter_module("06c_prediction_sets")
+            is chapter_module("prediction_sets"))
+    assert chapter_module("7c") is chapter_module("masks_keypoints_errors")
     with pytest.raises(ValueError, match="chapter must be"):
         chapter_module("99")
 
