@@ -435,6 +435,53 @@ def ex6_indices_ignored(metric, y_true, pred_a, pred_b, indices, confidence_leve
     return ex6_b_minus_a(metric, y_true, pred_b, pred_a, rows, confidence_level)
 
 
+def ex9_wald(k, n, z=1.959963984540054):
+    p = k / n
+    half = z * np.sqrt(p * (1 - p) / n)
+    return p - half, p + half
+
+
+def ex9_clipped_wald(k, n, z=1.959963984540054):
+    low, high = ex9_wald(k, n, z)
+    return max(low, 0.0), min(high, 1.0)
+
+
+def ex9_centred_on_p(k, n, z=1.959963984540054):
+    p = k / n
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p - half, p + half
+
+
+def ex9_z_not_squared(k, n, z=1.959963984540054):
+    p = k / n
+    centre = (p + z / (2 * n)) / (1 + z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z / (4 * n * n)) / (1 + z / n)
+    return centre - half, centre + half
+
+
+def ex9_half_width_not_divided(k, n, z=1.959963984540054):
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def ex9_agresti_coull(k, n, z=1.959963984540054):
+    n_t = n + z * z
+    p_t = (k + z * z / 2) / n_t
+    half = z * np.sqrt(p_t * (1 - p_t) / n_t)
+    return p_t - half, p_t + half
+
+
+def ex9_ignores_z(k, n, z=1.959963984540054):
+    return ch6.wilson_interval(k, n)
+
+
+def ex9_low_high_swapped(k, n, z=1.959963984540054):
+    low, high = ch6.wilson_interval(k, n, z)
+    return high, low
+
+
 MUTANTS = {
     "ex1": [ex1_fpr_tpr_swapped, ex1_ties_not_grouped, ex1_no_origin, ex1_lowest_threshold_first,
             ex1_divided_by_n, ex1_strictly_greater, ex1_drop_intermediate, ex1_specificity_not_fpr],
@@ -449,6 +496,8 @@ MUTANTS = {
     "ex6": [ex6_unpaired, ex6_b_minus_a, ex6_alpha_not_halved, ex6_percentile_of_fractions,
             ex6_normal_approximation, ex6_separate_intervals, ex6_truth_not_resampled,
             ex6_indices_ignored],
+    "ex9": [ex9_wald, ex9_clipped_wald, ex9_centred_on_p, ex9_z_not_squared,
+            ex9_half_width_not_divided, ex9_agresti_coull, ex9_ignores_z, ex9_low_high_swapped],
 }
 
 MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
@@ -520,7 +569,30 @@ NAMED = {
         "ex6_b_minus_a": "b_minus_a",
         "ex6_alpha_not_halved": "alpha_not_halved",
     },
+    "ex9": {
+        "ex9_wald": "wald",
+        "ex9_centred_on_p": "centred_on_p",
+        "ex9_z_not_squared": "z_not_squared",
+    },
 }
+
+
+@pytest.mark.parametrize("i", range(len(ch6.ex9.cases)))
+def test_ex9_reference_matches_statsmodels(i):
+    proportion = pytest.importorskip("statsmodels.stats.proportion")
+    from scipy.stats import norm
+
+    c = ch6.ex9.cases[i]
+    z = c.kwargs.get("z", 1.959963984540054)
+    expected = proportion.proportion_confint(*c.args, alpha=2 * norm.sf(z), method="wilson")
+    np.testing.assert_allclose(ch6.ex9.expected(i), expected, rtol=0, atol=1e-12)
+
+
+def test_ex9_has_the_traps():
+    """0 of n and n of n (where Wald's interval has width 0) and a level other than 95 %."""
+    counts = [(c.args[0], c.args[1]) for c in ch6.ex9.cases]
+    assert any(k == 0 for k, n in counts) and any(k == n for k, n in counts)
+    assert any("z" in c.kwargs for c in ch6.ex9.cases)
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)

@@ -9,6 +9,7 @@ ex5    fit a temperature by minimising that loss                             ``f
 ex6    a paired bootstrap interval from given resample indices               ``paired_interval``
 ex7    judgement: a curve for a rare disease (a letter)
 ex8    judgement: is the difference real? (a letter)
+ex9    a Wilson interval for a small class's recall                         ``wilson_interval``
 =====  ===========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (``mltutor.metrics`` and
@@ -22,7 +23,7 @@ from scipy.optimize import minimize_scalar
 
 from mltutor.check import ChoiceExercise, Exercise, Misconception, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex9"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -109,6 +110,14 @@ def paired_interval(metric, y_true, pred_a, pred_b, indices, confidence_level=0.
 
 
 # Metrics the ex6 cases pass in (plain NumPy as well).
+
+
+def wilson_interval(k, n, z=1.959963984540054):
+    """Wilson's interval for k successes in n trials (z = 1.96 for 95 %), as (low, high)."""
+    p = k / n
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    return float(centre - half), float(centre + half)
 
 
 def accuracy(y_true, y_pred):
@@ -332,6 +341,31 @@ ex6 = Exercise(
         "A 95 % percentile interval keeps the middle 95 %: the 2.5 % and 97.5 % quantiles, "
         "`np.quantile(diffs, [alpha / 2, 1 - alpha / 2])` with `alpha = 1 - confidence_level` "
         "(NumPy's default, linear interpolation).",
+    ],
+)
+
+
+#: z of a two-sided 90 % interval (the 0.95 quantile of the standard normal).
+Z_90 = 1.6448536269514722
+
+ex9 = Exercise(
+    "ex9",
+    title="A Wilson interval for a small class",
+    reference=wilson_interval,
+    outputs=("low", "high"),
+    cases=[
+        case(1, 12, note="1 of 12 found"),
+        case(0, 12, note="none of 12 found"),
+        case(12, 12, note="all 12 found"),
+        case(6, 12, note="half of 12 found"),
+        case(4, 38, note="4 of 38, a tail class of chapter 8"),
+        case(950, 1000, note="950 of 1,000"),
+        case(3, 20, z=Z_90, note="a 90 % interval, 3 of 20"),
+    ],
+    hints=[
+        "Start from p = k / n. Wilson's interval is centred at (p + z²/2n) / (1 + z²/n), not at p.",
+        "Its half-width is z·√(p(1 − p)/n + z²/4n²) / (1 + z²/n). Note the z² (not z) inside.",
+        "At k = 0 the low end is 0 and the high end is not: that is the point of Wilson's interval.",
     ],
 )
 
@@ -562,4 +596,31 @@ ex6.misconceptions = [
                   _wrong_ex6_b_minus_a),
     Misconception("alpha_not_halved", "α not split between the two tails (the 90 % interval for a 95 % level)",
                   _wrong_ex6_alpha_not_halved),
+]
+
+
+def _wrong_ex9_wald(k, n, z=1.959963984540054):
+    p = k / n
+    half = z * np.sqrt(p * (1 - p) / n)
+    return float(p - half), float(p + half)
+
+
+def _wrong_ex9_centred_on_p(k, n, z=1.959963984540054):
+    p = k / n
+    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    return float(p - half), float(p + half)
+
+
+def _wrong_ex9_z_not_squared(k, n, z=1.959963984540054):
+    p = k / n
+    centre = (p + z / (2 * n)) / (1 + z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z / (4 * n**2)) / (1 + z / n)
+    return float(centre - half), float(centre + half)
+
+
+ex9.misconceptions = [
+    Misconception("wald", "the Wald interval p ± z·√(p(1 − p)/n), not Wilson's", _wrong_ex9_wald),
+    Misconception("centred_on_p", "Wilson's half-width, but centred on k / n instead of Wilson's "
+                  "shifted centre", _wrong_ex9_centred_on_p),
+    Misconception("z_not_squared", "z where the formula has z²", _wrong_ex9_z_not_squared),
 ]
