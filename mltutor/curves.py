@@ -28,6 +28,8 @@ the last bit needs its stable order.
 
 from __future__ import annotations
 
+import bisect
+import operator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -522,9 +524,10 @@ def sorted_det_points(
     d = thresholds.shape[0]
     tps[d], predicted[d] = 0.0, 0.0  # the point at threshold inf: nothing predicted positive
     fps = np.subtract(predicted, tps, out=predicted)  # ascending index: fps non-increasing
-    # tps is non-increasing too: ``lo`` is its last value n_positive, ``hi`` fps's first 0.
-    lo = int(np.count_nonzero(tps == n_positive)) - 1
-    hi = d + 1 - int(np.count_nonzero(fps == 0))
+    # tps is non-increasing too: ``lo`` is its last value n_positive, ``hi`` fps's first 0,
+    # found by bisection (``key`` negates: bisect wants ascending keys; no pass over the arrays).
+    lo = bisect.bisect_right(tps, -n_positive, hi=d + 1, key=operator.neg) - 1
+    hi = bisect.bisect_left(fps, 0.0, hi=d + 1, key=operator.neg)
     keep = slice(lo, hi + 1)
     fnr = np.subtract(n_positive, tps[keep], out=tps[keep])
     fnr /= n_positive
