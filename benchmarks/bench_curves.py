@@ -3,7 +3,8 @@
 Without sample weights mltutor never calls ``argsort``: it sorts all scores with ``np.sort``, sorts
 the smaller class's scores apart, and ranks them among all with ``np.searchsorted``
 (``mltutor.curves.sort_classes``).  ROC AUC is then a sum of ranks (Mann–Whitney), AP a sum over
-the distinct positive scores, and the curves a ``np.repeat`` of the ranks.  scikit-learn sorts
+the distinct positive scores, and the curves counts read off the ranks (precision-recall and DET
+straight into their output arrays, lowest threshold first).  scikit-learn sorts
 with a stable ``argsort`` and gathers labels and weights through the permutation.
 
 Each row reports two ratios measured in the same run:
