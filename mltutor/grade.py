@@ -186,6 +186,11 @@ def _write_csv(results: list[dict], target: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Command line: ``python -m mltutor.grade CHAPTER SUBMISSION... [--csv F] [--json F]``.
+
+    Grades each submission in its own process under ``--time-limit`` seconds and prints one
+    score line per submission (and writes the CSV/JSON files asked for); returns 0.
+    """
     parser = argparse.ArgumentParser(prog="python -m mltutor.grade", description=__doc__.split("\n")[0])
     parser.add_argument("chapter", help="module name, number or notebook name of the chapter")
     parser.add_argument("submissions", nargs="+", type=Path)

@@ -249,6 +249,11 @@ def export_chapter(chapter: str, course: Path, solutions_dir: Path = REPO / "sol
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Command line: ``python -m mltutor.grading.nbgrader COURSE_DIR [CHAPTER...]``.
+
+    Exports each chapter (all by default) as an nbgrader assignment in ``COURSE_DIR/source/`` and
+    prints where each went; returns 0.
+    """
     parser = argparse.ArgumentParser(prog="python -m mltutor.grading.nbgrader",
                                      description="Export chapters as nbgrader assignments.")
     parser.add_argument("course", type=Path, help="the nbgrader course directory")
