@@ -50,6 +50,14 @@ PROPERTY_TESTS = [
     "tests/test_stats_paired.py",
     "tests/test_conformal.py",
     "tests/test_calibration_variants.py",
+    "tests/test_curves_sort_only.py",
+    "tests/test_detection_mask.py",
+    "tests/test_detection_segm.py",
+    "tests/test_detection_keypoints.py",
+    "tests/test_detection_errors.py",
+    "tests/test_streaming_safety.py",
+    "tests/test_attack_dtypes.py",
+    "tests/test_attack_scores.py",
 ]
 
 SK = "scikit-learn 1.9 `sklearn.metrics.{}`"
@@ -155,8 +163,11 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
      ["detection: match_detections vs COCOeval loop"]),
     ("detection", "evaluate_voc", "the PASCAL VOC devkit's `VOCevaldet`, transcribed",
      ["detection: VOC AP vs devkit transcription"]),
-    ("detection", "evaluate_coco", "pycocotools `COCOeval` (all 12 summary numbers)",
-     ["detection: evaluate_coco vs pycocotools COCOeval"]),
+    ("detection", "evaluate_coco", "pycocotools `COCOeval` (all 12 summary numbers); for "
+     "`iou_type='segm'` also the precision/recall arrays (to 1e-9), with and without result boxes",
+     ["detection: evaluate_coco vs pycocotools COCOeval",
+      "detection: evaluate_coco segm vs pycocotools COCOeval",
+      "detection: evaluate_coco segm with result boxes vs pycocotools"]),
     ("stats", "proportion_ci", "statsmodels 0.15 `proportion_confint` (wilson, beta, agresti_coull, "
      "jeffreys, normal), to 1e-10", ["proportion_ci"]),
     ("stats", "mcnemar", "statsmodels 0.15 `contingency_tables.mcnemar` (exact and chi-square)",
@@ -169,8 +180,49 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
     ("conformal", "ConformalClassifier", "MAPIE 1.6 `SplitConformalClassifier` (LAC sets); a "
      "per-sample brute force of Romano et al.'s APS (plain and randomised)",
      ["ConformalClassifier (lac vs MAPIE)", "ConformalClassifier (aps vs brute force)"]),
-    ("streaming", "MulticlassMetrics", "scikit-learn on the concatenated batches, any batching",
-     ["streaming MulticlassMetrics == sklearn (any batching)"]),
+    ("streaming", "MulticlassMetrics", "scikit-learn on the concatenated batches, any batching; "
+     "the dense C x C state against the per-class-counts mode",
+     ["streaming MulticlassMetrics == sklearn (any batching)",
+      "streaming MulticlassMetrics dense == per-class counts"]),
+    ("streaming", "BinaryMetrics.update", "one process without repeats: `sample_ids` count each "
+     "repeated sample once", ["streaming sample_ids: repeats counted once"]),
+    # ---- kernel 2 without argsort, against the argsort kernel, brute force and scikit-learn
+    ("curve_scores", "sorted_roc_auc", "the Mann-Whitney pair count (ties 1/2, +-inf scores)",
+     ["sorted_roc_auc == Mann-Whitney (with +-inf)"]),
+    ("curve_scores", "sorted_average_precision", "the step sum over distinct thresholds (+-inf)",
+     ["sorted_average_precision == step sum (with +-inf)"]),
+    ("curves", "sorted_counts", "the argsort kernel (stable sort + cumulative sums), +-inf scores",
+     ["sorted_counts == argsort kernel (with +-inf)"]),
+    ("curves", "roc_curve", "scikit-learn `roc_curve`, `precision_recall_curve`, `det_curve`, "
+     "`roc_auc_score`, `average_precision_score` on tie-heavy, float16/float32, one-class, "
+     "weighted and multiclass/multilabel inputs (the sort-only path and its fallbacks)",
+     ["sort-only roc/pr/det curves", "sort-only roc_auc_score + average_precision_score",
+      "sort-only one-class inputs", "sort-only ovr/ovo/multilabel",
+      "sort-only weighted (argsort path)", "sort-only threshold_sweep",
+      "sorted_pr_points / sorted_det_points == counts path (with +-inf)"]),
+    # ---- masks, keypoints and the error breakdown
+    ("detection", "mask.encode", "pycocotools `mask.encode`/`decode`/`area`/`toBbox`, bit for bit",
+     ["mask: encode/decode/area/toBbox vs pycocotools"]),
+    ("detection", "mask.iou", "pycocotools `mask.iou` and `mask.merge` (IoU to 1e-12, crowd "
+     "regions)", ["mask: iou/merge vs pycocotools"]),
+    ("detection", "mask.from_polygons", "pycocotools `frPyObjects` (polygon rasterisation), bit "
+     "for bit", ["mask: polygon rasterisation vs pycocotools frPyObjects"]),
+    ("detection", "keypoints.oks", "pycocotools `COCOeval(iouType="
+     "'keypoints')` with the 17 COCO sigmas and with own sigmas; faster-coco-eval's custom "
+     "sigmas", ["detection: evaluate_coco keypoints (17, COCO sigmas) vs pycocotools",
+                "detection: evaluate_coco keypoints (1-9, own sigmas) vs pycocotools",
+                "detection: evaluate_coco keypoints (own sigmas) vs faster-coco-eval"]),
+    ("detection", "error_breakdown", "a brute-force re-implementation of TIDE's definitions; "
+     "`evaluate_coco` on the fixed data; tidecv 1.0.1",
+     ["detection: error_breakdown vs brute-force TIDE definitions",
+      "detection: error_breakdown fixes vs evaluate_coco on fixed data",
+      "detection: error_breakdown vs tidecv"]),
+    # ---- hostile inputs across the scikit-learn facade
+    ("_validation", "check_sample_weight", "scikit-learn on 20 metrics with hostile label and "
+     "weight dtypes and layouts (bool ... uint64, float16, object, pandas, strided, read-only)",
+     ["attack dtypes"]),
+    ("_validation", "check_binary_scores", "scikit-learn on hostile scores (ties, +-inf, -0.0, "
+     "denormals, all equal) across the curve and AUC functions", ["attack scores"]),
 ]
 
 SECTION_TITLES = {
