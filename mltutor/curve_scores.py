@@ -93,7 +93,7 @@ def sorted_roc_auc(is_positive: np.ndarray, y_score: np.ndarray) -> float:
     strictly below, ``hi_j`` at or below), the pairs a minority score wins against the majority,
     ties counting one half, sum to
 
-    .. math:: U = \sum_j rac{lo_j + hi_j}{2} - rac{m^2}{2}
+    .. math:: U = \sum_j \frac{lo_j + hi_j}{2} - \frac{m^2}{2}
 
     (the minority's own pairs, ties included, sum to :math:`m^2/2`).  The area is :math:`U/(PN)`
     when the positives are the minority and :math:`1 - U/(PN)` otherwise: the Mann–Whitney form
