@@ -37,7 +37,7 @@ The causes of a missed object
    fixing that error recovers it (``annotation_cause`` calls it ``"recoverable"``).
 
 The fixing oracle (TIDE's, one cause at a time, each from the original detections)
----------------------------------------------------------------------------------
+----------------------------------------------------------------------------------
 * **classification / localisation**: for every object that is the target of such errors, the
   error with the highest score among *both* kinds (ties: the earlier detection in the input) becomes
   a true positive of the object's class; the other errors of this kind on the same object, and
