@@ -15,28 +15,37 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("_root_conftest", ROOT / "conftest.py")
-root_conftest = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(root_conftest)
+
+
+def fresh_conftest():
+    """A new instance of the root conftest module: its caches start empty in every test."""
+    spec = importlib.util.spec_from_file_location("_root_conftest", ROOT / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+root_conftest = fresh_conftest()
 
 OPTIONAL = {"torch", "torchmetrics", "pycocotools", "faster_coco_eval", "pytrec_eval"}
 
 
 @pytest.fixture
 def without_optional(monkeypatch):
-    """``find_spec`` answers None for the optional reference libraries."""
+    """``find_spec`` answers None for the optional reference libraries; a fresh conftest module."""
+    global root_conftest
     real = importlib.util.find_spec
-    monkeypatch.setattr(root_conftest.importlib.util, "find_spec",
+    monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name in OPTIONAL else real(name, *a))
-    root_conftest._missing_for_module.cache_clear()
+    root_conftest = fresh_conftest()
     yield
-    root_conftest._missing_for_module.cache_clear()
+    root_conftest = fresh_conftest()
 
 
 def test_nothing_is_missing_in_the_locked_environment():
-    root_conftest._missing_for_module.cache_clear()
+    conftest = fresh_conftest()
     for path in [*ROOT.glob("tests/test_*.py"), *ROOT.glob("book/*.ipynb")]:
-        assert root_conftest.missing_libraries(path) == set(), path
+        assert conftest.missing_libraries(path) == set(), path
 
 
 def test_a_notebook_that_imports_torch_needs_torch(without_optional):
