@@ -52,9 +52,10 @@ check-site: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
-# The package's own tests and doctests; no notebook is executed.
+# The package's own tests and doctests, no notebook, at most 100 examples per property test
+# (make test runs them all).
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile mltutor tests
+	MLTUTOR_QUICK_EXAMPLES=100 $(BIN)/python -m pytest -n auto --dist loadfile mltutor tests
 
 # The notebooks that use torch, re-executed with torch's and numpy's AVX-512 kernels off, so that
 # outputs which depend on this CPU's instruction set fail here and not on a learner's machine.

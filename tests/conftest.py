@@ -6,6 +6,7 @@ pytest-xdist each worker sends its counts to the controller, which prints the to
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -32,6 +33,27 @@ class _XdistCaseCollector:
     @staticmethod
     def pytest_testnodedown(node, error):  # noqa: ARG004
         _WORKER_CASES.update(getattr(node, "workeroutput", {}).get("property_cases", {}))
+
+
+#: ``make test-fast`` sets this: every property test runs at most this many examples.
+QUICK_EXAMPLES = int(os.environ.get("MLTUTOR_QUICK_EXAMPLES", "0") or 0)
+
+
+def pytest_collection_modifyitems(config, items):  # noqa: ARG001
+    """The contributor's inner loop: cap the hypothesis examples (the full run keeps them all)."""
+    if QUICK_EXAMPLES <= 0:
+        return
+    from hypothesis import settings
+
+    for item in items:
+        test = getattr(getattr(item, "obj", None), "hypothesis", None)
+        inner = getattr(test, "inner_test", None)
+        wrapped = getattr(item, "obj", None)
+        current = getattr(wrapped, "_hypothesis_internal_use_settings", None)
+        if test is None or current is None or inner is None:
+            continue
+        wrapped._hypothesis_internal_use_settings = settings(
+            current, max_examples=min(current.max_examples, QUICK_EXAMPLES))
 
 
 def pytest_configure(config):
