@@ -36,8 +36,8 @@ Three outcomes
 * **not attempted** -- the answer is ``None``, ``...``, the placeholder :data:`____`, or a function
   that raises :class:`NotImplementedError` (the generated exercise notebooks contain exactly that).
 
-Warnings
---------
+Learner warnings
+----------------
 A warning raised by the learner's function (say a ``RuntimeWarning`` for 0/0) is named in an
 *incorrect* message.  The checks record it without changing :data:`warnings.filters`, and checks
 may run in several threads at once: :func:`warnings.catch_warnings` is not thread-safe (each one
