@@ -30,6 +30,10 @@ import pytest
 
 import mltutor
 
+# The reference covers every module, and importing them all needs torch (mltutor.streaming): the
+# loose install route has no torch, so there this whole check is skipped, with the reason.
+pytest.importorskip("torch", reason="the API-reference check imports mltutor.streaming (needs torch)")
+
 ROOT = Path(__file__).resolve().parents[1]
 API_DIR = ROOT / "book" / "api"
 EXCLUDED_PACKAGES = ("mltutor.exercises",)
