@@ -94,30 +94,52 @@ def _parse(path: Path) -> ast.AST | None:
         return None  # let pytest report the real problem
 
 
-_VISITING: set[str] = set()  # mltutor modules being scanned (their imports may be circular)
+def _module_file(dotted: str) -> Path | None:
+    """The file that importing ``dotted`` (an mltutor module or package) runs, or None."""
+    base = ROOT.joinpath(*dotted.split("."))
+    for candidate in (base / "__init__.py", base.with_suffix(".py")):
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 @functools.lru_cache(maxsize=None)
-def _missing_for_module(dotted: str) -> frozenset[str]:
-    """Libraries that importing ``dotted`` (an mltutor module) needs and that are not installed."""
-    if dotted in _VISITING:
+def _file_imports(dotted: str) -> frozenset[str]:
+    """What the module's own file imports when it runs (relative imports made absolute)."""
+    path = _module_file(dotted)
+    tree = _parse(path) if path is not None else None
+    if tree is None:
         return frozenset()
-    _VISITING.add(dotted)
+    package = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
+    return frozenset(_imported_names(tree, module_level_only=True, package=package))
+
+
+def _with_parents(dotted: str) -> list[str]:
+    """``mltutor.a.b`` -> ``mltutor``, ``mltutor.a``, ``mltutor.a.b``: importing it runs all three."""
     parts = dotted.split(".")
-    missing: set[str] = set()
-    # Importing mltutor.a.b runs mltutor/__init__.py, mltutor/a/__init__.py and mltutor/a/b.py.
-    for depth in range(1, len(parts) + 1):
-        base = ROOT.joinpath(*parts[:depth])
-        for candidate in (base / "__init__.py", base.with_suffix(".py")):
-            if candidate.is_file():
-                tree = _parse(candidate)
-                package = ".".join(parts[:depth] if candidate.name == "__init__.py"
-                                   else parts[: depth - 1])
-                if tree is not None:
-                    names = _imported_names(tree, module_level_only=True, package=package)
-                    missing |= _missing(names - {dotted})
-    _VISITING.discard(dotted)
-    return frozenset(missing)
+    return [".".join(parts[:depth]) for depth in range(1, len(parts) + 1)]
+
+
+def _missing_for_module(dotted: str) -> frozenset[str]:
+    """Libraries that importing ``dotted`` (an mltutor module) needs and that are not installed.
+
+    Follows every mltutor module it imports, transitively (the walk keeps its own visited set, so
+    import cycles are harmless), and asks ``find_spec`` about every other library named.
+    """
+    seen: set[str] = set()
+    todo = _with_parents(dotted)
+    libraries: set[str] = set()
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        for name in _file_imports(module):
+            if name.split(".")[0] == "mltutor":
+                todo.extend(_with_parents(name))
+            else:
+                libraries.add(name.split(".")[0])
+    return frozenset(name for name in libraries if importlib.util.find_spec(name) is None)
 
 
 def _missing(names: set[str], local_dir: Path | None = None) -> set[str]:
