@@ -11,6 +11,8 @@ import importlib.util
 import re
 from pathlib import Path
 
+import pytest
+
 import mltutor.metrics
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,6 +28,8 @@ def test_page_lists_the_metrics_api():
 
 
 def test_page_matches_the_script_and_the_package():
+    # The rows name mltutor.streaming objects, and importing those needs torch.
+    pytest.importorskip("torch", reason="the parity rows include mltutor.streaming (needs torch)")
     assert parity.check() == []
 
 
