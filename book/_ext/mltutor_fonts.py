@@ -37,7 +37,7 @@ from typing import Any
 FONT_CSS = "mltutor-fonts.css"
 FONT_DIR = "fonts"
 #: Folders of the output that hold no pages.
-NON_PAGE_DIRS = {"_static", "_sources", "_images", "_downloads"}
+NON_PAGE_DIRS = {"_static", "_sources", "_images", "_downloads", "zh"}  # zh/: the Chinese edition, its own build
 #: Code blocks whose characters prefer the emoji font (pictographs, dingbats, clocks ...).
 EMOJI_BLOCKS = ((0x2300, 0x23FF), (0x2600, 0x27BF), (0x2B00, 0x2BFF), (0x1F000, 0x1FAFF))
 #: CJK blocks: radicals, symbols and punctuation (《 》), kana, ideographs, full-width forms.

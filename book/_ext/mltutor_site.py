@@ -17,6 +17,11 @@
    cell stays; it installs ``mltutor @ git+<url>@v<version>`` (:func:`install_cell_source`,
    which ``tests/test_install_cell.py`` compares with every chapter;
    ``python book/_ext/mltutor_site.py --write`` puts it into the chapters).
+4. **Two editions.** The English site is at the root of the output, the Chinese one (built with
+   ``language = zh_CN`` from the same sources, ``scripts/build_book.py zh``) in ``zh/``. Every
+   page's header carries a link to the same page in the other edition
+   (``book/_templates/language-switch.html``; :func:`other_edition`), and a
+   ``<link rel="alternate" hreflang>`` for search engines.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ PLACEHOLDER_REPOSITORY_URL = "https://github.com/mltutor/mltutor"
 INSTALL_CELL_TAG = "mltutor-install"
 #: Folders of the HTML output that hold downloadable notebooks.
 DOWNLOAD_DIRS = ("_sources", "_downloads")
+#: The Chinese edition's folder inside the English site, and its Sphinx language.
+ZH_DIR, ZH_LANGUAGE = "zh", "zh_CN"
 
 
 # --------------------------------------------------------------------------------------------
@@ -89,6 +96,23 @@ def strip_install_cells_from_downloads(outdir: Path) -> list[Path]:
 # --------------------------------------------------------------------------------------------
 
 
+def other_edition(pagename: str, language: str | None) -> dict[str, str]:
+    """The link from ``pagename`` of one edition to the same page of the other, relative."""
+    up = "../" * pagename.count("/")
+    if language == ZH_LANGUAGE:
+        return {"url": f"{up}../{pagename}.html", "hreflang": "en", "label": "English",
+                "title": "Read this page in English"}
+    return {"url": f"{up}{ZH_DIR}/{pagename}.html", "hreflang": "zh-CN", "label": "中文",
+            "title": "阅读本页的中文版"}
+
+
+def add_language_switch(app, pagename, templatename, context, doctree) -> None:
+    other = other_edition(pagename, app.config.language)
+    context["mltutor_other_edition"] = other
+    context["metatags"] = context.get("metatags", "") + (
+        f'\n<link rel="alternate" hreflang="{other["hreflang"]}" href="{other["url"]}" />')
+
+
 def _script_key(script: Any) -> tuple:
     filename = getattr(script, "filename", script) or ""
     attributes = getattr(script, "attributes", {}) or {}
@@ -119,6 +143,8 @@ def configure_theme(app, config) -> None:
     config.html_context.setdefault("default_mode", "auto")
     theme_options = config.html_theme_options
     theme_options["navbar_persistent"] = []
+    # The link to the other edition, first in every page's header (before the download buttons).
+    theme_options["article_header_end"] = ["language-switch.html", "article-header-buttons.html"]
     if not repository_is_published(app):
         # sphinx-book-theme adds Binder/Colab buttons only when launch_buttons names a URL.
         theme_options["launch_buttons"] = {}
@@ -139,6 +165,7 @@ def setup(app) -> dict[str, Any]:
     app.connect("config-inited", configure_theme)
     # After every other handler (sphinx-thebe, myst-nb, the theme) has added its scripts.
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
+    app.connect("html-page-context", add_language_switch)
     app.connect("build-finished", drop_install_cells_while_placeholder)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 

@@ -1,0 +1,84 @@
+"""The glossary's core terms, as the Chinese edition must render them (book/glossary.md).
+
+Each rule: an English pattern (searched in the English prose, code and maths cut out, the display
+text of roles kept), the Chinese that every translation of such a message must contain, and
+English phrasings that are not the term (the verb "recall", "double precision").  Separately, the
+ambiguous 精度 is refused everywhere except in the fixed phrases that do not mean a metric
+(平均精度 for average precision, 单精度/双精度 for number formats), and the misspelling 阀值 and the
+association-rule 支持度 are refused.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (English term, English pattern, required Chinese pattern, English exceptions)
+CORE_TERMS: list[tuple[str, str, str, str | None]] = [
+    ("accuracy", r"\baccurac(y|ies)\b", r"准确率", None),
+    ("precision", r"\bprecisions?\b", r"精确率",
+     r"\b(average|mean average|double|single|half|floating[- ]point|float\d*|numeric(al)?|machine|"
+     r"arbitrary|full|limited|finite)[- ]precision\b|\bprecision (of float|loss)"),
+    ("average precision", r"\baverage precision\b", r"平均精度", None),
+    ("recall", r"\brecalls?\b", r"召回率", r"\b[Rr]ecall (that|from|how|what|why|chapter)\b"),
+    ("specificity", r"\bspecificit(y|ies)\b", r"特异度", None),
+    ("sensitivity", r"\bsensitivity\b", r"灵敏度", r"\bsensitivity (analysis|to)\b"),
+    ("confusion matrix", r"\bconfusion[- ]matri(x|ces)\b", r"混淆矩阵", None),
+    ("threshold", r"\bthreshold(s|ed|ing)?\b", r"阈值", None),
+    ("intersection over union", r"\bintersection[- ]over[- ]union\b", r"交并比", None),
+    ("macro average", r"\bmacro[- ]?averag\w*", r"宏平均", None),
+    ("micro average", r"\bmicro[- ]?averag\w*", r"微平均", None),
+    ("weighted average", r"\bweighted[- ]averag\w*", r"加权平均", None),
+    ("true positive", r"\btrue[- ]positives?\b", r"真正例", None),
+    ("false positive", r"\bfalse[- ]positives?\b", r"假正例", None),
+    ("false negative", r"\bfalse[- ]negatives?\b", r"假反例", None),
+    ("true negative", r"\btrue[- ]negatives?\b", r"真反例", None),
+    ("calibration", r"\bcalibrat(ion|ed|e|ing)\b", r"校准", None),
+    ("confidence interval", r"\bconfidence intervals?\b", r"置信区间", None),
+    ("harmonic mean", r"\bharmonic mean\b", r"调和平均", None),
+    ("mean average precision", r"\bmean average precision\b", r"平均精度均值", None),
+    ("class imbalance", r"\bimbalance(d)?\b", r"不平衡", None),
+    ("operating point", r"\boperating points?\b", r"工作点", None),
+    ("expected calibration error", r"\bexpected calibration error\b", r"期望校准误差", None),
+    ("reliability diagram", r"\breliability diagrams?\b", r"可靠性图", None),
+    ("log loss", r"\blog[- ]loss\b", r"对数损失", None),
+    ("multilabel", r"\bmulti-?label\b", r"多标签", None),
+    ("non-maximum suppression", r"\bnon-maximum suppression\b", r"非极大值抑制", None),
+    ("Hamming loss", r"\bHamming loss\b", r"汉明损失", None),
+    ("prevalence", r"\bprevalences?\b", r"正类比例|患病率|流行率", None),
+]
+
+#: Chinese that is never right here, and the fixed phrases that contain it but are right.
+FORBIDDEN = [
+    ("精度 (ambiguous: precision, accuracy or number format)", r"精度",
+     r"平均精度|单精度|双精度|半精度|浮点精度|数值精度|机器精度|计算精度"),
+    ("阀值 (a misspelling of 阈值)", r"阀值", None),
+    ("支持度 (association-rule support; the class count is 支持数)", r"支持度", None),
+]
+
+_CODE = re.compile(r"``.+?``|(?<![`}:])`[^`]+`(?!`)|\$\$.+?\$\$|\$[^$\n]+?\$|https?://\S+", re.S)
+_ROLE = re.compile(r"(?:\{[a-z:+-]+\}|:[a-z:+-]+:)`([^`<]*?)(?:\s*<[^>]*>)?`")
+
+
+def prose(text: str) -> str:
+    """Text with roles replaced by their display text and code, maths and URLs removed."""
+    return _CODE.sub(" ", _ROLE.sub(lambda m: f" {m.group(1)} ", text))
+
+
+def term_problems(msgid: str, msgstr: str) -> list[str]:
+    """Core terms of ``msgid`` missing from ``msgstr``, and forbidden Chinese found in it."""
+    english, chinese = prose(msgid), prose(msgstr)
+    problems = []
+    for name, pattern, required, exceptions in CORE_TERMS:
+        hits = [m for m in re.finditer(pattern, english, re.I)]
+        if exceptions:
+            spans = [m.span() for m in re.finditer(exceptions, english, re.I)]
+            hits = [m for m in hits if not any(a <= m.start() < b for a, b in spans)]
+        if hits and not re.search(required, chinese):
+            problems.append(f"term {name!r}: the translation should use {required}")
+    for name, pattern, allowed in FORBIDDEN:
+        if re.search(pattern, msgid):
+            continue  # the English text itself discusses the word
+        rest = re.sub(allowed, "", chinese) if allowed else chinese
+        if re.search(pattern, rest):
+            problems.append(f"forbidden {name}")
+    return problems
