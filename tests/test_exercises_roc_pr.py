@@ -107,6 +107,80 @@ def test_ex6_auc_resamples_keep_both_classes():
             assert counts.min() > 0 and counts.max() < idx.shape[1]
 
 
+@pytest.mark.parametrize("i", range(len(ch6.ex10.cases)))
+def test_ex10_reference_matches_statsmodels_and_mltutor(i):
+    from mltutor.stats import mcnemar
+
+    sm_tables = pytest.importorskip("statsmodels.stats.contingency_tables")
+    c = ch6.ex10.cases[i]
+    b, c_count, p = ch6.ex10.expected(i)
+    ours = mcnemar(*c.args, exact=False, correction=c.kwargs["correction"])
+    assert (b, c_count) == (ours.table[0, 1], ours.table[1, 0])
+    assert p == pytest.approx(ours.pvalue, rel=0, abs=1e-12)
+    theirs = sm_tables.mcnemar(ours.table, exact=False, correction=c.kwargs["correction"])
+    assert p == pytest.approx(theirs.pvalue, rel=0, abs=1e-12)
+
+
+def test_ex10_cases_have_the_traps():
+    """Both settings of `correction`, both directions of b - c, and more than two classes."""
+    settings = {c.kwargs["correction"] for c in ch6.ex10.cases}
+    signs = {np.sign(ch6.ex10.expected(i)[0] - ch6.ex10.expected(i)[1])
+             for i in range(len(ch6.ex10.cases))}
+    assert settings == {True, False} and signs == {-1, 1}
+    assert any(np.unique(c.args[0]).size > 2 for c in ch6.ex10.cases)
+
+
+def test_ex10_discussion_numbers():
+    """The numbers the solution's discussion quotes for the 500-sample case."""
+    y, a, b = ch6.ex10.cases[2].args
+    right_a, right_b = a == y, b == y
+    assert np.sum(right_a == right_b) == 459 and ch6.ex10.expected(2)[:2] == (13, 28)
+    assert round(right_a.mean(), 3) == 0.816 and round(right_b.mean(), 3) == 0.846
+    assert round(ch6.ex10.expected(2)[2], 2) == 0.03
+    assert round(ch6._wrong_ex10_unpaired(y, a, b)[2], 2) == 0.21
+    assert sum(ch6.ex10.expected(0)[:2]) == 4
+
+
+@pytest.mark.parametrize("i", range(len(ch6.ex11.cases)))
+def test_ex11_cases_and_reference_match_mltutor_delong(i):
+    """The case inputs are DeLong's AUCs and covariance; the reference's z and p are the test's."""
+    from mltutor.stats import delong_roc_test
+
+    c = ch6.ex11.cases[i]
+    auc_a, auc_b, covariance = c.args
+    test = delong_roc_test(*ch6.AUC_SCENARIOS[i])
+    assert (auc_a, auc_b) == pytest.approx((test.auc_a, test.auc_b), rel=0, abs=1e-12)
+    np.testing.assert_allclose(covariance, test.covariance, rtol=0, atol=1e-12)
+    z, p, differs = ch6.ex11.expected(i)
+    assert z == pytest.approx(test.z, rel=1e-10) and p == pytest.approx(test.pvalue, rel=1e-10)
+    assert differs == (test.pvalue < c.kwargs.get("alpha", 0.05))
+
+
+def test_ex11_discussion_numbers():
+    """Same AUCs, opposite answers; overlapping intervals in both; the small and the large case."""
+    def aucs(i):
+        return ch6.ex11.cases[i].args[:2]
+
+    def correlation(i):
+        cov = ch6.ex11.cases[i].args[2]
+        return cov[0, 1] / np.sqrt(cov[0, 0] * cov[1, 1])
+
+    assert [round(v, 2) for v in aucs(0)] == [round(v, 2) for v in aucs(1)] == [0.83, 0.81]
+    assert round(correlation(0), 2) == 0.90 and round(correlation(1), 2) == 0.19
+    assert round(ch6.ex11.expected(0)[1], 3) == 0.015 and round(ch6.ex11.expected(1)[1], 1) == 0.3
+    assert round(aucs(0)[0] - aucs(0)[1], 3) == 0.015 and round(aucs(1)[0] - aucs(1)[1], 3) == 0.018
+    assert ch6.ex11.expected(0)[2] and not ch6.ex11.expected(1)[2]
+    se = [np.sqrt(np.diag(ch6.ex11.cases[i].args[2])) for i in (0, 1)]
+    assert np.max(np.abs(se[0] - se[1])) < 0.001                          # nearly the same
+    for i in (0, 1):
+        c = ch6.ex11.cases[i]
+        assert ch6._wrong_ex11_no_overlap(*c.args, **c.kwargs)[2] is False  # the intervals overlap
+        assert ch6._wrong_ex11_independent(*c.args, **c.kwargs)[2] is False
+    assert round(aucs(4)[0] - aucs(4)[1], 2) == 0.05 and not ch6.ex11.expected(4)[2]
+    assert round(aucs(5)[0] - aucs(5)[1], 3) == 0.004 and ch6.ex11.expected(5)[2]
+    assert ch6.AUC_SCENARIOS[4][0].size == 80 and ch6.AUC_SCENARIOS[5][0].size == 5000
+
+
 # --------------------------------------------------------------------------------------------
 # Correct alternatives pass (the checks must not demand one particular method)
 # --------------------------------------------------------------------------------------------
@@ -159,10 +233,52 @@ def ex6_vectorised(metric, y_true, pred_a, pred_b, indices, confidence_level=0.9
     return lo, hi
 
 
+def ex10_with_statsmodels(y_true, pred_a, pred_b, correction=True):
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    right_a, right_b = pred_a == y_true, pred_b == y_true
+    table = [[np.sum(right_a & right_b), np.sum(right_a & ~right_b)],
+             [np.sum(~right_a & right_b), np.sum(~right_a & ~right_b)]]
+    result = mcnemar(table, exact=False, correction=correction)
+    return table[0][1], table[1][0], result.pvalue
+
+
+def ex10_with_a_crosstab(y_true, pred_a, pred_b, correction=True):
+    """The 2 x 2 table by bincount, and the chi-square tail as 1 - cdf."""
+    from scipy.stats import chi2
+
+    table = np.bincount(2 * (pred_a != y_true) + (pred_b != y_true), minlength=4)
+    b, c = table[1], table[2]
+    statistic = (abs(b - c) - correction) ** 2 / (b + c)
+    return b, c, 1 - chi2.cdf(statistic, df=1)
+
+
+def ex11_with_a_contrast(auc_a, auc_b, covariance, alpha=0.05):
+    """Var(a - b) as the quadratic form l' S l with the contrast l = (1, -1)."""
+    from scipy.stats import norm
+
+    contrast = np.array([1.0, -1.0])
+    z = (auc_a - auc_b) / np.sqrt(contrast @ covariance @ contrast)
+    p = 2 * norm.cdf(-abs(z))
+    return z, p, p < alpha
+
+
+def ex11_with_the_correlation(auc_a, auc_b, covariance, alpha=0.05):
+    """The same variance written with the standard errors and their correlation."""
+    from math import erfc, sqrt
+
+    se_a, se_b = np.sqrt(np.diag(covariance))
+    r = covariance[0, 1] / (se_a * se_b)
+    z = (auc_a - auc_b) / sqrt(se_a**2 + se_b**2 - 2 * r * se_a * se_b)
+    p = erfc(abs(z) / sqrt(2))
+    return z, p, bool(p < alpha)
+
+
 @pytest.mark.parametrize("name, solution", [
     ("ex1", ex1_with_a_loop), ("ex1", ex1_with_sklearn), ("ex2", ex2_with_average_ranks),
     ("ex3", ex3_with_sklearn), ("ex4", ex4_with_scipy_logsumexp), ("ex5", ex5_with_scipy),
-    ("ex6", ex6_vectorised),
+    ("ex6", ex6_vectorised), ("ex10", ex10_with_statsmodels), ("ex10", ex10_with_a_crosstab),
+    ("ex11", ex11_with_a_contrast), ("ex11", ex11_with_the_correlation),
 ])
 def test_correct_alternatives_pass(name, solution):
     result = EXERCISES_CH6[name].check(solution, strict=False)
@@ -482,6 +598,162 @@ def ex9_low_high_swapped(k, n, z=1.959963984540054):
     return high, low
 
 
+def _discordant(y_true, pred_a, pred_b):
+    right_a, right_b = pred_a == y_true, pred_b == y_true
+    return int(np.sum(right_a & ~right_b)), int(np.sum(~right_a & right_b))
+
+
+def _chi2_p(statistic, df=1):
+    from scipy.stats import chi2
+
+    return float(chi2.sf(statistic, df))
+
+
+def ex10_concordant(y_true, pred_a, pred_b, correction=True):
+    right_a, right_b = pred_a == y_true, pred_b == y_true
+    n11, n00 = int(np.sum(right_a & right_b)), int(np.sum(~right_a & ~right_b))
+    return n11, n00, _chi2_p((abs(n11 - n00) - int(correction)) ** 2 / (n11 + n00))
+
+
+def ex10_two_proportion_z(y_true, pred_a, pred_b, correction=True):
+    """b and c right, then a two-sample z-test of the accuracies, as if on two test sets."""
+    from scipy.stats import norm
+
+    b, c = _discordant(y_true, pred_a, pred_b)
+    k_a, k_b, n = np.sum(pred_a == y_true), np.sum(pred_b == y_true), len(y_true)
+    pooled = (k_a + k_b) / (2 * n)
+    z = (k_a / n - k_b / n) / np.sqrt(pooled * (1 - pooled) * (1 / n + 1 / n))
+    return b, c, 2 * norm.sf(abs(z))
+
+
+def ex10_correction_ignored(y_true, pred_a, pred_b, correction=True):
+    b, c = _discordant(y_true, pred_a, pred_b)
+    return b, c, _chi2_p((b - c) ** 2 / (b + c))
+
+
+def ex10_predictions_crosstab(y_true, pred_a, pred_b, correction=True):
+    """McNemar on the table of the predictions (A says 1 / B says 0), not of their correctness."""
+    b, c = int(np.sum((pred_a == 1) & (pred_b == 0))), int(np.sum((pred_a == 0) & (pred_b == 1)))
+    return b, c, _chi2_p((abs(b - c) - int(correction)) ** 2 / (b + c))
+
+
+def ex10_b_c_swapped(y_true, pred_a, pred_b, correction=True):
+    b, c, p = ch6.mcnemar_test(y_true, pred_a, pred_b, correction)
+    return c, b, p
+
+
+def ex10_exact_binomial(y_true, pred_a, pred_b, correction=True):
+    from scipy.stats import binom
+
+    b, c = _discordant(y_true, pred_a, pred_b)
+    return b, c, min(1.0, 2 * binom.cdf(min(b, c), b + c, 0.5))
+
+
+def ex10_half_correction(y_true, pred_a, pred_b, correction=True):
+    b, c = _discordant(y_true, pred_a, pred_b)
+    return b, c, _chi2_p((abs(b - c) - 0.5 * correction) ** 2 / (b + c))
+
+
+def ex10_no_absolute_value(y_true, pred_a, pred_b, correction=True):
+    b, c = _discordant(y_true, pred_a, pred_b)
+    return b, c, _chi2_p((b - c - int(correction)) ** 2 / (b + c))
+
+
+def ex10_two_degrees_of_freedom(y_true, pred_a, pred_b, correction=True):
+    b, c = _discordant(y_true, pred_a, pred_b)
+    return b, c, _chi2_p((abs(b - c) - int(correction)) ** 2 / (b + c), df=2)
+
+
+def ex10_lower_tail(y_true, pred_a, pred_b, correction=True):
+    from scipy.stats import chi2
+
+    b, c = _discordant(y_true, pred_a, pred_b)
+    return b, c, float(chi2.cdf((abs(b - c) - int(correction)) ** 2 / (b + c), 1))
+
+
+def ex10_yates_contingency(y_true, pred_a, pred_b, correction=True):
+    """A chi-square test of independence on (model x right/wrong), as if A and B were unpaired."""
+    from scipy.stats import chi2_contingency
+
+    b, c = _discordant(y_true, pred_a, pred_b)
+    k_a, k_b, n = np.sum(pred_a == y_true), np.sum(pred_b == y_true), len(y_true)
+    return b, c, chi2_contingency([[k_a, n - k_a], [k_b, n - k_b]], correction=correction).pvalue
+
+
+def ex10_error_counts(y_true, pred_a, pred_b, correction=True):
+    """Each model's number of errors in place of b and c."""
+    b, c = int(np.sum(pred_a != y_true)), int(np.sum(pred_b != y_true))
+    return b, c, _chi2_p((abs(b - c) - int(correction)) ** 2 / (b + c))
+
+
+def _ex11_from_se(auc_a, auc_b, se, alpha, two_sided=True):
+    from scipy.stats import norm
+
+    z = (auc_a - auc_b) / se
+    p = (2 if two_sided else 1) * norm.sf(abs(z))
+    return z, p, p < alpha
+
+
+def ex11_variances_added(auc_a, auc_b, covariance, alpha=0.05):
+    return _ex11_from_se(auc_a, auc_b, np.sqrt(covariance[0, 0] + covariance[1, 1]), alpha)
+
+
+def ex11_higher_auc_wins(auc_a, auc_b, covariance, alpha=0.05):
+    z, p, _ = ch6.auc_difference_test(auc_a, auc_b, covariance, alpha)
+    return z, p, auc_a > auc_b or auc_b > auc_a
+
+
+def ex11_one_sided(auc_a, auc_b, covariance, alpha=0.05):
+    se = np.sqrt(covariance[0, 0] + covariance[1, 1] - 2 * covariance[0, 1])
+    return _ex11_from_se(auc_a, auc_b, se, alpha, two_sided=False)
+
+
+def ex11_separate_intervals(auc_a, auc_b, covariance, alpha=0.05):
+    """z and p right, but 'differs' only when the two (1 - alpha) intervals are disjoint."""
+    from scipy.stats import norm
+
+    z, p, _ = ch6.auc_difference_test(auc_a, auc_b, covariance, alpha)
+    q = norm.ppf(1 - alpha / 2)
+    lo_a, hi_a = auc_a - q * np.sqrt(covariance[0, 0]), auc_a + q * np.sqrt(covariance[0, 0])
+    lo_b, hi_b = auc_b - q * np.sqrt(covariance[1, 1]), auc_b + q * np.sqrt(covariance[1, 1])
+    return z, p, hi_a < lo_b or hi_b < lo_a
+
+
+def ex11_covariance_added(auc_a, auc_b, covariance, alpha=0.05):
+    se = np.sqrt(covariance[0, 0] + covariance[1, 1] + 2 * covariance[0, 1])
+    return _ex11_from_se(auc_a, auc_b, se, alpha)
+
+
+def ex11_covariance_once(auc_a, auc_b, covariance, alpha=0.05):
+    se = np.sqrt(covariance[0, 0] + covariance[1, 1] - covariance[0, 1])
+    return _ex11_from_se(auc_a, auc_b, se, alpha)
+
+
+def ex11_variance_not_rooted(auc_a, auc_b, covariance, alpha=0.05):
+    var = covariance[0, 0] + covariance[1, 1] - 2 * covariance[0, 1]
+    return _ex11_from_se(auc_a, auc_b, var, alpha)
+
+
+def ex11_standard_errors_added(auc_a, auc_b, covariance, alpha=0.05):
+    return _ex11_from_se(auc_a, auc_b, np.sqrt(covariance[0, 0]) + np.sqrt(covariance[1, 1]), alpha)
+
+
+def ex11_b_minus_a(auc_a, auc_b, covariance, alpha=0.05):
+    return ch6.auc_difference_test(auc_b, auc_a, covariance, alpha)
+
+
+def ex11_alpha_ignored(auc_a, auc_b, covariance, alpha=0.05):
+    return ch6.auc_difference_test(auc_a, auc_b, covariance)
+
+
+def ex11_signed_one_sided(auc_a, auc_b, covariance, alpha=0.05):
+    """P(Z > z) without the absolute value: B's better AUC gets p near 1."""
+    from scipy.stats import norm
+
+    z, _, _ = ch6.auc_difference_test(auc_a, auc_b, covariance, alpha)
+    return z, norm.sf(z), norm.sf(z) < alpha
+
+
 MUTANTS = {
     "ex1": [ex1_fpr_tpr_swapped, ex1_ties_not_grouped, ex1_no_origin, ex1_lowest_threshold_first,
             ex1_divided_by_n, ex1_strictly_greater, ex1_drop_intermediate, ex1_specificity_not_fpr],
@@ -498,6 +770,13 @@ MUTANTS = {
             ex6_indices_ignored],
     "ex9": [ex9_wald, ex9_clipped_wald, ex9_centred_on_p, ex9_z_not_squared,
             ex9_half_width_not_divided, ex9_agresti_coull, ex9_ignores_z, ex9_low_high_swapped],
+    "ex10": [ex10_concordant, ex10_two_proportion_z, ex10_correction_ignored,
+             ex10_predictions_crosstab, ex10_b_c_swapped, ex10_exact_binomial, ex10_half_correction,
+             ex10_no_absolute_value, ex10_two_degrees_of_freedom, ex10_lower_tail,
+             ex10_yates_contingency, ex10_error_counts],
+    "ex11": [ex11_variances_added, ex11_higher_auc_wins, ex11_one_sided, ex11_separate_intervals,
+             ex11_covariance_added, ex11_covariance_once, ex11_variance_not_rooted,
+             ex11_standard_errors_added, ex11_b_minus_a, ex11_alpha_ignored, ex11_signed_one_sided],
 }
 
 MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
@@ -532,7 +811,8 @@ def test_mutant_messages_are_useful():
 
 def test_exercise_notebook_contains_no_solution_code():
     text = CH6_EXERCISES.read_text(encoding="utf-8")
-    for needle in ("np.cumsum(y == 1)", "0.5 * np.sum", "z_max", "np.quantile(diffs", "Discussion"):
+    for needle in ("np.cumsum(y == 1)", "0.5 * np.sum", "z_max", "np.quantile(diffs", "Discussion",
+                   "right_a & ~right_b", "2 * cov[0, 1]", "chi2.sf(statistic"):
         assert needle not in text, needle
 
 
@@ -573,6 +853,18 @@ NAMED = {
         "ex9_wald": "wald",
         "ex9_centred_on_p": "centred_on_p",
         "ex9_z_not_squared": "z_not_squared",
+    },
+    "ex10": {
+        "ex10_concordant": "concordant",
+        "ex10_two_proportion_z": "unpaired",
+        "ex10_correction_ignored": "no_correction",
+        "ex10_predictions_crosstab": "predictions_table",
+    },
+    "ex11": {
+        "ex11_variances_added": "independent",
+        "ex11_higher_auc_wins": "auc_alone",
+        "ex11_one_sided": "one_sided",
+        "ex11_separate_intervals": "no_overlap",
     },
 }
 

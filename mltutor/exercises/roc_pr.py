@@ -10,6 +10,8 @@ ex6    a paired bootstrap interval from given resample indices               ``p
 ex7    judgement: a curve for a rare disease (a letter)
 ex8    judgement: is the difference real? (a letter)
 ex9    a Wilson interval for a small class's recall                         ``wilson_interval``
+ex10   McNemar's test: two classifiers on the same test set                  ``mcnemar_test``
+ex11   DeLong's test: is the difference of two AUCs real?                    ``auc_difference_test``
 =====  ===========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (``mltutor.metrics`` and
@@ -20,10 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import minimize_scalar
+from scipy.stats import chi2, norm
 
 from mltutor.check import ChoiceExercise, Exercise, Misconception, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex9"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex9", "ex10", "ex11"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -118,6 +121,29 @@ def wilson_interval(k, n, z=1.959963984540054):
     centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
     half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
     return float(centre - half), float(centre + half)
+
+
+def mcnemar_test(y_true, pred_a, pred_b, correction=True):
+    """(b, c, pvalue): McNemar's chi-square test on the samples where exactly one model is right."""
+    from scipy.stats import chi2
+
+    y_true, pred_a, pred_b = np.asarray(y_true), np.asarray(pred_a), np.asarray(pred_b)
+    right_a, right_b = pred_a == y_true, pred_b == y_true
+    b = int(np.sum(right_a & ~right_b))   # only A right
+    c = int(np.sum(~right_a & right_b))   # only B right
+    statistic = (abs(b - c) - (1 if correction else 0)) ** 2 / (b + c)
+    return b, c, float(chi2.sf(statistic, 1))
+
+
+def auc_difference_test(auc_a, auc_b, covariance, alpha=0.05):
+    """(z, pvalue, differs): DeLong's z for AUC_a - AUC_b, its two-sided p-value, and p < alpha."""
+    from scipy.stats import norm
+
+    cov = np.asarray(covariance, dtype=float)
+    se = np.sqrt(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])  # the AUCs are correlated: subtract 2C
+    z = (auc_a - auc_b) / se
+    pvalue = 2 * norm.sf(abs(z))
+    return float(z), float(pvalue), bool(pvalue < alpha)
 
 
 def accuracy(y_true, y_pred):
@@ -366,6 +392,115 @@ ex9 = Exercise(
         "Start from p = k / n. Wilson's interval is centred at (p + z²/2n) / (1 + z²/n), not at p.",
         "Its half-width is z·√(p(1 − p)/n + z²/4n²) / (1 + z²/n). Note the z² (not z) inside.",
         "At k = 0 the low end is 0 and the high end is not: that is the point of Wilson's interval.",
+    ],
+)
+
+
+def _paired_predictions(n, cell_probs, seed, n_classes=2):
+    """Labels and two models' predictions; each sample is both right, only A right, only B right
+    or both wrong with the chances ``cell_probs``. A wrong prediction is a random other label."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    cell = rng.choice(4, size=n, p=cell_probs)
+    right_a, right_b = cell <= 1, (cell == 0) | (cell == 2)
+    off_a, off_b = rng.integers(1, n_classes, n), rng.integers(1, n_classes, n)
+    return (y, np.where(right_a, y, (y + off_a) % n_classes),
+            np.where(right_b, y, (y + off_b) % n_classes))
+
+
+# Ten samples: both right 5, only A right 3 (b), only B right 1 (c), both wrong 1.
+_Y_MC10 = _a([1, 0, 1, 1, 0, 1, 0, 0, 1, 0], int)
+_A_MC10 = _a([1, 0, 1, 1, 0, 1, 0, 0, 0, 1], int)
+_B_MC10 = _a([1, 0, 1, 1, 0, 0, 1, 1, 1, 1], int)
+_MC_SIMILAR = _paired_predictions(500, [0.78, 0.02, 0.06, 0.14], seed=3)   # B a little better
+_MC_FIVE = _paired_predictions(300, [0.60, 0.10, 0.05, 0.25], seed=4, n_classes=5)
+_MC_CLOSE = _paired_predictions(2000, [0.70, 0.06, 0.065, 0.175], seed=5)
+
+ex10 = Exercise(
+    "ex10",
+    title="McNemar's test for two classifiers",
+    reference=mcnemar_test,
+    outputs=("b", "c", "pvalue"),
+    cases=[
+        case(_Y_MC10, _A_MC10, _B_MC10, correction=True,
+             note="ten samples, with the continuity correction"),
+        case(_Y_MC10, _A_MC10, _B_MC10, correction=False, note="the same ten samples, without it"),
+        case(*_MC_SIMILAR, correction=True,
+             note="500 samples, two models that agree on most of them"),
+        case(*_MC_SIMILAR, correction=False, note="the same 500 samples, without the correction"),
+        case(*_MC_FIVE, correction=True,
+             note="five classes: some samples both models get wrong, with different labels"),
+        case(*_MC_CLOSE, correction=False, note="2,000 samples, b and c close"),
+    ],
+    hints=[
+        "A sample counts only if exactly one model is right: `right_a = pred_a == y_true`, "
+        "`right_b = pred_b == y_true`, then b = A right and B wrong, c = the other way round. "
+        "The samples both models get right, or both wrong, do not enter the test.",
+        "The statistic is (|b − c| − 1)² / (b + c) with the continuity correction and "
+        "(b − c)² / (b + c) without it; `correction` says which.",
+        "The p-value is the upper tail of the chi-square distribution with 1 degree of freedom: "
+        "`scipy.stats.chi2.sf(statistic, 1)`. Do not compare the two accuracies as if they came "
+        "from two different test sets.",
+    ],
+)
+
+
+def _delong_inputs(y, score_a, score_b):
+    """(auc_a, auc_b, covariance) from every (positive, negative) pair, as in chapter 6b."""
+    s = np.stack([score_a, score_b])
+    pos, neg = s[:, y == 1], s[:, y == 0]
+    psi = (pos[:, :, None] > neg[:, None, :]) + 0.5 * (pos[:, :, None] == neg[:, None, :])
+    v10, v01 = psi.mean(axis=2), psi.mean(axis=1)  # per positive, per negative
+    cov = np.cov(v10) / pos.shape[1] + np.cov(v01) / neg.shape[1]
+    return float(psi[0].mean()), float(psi[1].mean()), cov
+
+
+def _two_scorers(n, seed, shared, shift_a, shift_b):
+    """Labels (40 % positive) and two scores whose noise has the share ``shared`` in common."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+    common = rng.normal(0.0, 1.0, n)
+
+    def score(shift):
+        return shift * y + np.sqrt(shared) * common + np.sqrt(1 - shared) * rng.normal(0.0, 1.0, n)
+
+    return y, score(shift_a), score(shift_b)
+
+
+#: The labels and scores behind each ex11 case (tests recompute the case with mltutor.stats).
+AUC_SCENARIOS = [
+    _two_scorers(1000, seed=6, shared=0.9, shift_a=1.35, shift_b=1.24),   # 0.83 vs 0.81, alike
+    _two_scorers(1000, seed=17, shared=0.2, shift_a=1.35, shift_b=1.24),  # 0.83 vs 0.81, unalike
+    _two_scorers(1000, seed=3, shared=0.9, shift_a=1.24, shift_b=1.35),   # B better
+    _two_scorers(1000, seed=20, shared=0.9, shift_a=1.24, shift_b=1.35),  # 0.01 < p < 0.05
+    _two_scorers(80, seed=8, shared=0.5, shift_a=1.35, shift_b=1.0),
+    _two_scorers(5000, seed=21, shared=0.97, shift_a=1.30, shift_b=1.28),
+]
+_AUC_INPUTS = [_delong_inputs(*s) for s in AUC_SCENARIOS]
+
+ex11 = Exercise(
+    "ex11",
+    title="Is the difference of two AUCs real?",
+    reference=auc_difference_test,
+    outputs=("z", "pvalue", "differs"),
+    cases=[
+        case(*_AUC_INPUTS[0],
+             note="AUC 0.83 against 0.81, scores that share most of their noise"),
+        case(*_AUC_INPUTS[1],
+             note="AUC 0.83 against 0.81, scores that share little of their noise"),
+        case(*_AUC_INPUTS[2], note="B's AUC the higher one"),
+        case(*_AUC_INPUTS[3], alpha=0.01, note="a 1 % level"),
+        case(*_AUC_INPUTS[4], note="80 test samples, AUCs 0.05 apart"),
+        case(*_AUC_INPUTS[5], note="5,000 test samples, AUCs 0.004 apart"),
+    ],
+    hints=[
+        "The two AUCs come from the same samples, so they are correlated: "
+        "Var(AUC_a − AUC_b) = V_a + V_b − 2C, with V_a = `covariance[0, 0]`, "
+        "V_b = `covariance[1, 1]` and C = `covariance[0, 1]`.",
+        "z = (AUC_a − AUC_b) / √(Var(AUC_a − AUC_b)), and the two-sided p-value is "
+        "2 · P(Z > |z|) for a standard normal Z: `2 * scipy.stats.norm.sf(abs(z))`.",
+        "`differs` is the decision: True only when p < alpha. A higher AUC alone is not a "
+        "difference, and neither is a pair of separate intervals that do not overlap.",
     ],
 )
 
@@ -623,4 +758,92 @@ ex9.misconceptions = [
     Misconception("centred_on_p", "Wilson's half-width, but centred on k / n instead of Wilson's "
                   "shifted centre", _wrong_ex9_centred_on_p),
     Misconception("z_not_squared", "z where the formula has z²", _wrong_ex9_z_not_squared),
+]
+
+
+def _wrong_ex10_concordant(y_true, pred_a, pred_b, correction=True):
+    right_a, right_b = pred_a == y_true, pred_b == y_true
+    both_right, both_wrong = int(np.sum(right_a & right_b)), int(np.sum(~right_a & ~right_b))
+    statistic = (abs(both_right - both_wrong) - int(correction)) ** 2 / (both_right + both_wrong)
+    return both_right, both_wrong, float(chi2.sf(statistic, 1))
+
+
+def _wrong_ex10_unpaired(y_true, pred_a, pred_b, correction=True):
+    b, c, _ = mcnemar_test(y_true, pred_a, pred_b, correction)
+    acc_a, acc_b = np.mean(pred_a == y_true), np.mean(pred_b == y_true)
+    pooled, n = (acc_a + acc_b) / 2, y_true.size
+    z = (acc_a - acc_b) / np.sqrt(pooled * (1 - pooled) * 2 / n)
+    return b, c, float(2 * norm.sf(abs(z)))
+
+
+def _wrong_ex10_no_correction(y_true, pred_a, pred_b, correction=True):
+    return mcnemar_test(y_true, pred_a, pred_b, correction=False)
+
+
+def _wrong_ex10_predictions_table(y_true, pred_a, pred_b, correction=True):
+    b, c = int(np.sum((pred_a == 1) & (pred_b == 0))), int(np.sum((pred_a == 0) & (pred_b == 1)))
+    statistic = (abs(b - c) - int(correction)) ** 2 / (b + c)
+    return b, c, float(chi2.sf(statistic, 1))
+
+
+ex10.misconceptions = [
+    Misconception("concordant",
+                  "the concordant cells (both right, both wrong) instead of the discordant ones: "
+                  "only the samples where the two models disagree about being right can tell them "
+                  "apart",
+                  _wrong_ex10_concordant),
+    Misconception("unpaired",
+                  "a two-sample test of the two accuracies, as if they came from two different "
+                  "test sets: on one test set the pairs matter, and only b and c carry the "
+                  "difference",
+                  _wrong_ex10_unpaired),
+    Misconception("no_correction",
+                  "the continuity correction (the − 1 in |b − c| − 1) left out where "
+                  "`correction=True` asks for it",
+                  _wrong_ex10_no_correction),
+    Misconception("predictions_table",
+                  "the table of the two models' predictions (A says 1, B says 0) instead of their "
+                  "correctness (A right, B wrong)",
+                  _wrong_ex10_predictions_table),
+]
+
+
+def _wrong_ex11_independent(auc_a, auc_b, covariance, alpha=0.05):
+    z = (auc_a - auc_b) / np.sqrt(covariance[0, 0] + covariance[1, 1])
+    p = 2 * norm.sf(abs(z))
+    return float(z), float(p), bool(p < alpha)
+
+
+def _wrong_ex11_auc_alone(auc_a, auc_b, covariance, alpha=0.05):
+    z, p, _ = auc_difference_test(auc_a, auc_b, covariance, alpha)
+    return z, p, bool(auc_a != auc_b)
+
+
+def _wrong_ex11_one_sided(auc_a, auc_b, covariance, alpha=0.05):
+    z, _, _ = auc_difference_test(auc_a, auc_b, covariance, alpha)
+    p = norm.sf(abs(z))
+    return z, float(p), bool(p < alpha)
+
+
+def _wrong_ex11_no_overlap(auc_a, auc_b, covariance, alpha=0.05):
+    z, p, _ = auc_difference_test(auc_a, auc_b, covariance, alpha)
+    half_a, half_b = norm.isf(alpha / 2) * np.sqrt(np.diag(covariance))
+    overlap = auc_a - half_a <= auc_b + half_b and auc_b - half_b <= auc_a + half_a
+    return z, p, bool(not overlap)
+
+
+ex11.misconceptions = [
+    Misconception("independent",
+                  "the two AUCs treated as independent (V_a + V_b): on the same samples they are "
+                  "correlated, and the variance of the difference is V_a + V_b − 2C",
+                  _wrong_ex11_independent),
+    Misconception("auc_alone",
+                  "a difference called real because one AUC is higher, whatever the p-value",
+                  _wrong_ex11_auc_alone),
+    Misconception("one_sided", "a one-sided p-value, P(Z > |z|), for a two-sided question",
+                  _wrong_ex11_one_sided),
+    Misconception("no_overlap",
+                  "a difference called real only when the two separate intervals do not overlap: "
+                  "they can overlap while the difference is real",
+                  _wrong_ex11_no_overlap),
 ]
