@@ -170,6 +170,35 @@ def test_one_pixel_and_iou_extremes():
     assert mask.iou([], [rle]).shape == (0, 1)
 
 
+@PROPERTY
+@given(st.integers(0, 2**32 - 1))
+def test_bbox_and_area_of_mixed_sizes_and_empty_runs(seed):
+    """RLEs of different sizes in one list, with runs of length 0 inside (uncompressed counts allow
+    them) and odd numbers of runs: boxes and areas are read per mask on one shared pixel axis."""
+    CASES["mask: toBbox/area of mixed sizes vs pycocotools"] += 1
+    rng = np.random.default_rng(seed)
+    rles = []
+    for _ in range(int(rng.integers(1, 6))):
+        h, w = int(rng.integers(1, 30)), int(rng.integers(1, 30))
+        cuts = np.sort(rng.integers(1, h * w + 1, int(rng.integers(0, 8))))  # repeated cuts: empty runs
+        counts = np.diff(np.r_[0, cuts, h * w]).tolist()
+        if rng.random() < 0.3:
+            counts = [0] + counts  # starts with a pixel set
+        rles.append({"size": [h, w], "counts": counts})
+    ref = [coco_mask.frPyObjects(r, *r["size"]) for r in rles]
+    np.testing.assert_array_equal(mask.to_bbox(rles), coco_mask.toBbox(ref))
+    np.testing.assert_array_equal(mask.area(rles), coco_mask.area(ref))
+
+
+@pytest.mark.parametrize("h, w, counts", [(1, 5, [2, 0, 3]), (3, 4, [0, 0, 12]), (3, 4, [1, 0, 2, 2, 7]),
+                                          (4, 4, [0, 0, 3, 1, 12]), (4, 4, [5, 4, 7]), (3, 4, [12])])
+def test_bbox_skips_runs_of_ones_of_length_zero(h, w, counts):
+    """pycocotools (2.0.8+) reads no pixel from an empty run of ones; a mask made only of those gets
+    its unsigned arithmetic's wrapped box."""
+    rle = {"size": [h, w], "counts": counts}
+    np.testing.assert_array_equal(mask.to_bbox(rle), coco_mask.toBbox(coco_mask.frPyObjects(rle, h, w)))
+
+
 def test_large_counts_round_trip():
     m = np.zeros((1000, 1000, 1), dtype=np.uint8, order="F")
     m[999, 999] = 1  # a first run of 999,999 zeros: five characters

@@ -275,3 +275,23 @@ def test_results_mixing_boxes_and_none_are_refused():
         evaluate_coco(gt, [{**dets[0], "bbox": [0, 0, 5, 5]}, dets[0]], iou_type="segm")
     with pytest.raises(ValueError, match=r"detections\[0\].*bbox=\[0, 0, 5\]; expected 4 numbers"):
         evaluate_coco(gt, [{**dets[0], "bbox": [0, 0, 5]}], iou_type="segm")
+
+
+def test_empty_detection_masks_next_to_others():
+    """Empty masks (and runs of ones of length 0) among the detections: the intersections are counted
+    on one axis for all masks, where an empty mask must not reach into its neighbours' pixels."""
+    h, w = 12, 10
+    square = [[1.0, 1.0, 8.0, 1.0, 8.0, 8.0, 1.0, 8.0]]
+    gt = {"images": [{"id": 1, "height": h, "width": w}, {"id": 2, "height": h, "width": w}],
+          "categories": [{"id": 1}],
+          "annotations": [{"id": i, "image_id": i, "category_id": 1, "segmentation": square, "area": 49.0,
+                           "bbox": [1, 1, 7, 7], "iscrowd": 0} for i in (1, 2)]}
+    full = coco_mask.merge(coco_mask.frPyObjects(square, h, w))
+    empty = coco_mask.frPyObjects({"size": [h, w], "counts": [h * w]}, h, w)
+    zero_runs = coco_mask.frPyObjects({"size": [h, w], "counts": [5, 0, 40, 0, h * w - 45]}, h, w)  # ones of length 0
+    everything = coco_mask.frPyObjects({"size": [h, w], "counts": [0, h * w]}, h, w)
+    for first, second in ((empty, full), (empty, everything), (zero_runs, everything), (full, empty), (empty, empty)):
+        dets = [{"image_id": 1, "category_id": 1, "segmentation": first, "score": 0.9},
+                {"image_id": 2, "category_id": 1, "segmentation": second, "score": 0.8},
+                {"image_id": 2, "category_id": 1, "segmentation": first, "score": 0.7}]
+        assert_same(gt, dets)

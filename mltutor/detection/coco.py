@@ -43,7 +43,7 @@ from .._validation.keypoints import check_sigmas, keypoint_records
 from .._validation.masks import image_sizes, parse_scored_records, result_boxes
 from .iou import _iou_xywh
 from .keypoints import COCO_SIGMAS, pair_oks
-from .mask import _area, _bbox, pair_iou, segmentations_to_rle_set
+from .mask import _area, pair_iou, segmentations_to_rle_set
 from .matching import greedy_match, group_pairs
 
 __all__ = ["evaluate_coco", "STAT_NAMES", "KEYPOINT_STAT_NAMES", "IOU_TYPES", "IOU_THRESHOLDS", "RECALL_THRESHOLDS",
@@ -307,10 +307,10 @@ def _segm_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any) -> tuple:
                                        _gt_where)
     dt = parse_scored_records(detections, gt, "segmentation")
     dt_rles = segmentations_to_rle_set(dt.values, heights[dt.img], widths[dt.img], _dt_where)
-    dt_box, gt_box = _bbox(dt_rles), _bbox(gt_rles)
 
     def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
-        return pair_iou(dt_rles, gt_rles, d, g, gt.crowd, dt_box, gt_box)
+        # every mask is at its image's size (checked above), so no pair is pycocotools' -1
+        return pair_iou(dt_rles, gt_rles, d, g, gt.crowd, same_sizes=True)
 
     boxes = result_boxes(detections)
     dt_area = _area(dt_rles).astype(np.float64) if boxes is None else boxes[:, 2] * boxes[:, 3]

@@ -97,10 +97,33 @@ class RleSet:
         return np.cumsum(steps, out=steps)
 
     @cached_property
+    def ones(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every run of ones (zero-length ones included) as [start, end) on one pixel axis, mask after
+        mask: mask i's pixel p is ``base_i + p`` with ``base_i`` the pixels of the masks before it.
+
+        Every RLE covers h·w exactly, so the ends are one plain running sum of all counts, and a run
+        of ones starts where the run of zeros before it (always in the same mask) ends.  Returns
+        (start, end, offsets): mask i's runs of ones are ``offsets[i]:offsets[i + 1]``, one per
+        (zeros, ones) pair of its runs."""
+        ends = np.cumsum(self.counts)
+        per_obj = np.diff(self.offsets) // 2
+        offsets = _segment_starts(per_obj)
+        # Mask i's runs of ones are its runs 1, 3, 5, ...: index 2j + (offsets_i + 1 - 2 o_i) for its
+        # j-th run of ones overall, with o_i its first one's number.
+        idx = 2 * np.arange(offsets[-1]) + np.repeat(self.offsets[:-1] + 1 - 2 * offsets[:-1], per_obj)
+        return ends[idx - 1], ends[idx], offsets
+
+    @cached_property
+    def ones_before(self) -> np.ndarray:
+        """Pixels set in all runs of ones before each one (length: runs of ones + 1)."""
+        start, end, _ = self.ones
+        return _segment_starts(end - start)
+
+    @cached_property
     def areas(self) -> np.ndarray:
         """Pixels set in each mask: the sum of its odd-numbered runs."""
-        total = np.r_[0, np.cumsum(np.where(self.run_is_one, self.counts, 0))]
-        return total[self.offsets[1:]] - total[self.offsets[:-1]]
+        offsets = self.ones[2]
+        return self.ones_before[offsets[1:]] - self.ones_before[offsets[:-1]]
 
     def to_dicts(self) -> list[dict]:
         strings = _counts_to_strings(self.counts, self.offsets)
@@ -158,16 +181,18 @@ def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], 
         i = int(np.argmax(unfinished))
         raise ValueError(f"{where(i)}['counts'] ends in the middle of a number; the string is truncated.")
     n_vals = ends.shape[0]
-    starts = np.r_[0, ends[:-1] + 1]
+    starts = np.empty_like(ends)
+    starts[:1] = 0
+    np.add(ends[:-1], 1, out=starts[1:])
     groups = ends - starts + 1
-    x = np.zeros(n_vals, dtype=np.int64)
     if n_vals and groups.max() > 12:
         raise ValueError(f"{where(0)}: a run length is too large for an RLE.")
-    for k in range(int(groups.max()) if n_vals else 0):
-        has = np.flatnonzero(groups > k) if k else slice(None)
+    x = (c[starts] & 0x1F).astype(np.int64)
+    for k in range(1, int(groups.max()) if n_vals else 0):  # most numbers are one character
+        has = np.flatnonzero(groups > k)
         x[has] |= (c[starts[has] + k] & 0x1F).astype(np.int64) << (5 * k)
-    negative = (c[ends] & 0x10) != 0
-    x[negative] |= np.int64(-1) << (5 * groups[negative])
+    # Bit 5 of the last group is the sign: a negative number is x - 2^(5·groups) (two's complement).
+    x -= ((c[ends] >> 4) & 1).astype(np.int64) << (5 * groups)
     offsets = np.searchsorted(ends, char_bounds, side="left").astype(np.int64)  # numbers per object
     return _undo_delta(x, offsets), offsets
 
@@ -322,35 +347,49 @@ def area(rles: Any) -> int | np.ndarray:
 
 
 def _bbox(r: RleSet) -> np.ndarray:
-    """(n, 4) boxes as ``rleToBbox``: only whole (zeros, ones) run pairs are read; a run of ones
-    that spans columns widens the box to the full image height."""
+    """(n, 4) boxes as ``rleToBbox``: the first and the last pixel of each run of ones of length > 0
+    (pycocotools 2.0.8+ skips empty ones); a run of ones that spans columns widens the box to the full
+    image height.  A mask with runs of ones, all of length 0, gets pycocotools' wrapped unsigned
+    ``[w, h, 1 - w, 1 - h]``; one without any run of ones gets zeros."""
     n = len(r)
     out = np.zeros((n, 4))
-    lengths = np.diff(r.offsets)
-    pairs = lengths // 2
-    has = np.flatnonzero(pairs > 0)
+    start, end, offsets = r.ones
+    per_obj = np.diff(offsets)
+    nonzero = end > start
+    if not nonzero.all():
+        nonempty = np.repeat(np.arange(n), per_obj)[nonzero]
+        start, end = start[nonzero], end[nonzero]
+        wrapped = (per_obj > 0) & (np.bincount(nonempty, minlength=n) == 0)
+        per_obj = np.bincount(nonempty, minlength=n)
+        offsets = _segment_starts(per_obj)
+        w, h = r.widths[wrapped], r.heights[wrapped]
+        out[wrapped] = np.stack([w, h, (1 - w) % 2**32, (1 - h) % 2**32], axis=1)
+    has = np.flatnonzero(per_obj > 0)
     if has.shape[0] == 0:
         return out
-    ends = r.run_ends
-    # Run 2i ends where run 2i + 1 (ones) starts; the last pixel of run 2i + 1 is its end - 1.
-    # The pairs' first runs are the runs of zeros, less each odd-length object's trailing one.
-    in_pair = ~r.run_is_one
-    in_pair[r.offsets[1:][lengths % 2 == 1] - 1] = False
-    first = np.flatnonzero(in_pair)
-    heights = np.maximum(r.heights[has], 1)
-    # one image size (the usual case): a scalar divisor instead of one per pair
-    h = heights[0] if (heights == heights[0]).all() else np.repeat(heights, pairs[has])
-    t0, t1 = ends[first], ends[first + 1] - 1
+    heights, widths = r.heights[has], r.widths[has]
+    base = _segment_starts(r.heights * r.widths)[has]
+    t0, t1 = start, end - 1
+    if (r.heights == r.heights[0]).all() and (r.widths == r.widths[0]).all():
+        # One image size (the usual case): mask i starts at pixel i·h·w of the common axis, a multiple
+        # of h, so a scalar division gives the row and the column, less i·w per mask afterwards.
+        h = max(int(r.heights[0]), 1)
+        col_shift = base // h
+    else:
+        local = np.repeat(base, per_obj[has])
+        t0, t1 = t0 - local, t1 - local
+        h = np.repeat(np.maximum(heights, 1), per_obj[has])
+        col_shift = 0
     x0, y0 = np.divmod(t0, h)
     x1, y1 = np.divmod(t1, h)
-    seg = _segment_starts(pairs[has])[:-1]
-    xs = np.minimum(np.minimum.reduceat(np.minimum(x0, x1), seg), r.widths[has])
-    xe = np.maximum.reduceat(np.maximum(x0, x1), seg)
-    ys = np.minimum(np.minimum.reduceat(np.minimum(y0, y1), seg), r.heights[has])
+    seg = offsets[has]
+    xs = np.minimum(np.minimum.reduceat(np.minimum(x0, x1), seg) - col_shift, widths)
+    xe = np.maximum.reduceat(np.maximum(x0, x1), seg) - col_shift
+    ys = np.minimum(np.minimum.reduceat(np.minimum(y0, y1), seg), heights)
     ye = np.maximum.reduceat(np.maximum(y0, y1), seg)
     spans = np.maximum.reduceat((x0 < x1).astype(np.int8), seg).astype(bool)
     ys = np.where(spans, 0, ys)
-    ye = np.where(spans, r.heights[has] - 1, ye)
+    ye = np.where(spans, heights - 1, ye)
     out[has] = np.stack([xs, ys, xe - xs + 1, ye - ys + 1], axis=1)
     return out
 
@@ -764,42 +803,35 @@ def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.nda
     return inter
 
 
-def _runs_of_ones_on_one_axis(r: RleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every mask's runs of ones as [start, end) on one pixel axis, mask after mask: mask i's pixel p
-    is ``base[i] + p`` with ``base`` the pixels of the masks before it (every RLE covers h·w exactly,
-    so this is the plain running sum of all counts).  Returns (start, end, base) with base (n + 1,)."""
-    end = np.cumsum(r.counts)
-    on = r.run_is_one & (r.counts > 0)
-    end = end[on]
-    base = _segment_starts(r.heights * r.widths)
-    return end - r.counts[on], end, base
-
-
 def _pair_intersections_by_search(dt: RleSet, gt: RleSet, pd: np.ndarray, pg: np.ndarray) -> np.ndarray:
     """|d ∩ g| for each pair by sorted searches: ``Σ_{[s, e) ∈ g} F_d(e) - F_d(s)`` over the ground
     truth's runs inside the detection's span, with ``F_d(p)`` the detection's ones before pixel p.
 
     Cheaper than :func:`column_runs` when each mask meets only a few others (an evaluation), since
     nothing is prepared per column; the column pieces win for a full IoU matrix.  Pairs must have
-    the same size and non-empty detection masks (``pair_iou`` keeps only those).
+    the same size (``pair_iou`` keeps only those).
     """
-    d_start, d_end, d_base = _runs_of_ones_on_one_axis(dt)
-    g_start, g_end, g_base = _runs_of_ones_on_one_axis(gt)
+    # Runs of ones on each set's common axis (RleSet.ones); a zero-length run adds nothing below.
+    d_start, d_end, d_first = dt.ones  # d_first[i]: detection i's first run of ones
+    g_start, g_end, _ = gt.ones
+    if d_start.shape[0] == 0:  # every detection empty
+        return np.zeros(pd.shape[0], dtype=np.int64)
+    d_base = _segment_starts(dt.heights * dt.widths)
+    g_base = _segment_starts(gt.heights * gt.widths)
     # F(p), the detections' ones before p on their axis, is G[k] + p·(k odd) with k the number of
     # run boundaries <= p: inside a run it grows with p, between runs it is flat.
     bounds = np.empty(2 * d_start.shape[0], dtype=np.int64)
     bounds[0::2], bounds[1::2] = d_start, d_end
-    before = np.r_[0, np.cumsum(d_end - d_start)]  # ones before each run
+    before = dt.ones_before  # ones before each run
     G = np.empty(bounds.shape[0] + 1, dtype=np.int64)
     G[0::2], G[1::2] = before, before[:-1] - d_start
     # Only the ground truth's runs inside the detection's span [first one, last one) can meet it.
-    d_first = np.searchsorted(d_start, d_base)  # each detection's first run of ones
     span_lo = d_start[np.minimum(d_first[pd], d_start.shape[0] - 1)]
     span_hi = d_end[np.maximum(d_first[pd + 1] - 1, 0)]
     shift = d_base[pd] - g_base[pg]  # ground truth's axis → the detection's (same image size)
     r0 = np.searchsorted(g_end, span_lo - shift, side="right")
     r1 = np.searchsorted(g_start, span_hi - shift, side="left")
-    n_runs = np.maximum(r1 - r0, 0)
+    n_runs = np.where(d_first[pd + 1] > d_first[pd], np.maximum(r1 - r0, 0), 0)  # an empty mask meets none
     has = np.flatnonzero(n_runs)
     inter = np.zeros(pd.shape[0], dtype=np.int64)
     if has.shape[0]:
@@ -818,24 +850,29 @@ def _pair_intersections_by_search(dt: RleSet, gt: RleSet, pd: np.ndarray, pg: np
 def pair_iou(dt: RleSet, gt: RleSet, pair_dt: np.ndarray, pair_gt: np.ndarray,
              gt_crowd: np.ndarray, dt_box: np.ndarray | None = None,
              gt_box: np.ndarray | None = None, dt_cols: ColumnRuns | None = None,
-             gt_cols: ColumnRuns | None = None) -> np.ndarray:
+             gt_cols: ColumnRuns | None = None, same_sizes: bool = False) -> np.ndarray:
     """IoU of the listed (detection, ground truth) pairs, as ``rleIou``.
 
     The intersection is counted column by column (:func:`column_runs`) when there are many pairs per
     mask, by sorted searches over the runs otherwise; unions and crowd
     denominators follow from the areas: ``|d ∪ g| = |d| + |g| - |d ∩ g|``.  Pairs whose boxes do not
     overlap are 0 without looking (pycocotools' shortcut), pairs of different sizes are -1
-    (pycocotools' value).
+    (pycocotools' value).  A caller that knows every pair has one size (``same_sizes``: masks at
+    their image's size, as in an evaluation) skips the boxes: they can only turn a pair that has no
+    common pixel into 0, which the count gives anyway, and cost a pass over every run.
     """
     out = np.zeros(pair_dt.shape[0])
     if pair_dt.shape[0] == 0:
         return out
-    dt_box = _bbox(dt) if dt_box is None else dt_box
-    gt_box = _bbox(gt) if gt_box is None else gt_box
-    overlap = _box_overlaps(dt_box[pair_dt], gt_box[pair_gt])
-    same = (dt.heights[pair_dt] == gt.heights[pair_gt]) & (dt.widths[pair_dt] == gt.widths[pair_gt])
-    out[overlap & ~same] = -1.0
-    live = np.flatnonzero(overlap & same)
+    if same_sizes:
+        live = np.arange(pair_dt.shape[0])
+    else:
+        dt_box = _bbox(dt) if dt_box is None else dt_box
+        gt_box = _bbox(gt) if gt_box is None else gt_box
+        overlap = _box_overlaps(dt_box[pair_dt], gt_box[pair_gt])
+        same = (dt.heights[pair_dt] == gt.heights[pair_gt]) & (dt.widths[pair_dt] == gt.widths[pair_gt])
+        out[overlap & ~same] = -1.0
+        live = np.flatnonzero(overlap & same)
     if live.shape[0] == 0:
         return out
     pd, pg = pair_dt[live], pair_gt[live]
