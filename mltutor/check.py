@@ -181,7 +181,7 @@ class CheckResult:
         self.total = total
         #: The key of the known mistake the answer matches (:class:`Misconception`), or None.
         self.misconception = misconception
-        #: One dict per case: ``{"case": 1, "note": ..., "passed": True, "problem": None}``.
+        #: One dict per case — ``{"case": 1, "note": ..., "passed": True, "problem": None}``.
         self.cases = cases or []
 
     @property
@@ -950,7 +950,7 @@ def _watchdog(seconds: float) -> Iterator[None]:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
 
 
-#: Serialises every check's use of ``warnings.catch_warnings`` (not thread-safe: interleaved, two
+#: Serialises every check's use of ``warnings.catch_warnings`` (not thread-safe — interleaved, two
 #: of them restore each other's saved state).  Re-entrant: a checked function may run a check.
 _WARNINGS_LOCK = threading.RLock()
 

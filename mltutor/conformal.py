@@ -1,7 +1,7 @@
 """Split-conformal prediction sets for classification: LAC and APS.
 
 A classifier's probabilities are not a promise.  Split conformal prediction turns them into
-*sets* of classes with one {cite}`vovk2005algorithmic,angelopoulos2023gentle`: hold out ``n``
+*sets* of classes with one :cite:p:`vovk2005algorithmic,angelopoulos2023gentle`: hold out ``n``
 labelled calibration samples the model never saw, score how badly the model treats each one's
 true class (its *non-conformity score*), and keep the ``⌈(n + 1)(1 − α)⌉``-th smallest score
 as a threshold ``q̂``.  A new sample's set holds every class whose score is at most ``q̂``.  If the
@@ -18,7 +18,7 @@ Scores (the model's probability ``p̂(y | x)`` of each class ``y``):
 
 * ``"lac"`` (least ambiguous set-valued classifier): :math:`s(x, y) = 1 - \\hat p(y \\mid x)`.
   Smallest sets on average; sets hardly grow on hard inputs.
-* ``"aps"`` (adaptive prediction sets, {cite}`romano2020classification`): the total
+* ``"aps"`` (adaptive prediction sets, :cite:p:`romano2020classification`): the total
   probability of the classes ranked at or above ``y``,
   :math:`s(x, y) = \\sum_{y'} \\hat p(y' \\mid x)\\,[\\hat p(y' \\mid x) \\ge \\hat p(y \\mid x)]`
   (ties in ``p̂`` ordered by class index).  A set takes the classes in that order until their

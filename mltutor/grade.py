@@ -45,7 +45,7 @@ __all__ = ["chapter_module", "grade_namespace", "grade_submission", "grade_submi
 
 _SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions"
 _CHECK_CELL = re.compile(r"^\s*ex\d+\.check\(.*\)\s*$")
-#: One row of the CSV: the columns, in order.
+#: One row of the CSV — the columns, in order.
 CSV_FIELDS = ("submission", "exercise", "kind", "status", "passed", "total", "score")
 
 

@@ -37,7 +37,7 @@ from .stats import bootstrap_ci
 
 __all__ = ["ClassRow", "Confusion", "EvaluationReport", "MetricInterval", "evaluate"]
 
-#: The headline metrics, in report order: (attribute, printed name).
+#: The headline metrics, in report order — (attribute, printed name).
 HEADLINE = (
     ("accuracy", "accuracy"),
     ("balanced_accuracy", "balanced accuracy"),

@@ -17,7 +17,7 @@ class UndefinedMetricWarning(UserWarning):
     """
 
 
-#: The ``mltutor`` folder: frames from files under it are skipped when attributing a warning.
+#: The ``mltutor`` folder — frames from files under it are skipped when attributing a warning.
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -37,7 +37,7 @@ from .matching import group_pairs
 
 __all__ = ["evaluate_voc", "VOC_METHODS"]
 
-#: The AP interpolation methods: ``"all-point"`` (VOC 2010+) and ``"voc2007"`` (11-point).
+#: The AP interpolation methods — ``"all-point"`` (VOC 2010+) and ``"voc2007"`` (11-point).
 VOC_METHODS = ("all-point", "voc2007")
 
 

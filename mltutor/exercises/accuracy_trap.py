@@ -97,7 +97,7 @@ def _labels_from_cm(cm, seed):
     return pairs // k, pairs % k
 
 
-#: Three classes with supports 150, 100 and 50: accuracy 0.75, macro recall 0.733.
+#: Three classes with supports 150, 100 and 50 — accuracy 0.75, macro recall 0.733.
 CM_THREE = _a([[120, 20, 10],
                [15, 70, 15],
                [5, 10, 35]])
@@ -107,7 +107,7 @@ _CM_CLASS_1_MISSING = _a([[8, 2, 1],
                           [0, 0, 0],
                           [1, 3, 5]])
 
-#: ex4: 1,000 card payments (940 legitimate, 40 stolen card, 20 account takeover).
+#: ex4 — 1,000 card payments (940 legitimate, 40 stolen card, 20 account takeover).
 #: Model A always answers "legitimate"; model B is a real model.
 CM_ALWAYS_LEGITIMATE = _a([[940, 0, 0],
                            [40, 0, 0],

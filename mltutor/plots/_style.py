@@ -7,7 +7,7 @@ default 100 dpi a size of ``s`` points survives a PNG up to ``s * 100 / 72 * 688
 two panels side by side in a figure 10.5 inches wide stay readable.
 """
 
-#: Legends: matplotlib's default size (10 pt), not "small".
+#: Legends — matplotlib's default size (10 pt), not "small".
 LEGEND_PT = 10.0
-#: The smallest text a plot function draws: annotations, iso-F1 labels, dense matrix cells.
+#: The smallest text a plot function draws — annotations, iso-F1 labels, dense matrix cells.
 SMALL_TEXT_PT = 9.0

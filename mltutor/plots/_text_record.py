@@ -29,7 +29,7 @@ from typing import Any, Iterator
 KEY = "mltutor:text"
 #: The matplotlibrc that switches the hook on (give its path in ``MATPLOTLIBRC``).
 RC_FILE = Path(__file__).with_name("text_record.matplotlibrc")
-#: Width of the book's text column in CSS px: sphinx-book-theme in a 1280 px wide window
+#: Width of the book's text column in CSS px — sphinx-book-theme in a 1280 px wide window
 #: (measured in Chromium; 790 px from 1440 px up, 624 px at 1200 px, full width on phones).
 COLUMN_PX = 688
 #: Smallest text height, in CSS px at the shown width, that the book accepts.

@@ -34,7 +34,7 @@ OKABE_ITO = (
     "#D55E00",  # vermillion
     "#CC79A7",  # reddish purple
 )
-#: The order in which curves on one axes get their colours (yellow is left out: too pale on white).
+#: The order in which curves on one axes get their colours (yellow is left out — too pale on white).
 CURVE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 #: Colour of reference lines (chance diagonal, iso-F1 lines).
 REFERENCE_COLOUR = "0.55"

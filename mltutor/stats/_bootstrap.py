@@ -4,7 +4,7 @@ A test set is a sample.  Rerun the same model on another test set drawn from the
 and its F1 moves; the bootstrap estimates by how much.  Draw ``n`` indices with replacement from
 the ``n`` test samples, recompute the metric on that *resample*, repeat a few thousand times: the
 spread of those values is the spread of the metric.  The percentile interval keeps the middle
-``confidence_level`` of them {cite}`efron1993bootstrap`.
+``confidence_level`` of them :cite:p:`efron1993bootstrap`.
 
 Two models evaluated on the same test set are *paired*: the hard samples are hard for both.  To
 compare them, bootstrap the **difference** on the same resampled indices
@@ -42,10 +42,10 @@ import numpy as np
 
 __all__ = ["BootstrapResult", "PairedBootstrapResult", "bootstrap_ci", "paired_bootstrap"]
 
-#: Interval methods: the percentile interval and the "basic" (reverse percentile) interval.
+#: Interval methods — the percentile interval and the "basic" (reverse percentile) interval.
 METHODS = ("percentile", "basic")
 
-#: At most this many indices (int64) are drawn at once: 4 Mi entries, 32 MB.
+#: At most this many indices (int64) are drawn at once — 4 Mi entries, 32 MB.
 _MAX_INDEX_ELEMENTS = 1 << 22
 
 #: ``progress=None`` shows a bar only for big jobs on a terminal.

@@ -52,8 +52,8 @@ def _covariance(v10: np.ndarray, v01: np.ndarray) -> np.ndarray:
 
 
 def delong_roc_variance(y_true: Any, y_score: Any) -> tuple[float, float]:
-    """The AUC and its DeLong variance {cite}`delong1988comparing`, in O(n log n)
-    {cite}`sun2014fast`.
+    """The AUC and its DeLong variance :cite:p:`delong1988comparing`, in O(n log n)
+    :cite:p:`sun2014fast`.
 
     With ``m`` positives and ``n`` negatives, the AUC is the mean of
     :math:`\\psi(X_i, Y_j) = [X_i > Y_j] + \\tfrac12 [X_i = Y_j]` over all positive–negative
@@ -105,7 +105,7 @@ class DeLongTestResult:
 
 
 def delong_roc_test(y_true: Any, score_a: Any, score_b: Any) -> DeLongTestResult:
-    """DeLong's test {cite}`delong1988comparing` that two models scored on the same samples
+    """DeLong's test :cite:p:`delong1988comparing` that two models scored on the same samples
     have the same AUC.
 
     The two AUCs are correlated (same samples), so the variance of their difference has a

@@ -35,7 +35,7 @@ class McNemarResult:
 def mcnemar(
     y_true: Any, pred_a: Any, pred_b: Any, exact: bool = True, correction: bool = True
 ) -> McNemarResult:
-    """McNemar's test {cite}`mcnemar1947note` that models A and B have the same error rate.
+    """McNemar's test :cite:p:`mcnemar1947note` that models A and B have the same error rate.
 
     Samples both models get right (or both wrong) say nothing about which is better; only the
     ``b`` samples that A gets right and B wrong and the ``c`` samples the other way round count.

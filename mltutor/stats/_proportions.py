@@ -25,7 +25,7 @@ def proportion_ci(
 
     * ``"normal"`` (Wald): :math:`p \\pm z\\sqrt{p(1-p)/n}`, clipped to [0, 1]. Width 0 at
       ``count = 0``: it claims certainty from no successes.
-    * ``"wilson"`` {cite}`wilson1927probable`: the ``p0`` with
+    * ``"wilson"`` :cite:p:`wilson1927probable`: the ``p0`` with
       :math:`|p - p_0| \\le z\\sqrt{p_0(1-p_0)/n}`, i.e.
       :math:`\\frac{p + z^2/2n \\pm z\\sqrt{p(1-p)/n + z^2/4n^2}}{1 + z^2/n}`.
     * ``"agresti-coull"``: the Wald formula at :math:`\\tilde p = (count + z^2/2)/(n + z^2)`
