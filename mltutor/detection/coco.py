@@ -307,10 +307,19 @@ def _segm_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any) -> tuple:
                                        _gt_where)
     dt = parse_scored_records(detections, gt, "segmentation")
     dt_rles = segmentations_to_rle_set(dt.values, heights[dt.img], widths[dt.img], _dt_where)
+    dt_pixels, gt_pixels = _area(dt_rles), _area(gt_rles)
 
     def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
+        # A pair can only be matched at IoU >= IOU_THRESHOLDS[0] (0.5), and |d ∩ g| <= min(|d|, |g|)
+        # bounds the IoU by min/max of the areas (|g|/|d| for a crowd region).  So a pair whose
+        # areas differ more than 2x keeps IoU 0 without counting: the matching cannot tell.
+        a, b = dt_pixels[d], gt_pixels[g]
+        small, large = np.where(gt.crowd[g], b, np.minimum(a, b)), np.where(gt.crowd[g], a, np.maximum(a, b))
+        can_match = np.flatnonzero(2 * small >= large)  # in integers: exact
+        out = np.zeros(d.shape[0])
         # every mask is at its image's size (checked above), so no pair is pycocotools' -1
-        return pair_iou(dt_rles, gt_rles, d, g, gt.crowd, same_sizes=True)
+        out[can_match] = pair_iou(dt_rles, gt_rles, d[can_match], g[can_match], gt.crowd, same_sizes=True)
+        return out
 
     boxes = result_boxes(detections)
     dt_area = _area(dt_rles).astype(np.float64) if boxes is None else boxes[:, 2] * boxes[:, 3]

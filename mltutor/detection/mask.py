@@ -487,8 +487,9 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     e = np.repeat(ex, n)
     c = np.repeat(c0, n) + _POLY_SCALE * (np.arange(e.shape[0]) - np.repeat(_segment_starts(n)[:-1], n))
     t = c - xs[e]
-    v1 = np.trunc(ys[e] + s[e] * t + 0.5)
-    v2 = np.trunc(ys[e] + s[e] * (t + 1) + 0.5)
+    ys_e, s_e = ys[e], s[e]  # gathered once: every crossing reads its edge's start and slope twice
+    v1 = np.trunc(ys_e + s_e * t + 0.5)
+    v2 = np.trunc(ys_e + s_e * (t + 1) + 0.5)
     x_cross, v_cross, e_cross = [c], [np.minimum(v1, v2)], [e]
 
     # Edges along y: u(t) = (int)(xs + s·t + .5) is monotone and moves by at most 1 per step; find the
@@ -500,11 +501,13 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     c0, n = _first_in_class(np.maximum(lo, 2), np.minimum(hi - 1, max_c[ey]))
     e = np.repeat(ey, n)
     c = np.repeat(c0, n) + _POLY_SCALE * (np.arange(e.shape[0]) - np.repeat(_segment_starts(n)[:-1], n))
-    guess = np.floor((c + 0.5 - xs[e]) / s[e]) if e.shape[0] else np.zeros(0)
+    xs_e, s_e, last_e = xs[e], s[e], dy[e] - 1  # gathered once for the ten evaluations below
+    guess = np.floor((c + 0.5 - xs_e) / s_e) if e.shape[0] else np.zeros(0)
     found = np.full(e.shape[0], -1.0)
     for shift in (2, 1, 0, -1, -2):  # the transition is the only t with u(t) and u(t + 1) on both sides
-        cand = np.clip(guess + shift, 0, dy[e] - 1)
-        side_a, side_b = ut(e, cand) <= c, ut(e, cand + 1) <= c
+        cand = np.clip(guess + shift, 0, last_e)
+        side_a = np.trunc(xs_e + s_e * cand + 0.5) <= c  # u(t), the walk's own formula
+        side_b = np.trunc(xs_e + s_e * (cand + 1) + 0.5) <= c
         found = np.where(side_a != side_b, cand, found)
     x_cross.append(c)
     v_cross.append(ys[e] + found)
@@ -554,6 +557,25 @@ def _flatten_polygons(polys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return (np.concatenate(polys) if polys else np.zeros(0)), n_points
 
 
+def _check_rle_sizes(rles: list, obj: np.ndarray, heights: np.ndarray, widths: np.ndarray,
+                     where: Callable[[int], str]) -> None:
+    """Each RLE's ``size`` is its image's (where the image gives one); ``obj[j]`` is RLE j's record."""
+    try:
+        sizes = np.array([r["size"] for r in rles], dtype=np.int64).reshape(len(rles), 2)
+    except (KeyError, TypeError, ValueError, OverflowError):  # unusual sizes: compare one by one
+        sizes = None
+    if sizes is not None:
+        wrong = (heights[obj] >= 0) & ((sizes[:, 0] != heights[obj]) | (sizes[:, 1] != widths[obj]))
+        bad = np.flatnonzero(wrong)[:1].tolist()
+    else:
+        bad = [j for j, r in enumerate(rles) if heights[obj[j]] >= 0 and "size" in r
+               and list(r["size"]) != [heights[obj[j]], widths[obj[j]]]][:1]
+    if bad:
+        i = int(obj[bad[0]])
+        raise ValueError(f"{where(i)}['segmentation'] has size {list(rles[bad[0]]['size'])!r}, but its image is "
+                         f"{[int(heights[i]), int(widths[i])]} (height, width).")
+
+
 def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarray,
                              where: Callable[[int], str]) -> RleSet:
     """COCO ``segmentation`` fields → one RLE per object, as pycocotools' ``annToRLE``.
@@ -562,26 +584,24 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
     (list counts) or a compressed one.  ``heights[i]``/``widths[i]`` are object *i*'s image size
     (-1 when the image gives none: then only RLEs are possible); ``where(i)`` names the record.
     """
-    rle_obj, rle_dicts, poly_obj, polys = [], [], [], []
-    for i, seg in enumerate(segms):
-        name = f"{where(i)}['segmentation']"
-        if isinstance(seg, dict):
-            if heights[i] >= 0 and "size" in seg and list(seg["size"]) != [heights[i], widths[i]]:
-                raise ValueError(f"{name} has size {list(seg['size'])!r}, but its image is "
-                                 f"{[int(heights[i]), int(widths[i])]} (height, width).")
-            rle_obj.append(i)
-            rle_dicts.append(seg)
-        elif isinstance(seg, (list, tuple)):
-            if heights[i] < 0:
-                raise ValueError(f"{name} is a list of polygons, but its image has no 'height' and 'width' to "
-                                 "rasterise them at.")
-            if not seg:
-                raise ValueError(f"{name} is an empty list of polygons.")
-            polys.extend(seg)
-            poly_obj.extend([i] * len(seg))
-        else:
-            raise TypeError(f"{name} must be a list of polygons or an RLE dict; got {type(seg).__name__}.")
+    is_rle = [isinstance(seg, dict) for seg in segms]
+    rle_obj = [i for i, r in enumerate(is_rle) if r]
+    rle_dicts = [segms[i] for i in rle_obj]
     rle_obj_a = np.array(rle_obj, dtype=np.int64)
+    _check_rle_sizes(rle_dicts, rle_obj_a, heights, widths, where)
+    poly_obj, polys = [], []
+    for i in (i for i, r in enumerate(is_rle) if not r):
+        seg = segms[i]
+        if not isinstance(seg, (list, tuple)):
+            raise TypeError(f"{where(i)}['segmentation'] must be a list of polygons or an RLE dict; got "
+                            f"{type(seg).__name__}.")
+        if heights[i] < 0:
+            raise ValueError(f"{where(i)}['segmentation'] is a list of polygons, but its image has no 'height' and "
+                             "'width' to rasterise them at.")
+        if not seg:
+            raise ValueError(f"{where(i)}['segmentation'] is an empty list of polygons.")
+        polys.extend(seg)
+        poly_obj.extend([i] * len(seg))
     try:
         rles, _ = as_rle_set(rle_dicts, "segmentation")
     except (ValueError, TypeError):  # find the bad record again, one by one, to name it
@@ -722,17 +742,18 @@ def _box_overlaps(db: np.ndarray, gb: np.ndarray) -> np.ndarray:
 class ColumnRuns:
     """A set of masks cut into column pieces: runs of ones split where a pixel column ends.
 
-    Columns are stored densely over each mask's column range; ``y0``/``y1`` hold a column's piece
-    when it has exactly one (the common case: a blob crosses each column once), ``n`` how many it
-    has, ``piece_start`` where its pieces begin in ``py0``/``py1``.
+    Columns are stored densely over each mask's column range; ``rows``/``rows2`` hold a column's
+    first two pieces (a blob crosses most columns once or twice), ``n`` how many it has,
+    ``piece_start`` where its pieces begin in ``py0``/``py1``.
     """
 
     first_col: np.ndarray  # (n_obj,) first column with ones (0 when empty)
     n_cols: np.ndarray  # (n_obj,) width of the column range (0 when empty)
     col_offset: np.ndarray  # (n_obj + 1,) where each object's dense columns start
     n: np.ndarray  # (n_dense,) pieces per column
-    y0: np.ndarray  # (n_dense,) the single piece's rows [y0, y1), 0 otherwise
-    y1: np.ndarray
+    rows: np.ndarray  # (n_dense,) int64: the first piece's rows [y0, y1) as two int32 (0, 0: none)
+    rows2: np.ndarray  # (n_dense,) int64: the second piece's, the same way
+    several: np.ndarray  # dense indices of the columns with more than one piece, increasing
     piece_start: np.ndarray  # (n_dense + 1,)
     py0: np.ndarray  # (n_pieces,) every piece, by object, column and row
     py1: np.ndarray
@@ -761,11 +782,33 @@ def column_runs(r: RleSet) -> ColumnRuns:
     col_offset = _segment_starts(n_cols)
     dense = col_offset[p_obj] + p_col - first_col[p_obj]
     n = np.bincount(dense, minlength=col_offset[-1]).astype(np.int64)
-    y0 = np.zeros(col_offset[-1], dtype=np.int32)  # rows fit in int32; halves the memory traffic
-    y1 = np.zeros(col_offset[-1], dtype=np.int32)
-    single = n[dense] == 1
-    y0[dense[single]], y1[dense[single]] = py0[single], py1[single]
-    return ColumnRuns(first_col, n_cols, col_offset, n, y0, y1, _segment_starts(n), py0, py1)
+    piece_start = _segment_starts(n)
+    # y0 and y1 side by side as int32 (rows fit), read as one int64: one gather per piece, not two.
+    packed = []
+    for k in (0, 1):
+        rows = np.zeros((col_offset[-1], 2), dtype=np.int32)
+        has_k = np.flatnonzero(n > k)
+        rows[has_k, 0], rows[has_k, 1] = py0[piece_start[has_k] + k], py1[piece_start[has_k] + k]
+        packed.append(rows.view(np.int64).reshape(-1))
+    return ColumnRuns(first_col, n_cols, col_offset, n, packed[0], packed[1], np.flatnonzero(n > 1), piece_start,
+                      py0, py1)
+
+
+def _piece_overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Rows shared by two packed pieces (int64 holding int32 y0, y1): ``max(0, min(y1) - max(y0))``;
+    an absent piece (0, 0) shares none."""
+    a, b = a.view(np.int32).reshape(-1, 2), b.view(np.int32).reshape(-1, 2)
+    out = np.minimum(a[:, 1], b[:, 1])
+    out -= np.maximum(a[:, 0], b[:, 0])
+    return np.maximum(out, 0, out=out)
+
+
+def _in_ranges(sorted_values: np.ndarray, lo: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The values in [lo_i, lo_i + width_i) for every i: (i, value), by i then value."""
+    a = np.searchsorted(sorted_values, lo)
+    count = np.searchsorted(sorted_values, lo + width) - a
+    which = np.repeat(np.arange(lo.shape[0]), count)
+    return which, sorted_values[np.arange(which.shape[0]) + np.repeat(a - _segment_starts(count)[:-1], count)]
 
 
 def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.ndarray) -> np.ndarray:
@@ -781,15 +824,25 @@ def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.nda
     if has.shape[0] == 0:
         return inter
     seg = _segment_starts(width[has])
-    d_first = d.col_offset[pd[has]] + lo[has] - d.first_col[pd[has]]
+    d_first = d.col_offset[pd[has]] + lo[has] - d.first_col[pd[has]]  # first shared column, dense index
+    g_first = g.col_offset[pg[has]] + lo[has] - g.first_col[pg[has]]
     dcol = np.arange(seg[-1]) + np.repeat(d_first - seg[:-1], width[has])
-    gcol = dcol + np.repeat(g.col_offset[pg[has]] + lo[has] - g.first_col[pg[has]] - d_first, width[has])
-    per_col = np.minimum(d.y1[dcol], g.y1[gcol])
-    per_col -= np.maximum(d.y0[dcol], g.y0[gcol])
-    np.maximum(per_col, 0, out=per_col)
-    several = np.flatnonzero((d.n[dcol] > 1) | (g.n[gcol] > 1))
-    if several.shape[0]:
+    gcol = dcol + np.repeat(g_first - d_first, width[has])
+    per_col = _piece_overlap(d.rows[dcol], g.rows[gcol])  # first piece with first piece
+    # Columns where either mask has several pieces: found from each set's shorter list of them.
+    d_pair, d_col = _in_ranges(d.several, d_first, width[has])
+    g_pair, g_col = _in_ranges(g.several, g_first, width[has])
+    flag = np.zeros(seg[-1], dtype=bool)
+    flag[seg[d_pair] + d_col - d_first[d_pair]] = True
+    flag[seg[g_pair] + g_col - g_first[g_pair]] = True
+    several = np.flatnonzero(flag)
+    if several.shape[0]:  # pieces are disjoint inside a column: the overlap is the sum over piece pairs
         dc, gc = dcol[several], gcol[several]
+        d1, d2, g1, g2 = d.rows[dc], d.rows2[dc], g.rows[gc], g.rows2[gc]
+        per_col[several] += _piece_overlap(d1, g2) + _piece_overlap(d2, g1) + _piece_overlap(d2, g2)
+        many = np.flatnonzero((d.n[dc] > 2) | (g.n[gc] > 2))  # beyond two pieces: every combination
+        several, dc, gc = several[many], dc[many], gc[many]
+    if several.shape[0]:
         nd, ng = d.n[dc], g.n[gc]
         # every (d piece, g piece) combination of these columns
         combos = nd * ng
