@@ -42,10 +42,29 @@ RST_CODE = re.compile(r"``(?P<body>.+?)``")
 MD_CODE = re.compile(r"(?<!`)`(?P<body>[^`]+)`(?!`)")
 MATH = re.compile(r"\$\$(?P<d>.+?)\$\$|\$(?P<body>[^$\n]+?)\$", re.S)
 URL = re.compile(r"https?://[^\s)>\]]+")
+RST_LINK = re.compile(r"`(?P<label>[^`<]*?)\s*<(?P<url>[^<>`]+)>`__?")
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 # Roles whose display text may be translated: only the target (``text <target>``) must stay.
 TARGET_ROLES = {"term", "doc", "ref", "numref", "std:term", "cite:p", "cite:t", "eq"}
+
+
+def rst_to_myst(text: str) -> str:
+    """reST inline markup of a docstring message written as MyST, the parser Sphinx uses for it.
+
+    Sphinx parses each translated message with its *page's* parser, and every page here is MyST
+    (``.md`` or a notebook) — also the API pages, whose English comes from reST docstrings through
+    ``{eval-rst}``.  So ``:func:`f``` must become ``{func}`f```, ``\`text <url>\`_`` a Markdown
+    link, and a closing ``::`` (reST's "a literal block follows") a plain colon.  ````code````
+    and ``*emphasis*`` read the same in both.
+    """
+    text = re.sub(r":(?P<name>[a-z][a-z:+-]*):`(?P<body>[^`]*)`", r"{\g<name>}`\g<body>`", text)
+    text = re.sub(r"`(?P<label>[^`<]*?)\s*<(?P<url>[^<>`]+)>`__?", r"[\g<label>](\g<url>)", text)
+    text = re.sub(r"\\ ", "", text)
+    if text.rstrip().endswith("::"):
+        stripped = text.rstrip()[:-2].rstrip()
+        text = stripped + ("：" if CJK.search(stripped[-1:] or " ") else ":")
+    return text
 
 
 def message_id(msgid: str) -> str:
@@ -76,7 +95,8 @@ def pieces(text: str) -> tuple[Counter, str]:
             return " "
         return pattern.sub(one, s)
 
-    s = cut(RST_ROLE, lambda m: ("role", m["name"], _role_target(m["name"], m["body"])), text)
+    s = cut(RST_LINK, lambda m: ("url", m["url"]), text)
+    s = cut(RST_ROLE, lambda m: ("role", m["name"], _role_target(m["name"], m["body"])), s)
     s = cut(MYST_ROLE, lambda m: ("role", m["name"], _role_target(m["name"], m["body"])), s)
     s = cut(RST_CODE, lambda m: ("code", m["body"]), s)
     s = cut(MD_CODE, lambda m: ("code", m["body"]), s)
@@ -89,9 +109,11 @@ def pieces(text: str) -> tuple[Counter, str]:
 
 def is_prose(msgid: str) -> bool:
     """False for messages with no English words outside code, maths and links (kept as they are)."""
-    if msgid.startswith("\n") or "\\frac" in msgid or "\\begin" in msgid:
+    if msgid.startswith("\n"):
         return False
     rest = pieces(msgid)[1]
+    if re.search(r"\\[a-zA-Z]+", rest):
+        return False  # raw LaTeX outside $...$: a display-maths block
     return bool(re.search(r"[A-Za-z]{3,}", rest))
 
 
@@ -109,18 +131,6 @@ def _markdown_signature(text: str) -> Counter:
             if child.type in {"strong_open", "em_open", "code_inline", "math_inline", "link_open"}:
                 sig[(child.type, child.attrs.get("href", "") if child.type == "link_open" else "")] += 1
     return sig
-
-
-def _rst_adjacent(text: str) -> list[str]:
-    """reST needs space or punctuation around inline markup: ``中``x``文`` is not a literal."""
-    bad = []
-    for m in re.finditer(r"``.+?``|:[a-z:+-]+:`[^`]*`|\*\*[^*]+\*\*", text):
-        before = text[m.start() - 1] if m.start() else " "
-        after = text[m.end()] if m.end() < len(text) else " "
-        if CJK.match(before) and not re.match(r"[\u3000-\u303f\uff00-\uffef]", before) or \
-                CJK.match(after) and not re.match(r"[\u3000-\u303f\uff00-\uffef]", after):
-            bad.append(m.group(0))
-    return bad
 
 
 def glossary_terms() -> set[str]:
@@ -153,14 +163,14 @@ def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
         lost = want - got
         extra = got - want
         problems.append(f"kept pieces differ: missing {sorted(lost.elements())}, extra {sorted(extra.elements())}")
-    rst = "``" in msgid or RST_ROLE.search(msgid)
-    if rst:
-        bad = _rst_adjacent(msgstr)
-        if bad:
-            problems.append(f"reST markup touching a Chinese character (add a space): {bad}")
-    elif _markdown_signature(msgid) != _markdown_signature(msgstr):
-        problems.append(f"markdown structure differs: {dict(_markdown_signature(msgid))} vs "
-                        f"{dict(_markdown_signature(msgstr))} (bold/italic next to punctuation needs a space)")
+    if RST_ROLE.search(msgstr) or re.search(r"`[^`]*<[^>]+>`_", msgstr):
+        problems.append("reST roles or links in the translation: every page is MyST, write "
+                        "{func}`f` for :func:`f` and [text](url) for `text <url>`_ "
+                        "(import converts them)")
+    english, chinese = _markdown_signature(rst_to_myst(msgid)), _markdown_signature(msgstr)
+    if english != chinese:
+        problems.append(f"markdown structure differs: {dict(english)} vs {dict(chinese)} "
+                        "(bold/italic next to punctuation needs a space)")
     if not CJK.search(msgstr) and re.search(r"[A-Za-z]{3,}\s+[a-z]{3,}", pieces(msgid)[1]):
         problems.append("no Chinese in the translation")
     problems += term_problems(msgid, msgstr)
@@ -229,7 +239,7 @@ def read_tables(files) -> dict[str, str]:
 
 def cmd_lint(args) -> int:
     """Check translations in JSON files against their English, without touching any catalog."""
-    table = read_tables(args.files)
+    table = {key: rst_to_myst(zh) for key, zh in read_tables(args.files).items()}
     english = {message_id(e.msgid): e.msgid for po in catalogs().values() for e in po}
     problems = 0
     for key, zh in table.items():
@@ -247,7 +257,7 @@ def cmd_lint(args) -> int:
 def cmd_import(args) -> int:
     import fcntl
 
-    table = read_tables(args.files)
+    table = {key: rst_to_myst(zh) for key, zh in read_tables(args.files).items()}
     used, problems = set(), 0
     lock = open(LOCALE.parent / ".import.lock", "w")
     fcntl.flock(lock, fcntl.LOCK_EX)  # several translators may import at once: one at a time

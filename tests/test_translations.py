@@ -107,8 +107,9 @@ def test_glossary_terms_are_enforced(english, chinese, expected):
     ("A **“quoted” word** here and there.", "这里那里有一个**“引号”**词。", "markdown structure"),
     ("See $x^2$ and [the docs](https://example.org).", "见 $x^2$ 和[文档](https://example.org)。", None),
     ("See $x^2$ and [the docs](https://example.org).", "见 $x^3$ 和[文档](https://example.org)。", "kept pieces"),
-    ("Pass ``labels`` to the function.", "把``labels``传给函数。", "reST markup"),
-    ("Pass ``labels`` to the function.", "把 ``labels`` 传给函数。", None),
+    ("Pass ``labels`` to :func:`f`.", "把 ``labels`` 传给 {func}`f`。", None),
+    ("Pass ``labels`` to :func:`f`.", "把 ``labels`` 传给 :func:`f`。", "reST roles"),
+    ("See `the docs <https://example.org>`_.", "见[文档](https://example.org)。", None),
     ("Pass the labels to the function.", "", "untranslated"),
     ("Pass the labels to the function.", "Pass the labels to the function.", "no Chinese"),
 ])
@@ -118,6 +119,11 @@ def test_structure_is_compared(english, chinese, expected):
         assert problems == []
     else:
         assert any(expected in p for p in problems), problems
+
+
+def test_rest_markup_is_written_as_myst():
+    assert i18n.rst_to_myst("见 :func:`f` 和 `文档 <https://x.org>`_，格式如下::") == \
+        "见 {func}`f` 和 [文档](https://x.org)，格式如下："
 
 
 def test_glossary_term_lines_stay_english_on_the_glossary_page():

@@ -101,7 +101,7 @@ __all__ = ["error_breakdown", "CAUSES"]
 
 #: The six causes, in TIDE's order (Cls, Loc, Both, Dupe, Bkg, Miss).
 CAUSES = ("classification", "localisation", "both", "duplicate", "background", "missed")
-#: The two special fixes: perfect precision, perfect recall.
+#: The two special fixes — perfect precision, perfect recall.
 SPECIAL = ("false_positives", "false_negatives")
 _CLS, _LOC, _BOTH, _DUPE, _BKG = range(5)
 

@@ -29,7 +29,7 @@ from .._validation.keypoints import check_keypoint_array, check_sigmas
 
 __all__ = ["COCO_SIGMAS", "oks"]
 
-#: pycocotools' ``Params.kpt_oks_sigmas``: the spreads of the 17 COCO person keypoints (nose, eyes,
+#: pycocotools' ``Params.kpt_oks_sigmas`` — the spreads of the 17 COCO person keypoints (nose, eyes,
 #: ears, shoulders, elbows, wrists, hips, knees, ankles), in that order.
 COCO_SIGMAS = np.array([.26, .25, .25, .35, .35, .79, .79, .72, .72, .62, .62, 1.07, 1.07, .87, .87, .89, .89]) / 10.0
 

@@ -28,7 +28,7 @@ from .base import StreamingMetric
 __all__ = ["MAX_DENSE_CELLS", "MetricDict", "MulticlassMetrics"]
 
 MAX_DENSE_CELLS = 2**24
-"""Largest C x C state kept by default: 16,777,216 cells (128 MiB of int64), i.e. up to 4,096 classes."""
+"""Largest C x C state kept by default — 16,777,216 cells (128 MiB of int64), i.e. up to 4,096 classes."""
 
 
 class MetricDict(dict):
