@@ -14,8 +14,9 @@ ex10   McNemar's test: two classifiers on the same test set                  ``m
 ex11   DeLong's test: is the difference of two AUCs real?                    ``auc_difference_test``
 =====  ===========================================================================================
 
-The functions below are the reference solutions, in plain NumPy (``mltutor.metrics`` and
-``mltutor.calibration`` are deliberately not used, so an exercise cannot inherit their bugs).
+The functions below are the reference solutions, in plain NumPy, with SciPy only for the
+chi-square and normal tails of ex10 and ex11 (``mltutor.metrics``, ``mltutor.calibration`` and
+``mltutor.stats`` are deliberately not used, so an exercise cannot inherit their bugs).
 """
 
 from __future__ import annotations
