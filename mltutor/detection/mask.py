@@ -187,12 +187,18 @@ def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], 
     groups = ends - starts + 1
     if n_vals and groups.max() > 12:
         raise ValueError(f"{where(0)}: a run length is too large for an RLE.")
-    x = (c[starts] & 0x1F).astype(np.int64)
-    for k in range(1, int(groups.max()) if n_vals else 0):  # most numbers are one character
-        has = np.flatnonzero(groups > k)
-        x[has] |= (c[starts[has] + k] & 0x1F).astype(np.int64) << (5 * k)
-    # Bit 5 of the last group is the sign: a negative number is x - 2^(5·groups) (two's complement).
-    x -= ((c[ends] >> 4) & 1).astype(np.int64) << (5 * groups)
+    # The last group carries the sign (its bit 5): read it as a signed 5-bit number, (v ^ 16) - 16.
+    x = ((c[ends] & 0x1F) ^ 0x10).astype(np.int64)
+    x -= 16
+    multi = np.flatnonzero(groups > 1)  # most numbers are one character; the rest, group by group
+    if multi.shape[0]:
+        g_multi, s_multi = groups[multi], starts[multi]
+        x_multi = x[multi] * np.left_shift(1, 5 * (g_multi - 1))
+        x_multi += c[s_multi] & 0x1F  # every one of them has a first group before its last
+        for k in range(1, int(g_multi.max()) - 1):
+            sub = np.flatnonzero(g_multi - 1 > k)
+            x_multi[sub] += (c[s_multi[sub] + k] & 0x1F).astype(np.int64) << (5 * k)
+        x[multi] = x_multi
     offsets = np.searchsorted(ends, char_bounds, side="left").astype(np.int64)  # numbers per object
     return _undo_delta(x, offsets), offsets
 
@@ -857,45 +863,57 @@ def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.nda
 
 
 def _pair_intersections_by_search(dt: RleSet, gt: RleSet, pd: np.ndarray, pg: np.ndarray) -> np.ndarray:
-    """|d ∩ g| for each pair by sorted searches: ``Σ_{[s, e) ∈ g} F_d(e) - F_d(s)`` over the ground
-    truth's runs inside the detection's span, with ``F_d(p)`` the detection's ones before pixel p.
+    """|d ∩ g| for each pair by sorted searches: ``Σ_{[s, e) ∈ b} F_a(e) - F_a(s)`` over the runs of
+    one mask *b* inside the span of the other, *a*, with ``F_a(p)`` the pixels of *a* set before p.
 
-    Cheaper than :func:`column_runs` when each mask meets only a few others (an evaluation), since
-    nothing is prepared per column; the column pieces win for a full IoU matrix.  Pairs must have
-    the same size (``pair_iou`` keeps only those).
+    *a* is taken from the set with fewer runs of ones (a shorter array to search).  Cheaper than
+    :func:`column_runs` when each mask meets only a few others (an evaluation), since nothing is
+    prepared per column; the column pieces win for a full IoU matrix.  Pairs must have the same size
+    (``pair_iou`` keeps only those).
     """
+    if dt.ones[0].shape[0] > gt.ones[0].shape[0]:
+        dt, gt, pd, pg = gt, dt, pg, pd
+    # By the searched mask, then the other: the searches then walk forwards (cache-friendly).
+    order = np.lexsort((pg, pd))
+    inter = np.empty(pd.shape[0], dtype=np.int64)
+    inter[order] = _count_common(dt, gt, pd[order], pg[order])
+    return inter
+
+
+def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """|a ∩ b| for pairs (a[pa], b[pb]) of one size, searching *a*'s runs of ones (see above)."""
     # Runs of ones on each set's common axis (RleSet.ones); a zero-length run adds nothing below.
-    d_start, d_end, d_first = dt.ones  # d_first[i]: detection i's first run of ones
-    g_start, g_end, _ = gt.ones
-    if d_start.shape[0] == 0:  # every detection empty
-        return np.zeros(pd.shape[0], dtype=np.int64)
-    d_base = _segment_starts(dt.heights * dt.widths)
-    g_base = _segment_starts(gt.heights * gt.widths)
-    # F(p), the detections' ones before p on their axis, is G[k] + p·(k odd) with k the number of
-    # run boundaries <= p: inside a run it grows with p, between runs it is flat.
-    bounds = np.empty(2 * d_start.shape[0], dtype=np.int64)
-    bounds[0::2], bounds[1::2] = d_start, d_end
-    before = dt.ones_before  # ones before each run
-    G = np.empty(bounds.shape[0] + 1, dtype=np.int64)
-    G[0::2], G[1::2] = before, before[:-1] - d_start
-    # Only the ground truth's runs inside the detection's span [first one, last one) can meet it.
-    span_lo = d_start[np.minimum(d_first[pd], d_start.shape[0] - 1)]
-    span_hi = d_end[np.maximum(d_first[pd + 1] - 1, 0)]
-    shift = d_base[pd] - g_base[pg]  # ground truth's axis → the detection's (same image size)
-    r0 = np.searchsorted(g_end, span_lo - shift, side="right")
-    r1 = np.searchsorted(g_start, span_hi - shift, side="left")
-    n_runs = np.where(d_first[pd + 1] > d_first[pd], np.maximum(r1 - r0, 0), 0)  # an empty mask meets none
+    a_start, a_end, a_first = a.ones  # a_first[i]: mask i's first run of ones
+    b_start, b_end, _ = b.ones
+    if a_start.shape[0] == 0:  # every mask of a empty
+        return np.zeros(pa.shape[0], dtype=np.int64)
+    # F(p) = (ones of the runs that start at or before p) - (what the last of them has at or after p):
+    # with j of a's runs starting at or before p, F(p) = before[j] - max(0, end[j - 1] - p).
+    before = a.ones_before
+    end_before = np.empty(a_end.shape[0] + 1, dtype=np.int64)
+    end_before[0], end_before[1:] = 0, a_end
+    a_base = _segment_starts(a.heights * a.widths)
+    b_base = _segment_starts(b.heights * b.widths)
+    # Only b's runs inside a's span [first one, last one) can meet it.
+    span_lo = a_start[np.minimum(a_first[pa], a_start.shape[0] - 1)]
+    span_hi = a_end[np.maximum(a_first[pa + 1] - 1, 0)]
+    shift = a_base[pa] - b_base[pb]  # b's axis → a's (same image size)
+    r0 = np.searchsorted(b_end, span_lo - shift, side="right")
+    r1 = np.searchsorted(b_start, span_hi - shift, side="left")
+    n_runs = np.where(a_first[pa + 1] > a_first[pa], np.maximum(r1 - r0, 0), 0)  # an empty mask meets none
     has = np.flatnonzero(n_runs)
-    inter = np.zeros(pd.shape[0], dtype=np.int64)
+    inter = np.zeros(pa.shape[0], dtype=np.int64)
     if has.shape[0]:
         seg = _segment_starts(n_runs[has])
         run = np.arange(seg[-1]) + np.repeat(r0[has] - seg[:-1], n_runs[has])
         run_shift = np.repeat(shift[has], n_runs[has])
-        hi = g_end[run] + run_shift
-        lo = g_start[run] + run_shift
-        k_hi = np.searchsorted(bounds, hi, side="right")
-        k_lo = np.searchsorted(bounds, lo, side="right")
-        per_run = G[k_hi] + hi * (k_hi & 1) - G[k_lo] - lo * (k_lo & 1)
+        hi = b_end[run] + run_shift
+        lo = b_start[run] + run_shift
+        j_hi = np.searchsorted(a_start, hi, side="right")
+        j_lo = np.searchsorted(a_start, lo, side="right")
+        per_run = before[j_hi] - before[j_lo]
+        per_run -= np.maximum(end_before[j_hi] - hi, 0)
+        per_run += np.maximum(end_before[j_lo] - lo, 0)
         inter[has] = np.add.reduceat(per_run, seg[:-1])
     return inter
 
@@ -934,10 +952,7 @@ def pair_iou(dt: RleSet, gt: RleSet, pair_dt: np.ndarray, pair_gt: np.ndarray,
         gt_cols = column_runs(gt) if gt_cols is None else gt_cols
         inter = _pair_intersections(dt_cols, gt_cols, pd, pg)
     else:
-        # By detection, then ground truth: the searches then walk the runs forwards (cache-friendly).
-        order = np.lexsort((pg, pd))
-        inter = np.empty(pd.shape[0], dtype=np.int64)
-        inter[order] = _pair_intersections_by_search(dt, gt, pd[order], pg[order])
+        inter = _pair_intersections_by_search(dt, gt, pd, pg)
     d_area, g_area = _area(dt)[pd], _area(gt)[pg]
     union = np.where(gt_crowd[pg], d_area, d_area + g_area - inter)
     union = np.where(inter == 0, 1, union)
