@@ -62,12 +62,13 @@ CHROMIUM_ARGS = [
 ]
 # Folders of a Sphinx build that hold assets or sources, not pages to read.
 NON_PAGE_DIRS = {"_static", "_sources", "_images", "_downloads", ".doctrees"}
-CHAPTER_RE = re.compile(r"^book/\d+[a-z]?_[^/]+\.html$")
+CHAPTER_RE = re.compile(r"^(zh/)?book/\d+[a-z]?_[^/]+\.html$")  # zh/: the Chinese edition
 # Pages screenshotted besides the chapters: the home page, the Chinese glossary, and an
 # exercise page whose check outputs show the ✅ ❌ ⏳ symbols.
 EXTRA_SCREENSHOT_PAGES = ("book/intro.html", "book/glossary.html",
                           "exercises/01_confusion_matrix.html")
-DEFAULT_DARK_PAGES = ("book/intro.html", "book/01_confusion_matrix.html")
+DEFAULT_DARK_PAGES = ("book/intro.html", "book/01_confusion_matrix.html",
+                      "zh/book/01_confusion_matrix.html")
 # TeX delimiters that should never survive MathJax typesetting in the visible text.
 UNRENDERED_MATH_RE = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\begin\{")
 
@@ -165,7 +166,13 @@ def is_chapter(page: PurePosixPath) -> bool:
 
 
 def wants_screenshot(page: PurePosixPath) -> bool:
-    return is_chapter(page) or str(page) in EXTRA_SCREENSHOT_PAGES
+    return is_chapter(page) or str(page).removeprefix("zh/") in EXTRA_SCREENSHOT_PAGES
+
+
+def is_trimmable_punctuation(char: str) -> bool:
+    """CJK punctuation that ``text-spacing-trim`` may set in half an em."""
+    return 0x3001 <= ord(char) <= 0x301F or 0xFF01 <= ord(char) <= 0xFF1F or \
+        0xFF3B <= ord(char) <= 0xFF3D or 0xFF5B <= ord(char) <= 0xFF65 or char in "“”‘’"
 
 
 def missing_glyphs(groups: list[dict]) -> list[str]:
@@ -179,7 +186,10 @@ def missing_glyphs(groups: list[dict]) -> list[str]:
     no ink; and it shows as a box on the page when an occurrence there is nearer the box's
     width than its glyph's (the page drew it before a font for it was in place). Widths are
     only compared where glyph and box differ by a quarter em or more (CJK: 1 em against the
-    box's 0.6 em; emoji: 1.27 em).
+    box's 0.6 em; emoji: 1.27 em). Full-width punctuation (，。、：；（） ...) is set in half an em
+    where it meets other punctuation or a line edge (Chromium's ``text-spacing-trim``), which is
+    also about a box's width, so it shows as a box only when *no* occurrence on the page has its
+    glyph's width.
     """
     problems = []
     for group in groups:
@@ -195,8 +205,10 @@ def missing_glyphs(groups: list[dict]) -> list[str]:
                 # Within a quarter em of the box: kerning against the next letter moves a
                 # glyph's width on the page that much, so widths cannot tell them apart.
                 continue
-            boxes = [w for w in group.get("widths", {}).get(char, [])
-                     if abs(w - box_width) < abs(w - glyph_width)]
+            widths = group.get("widths", {}).get(char, [])
+            boxes = [w for w in widths if abs(w - box_width) < abs(w - glyph_width)]
+            if boxes and is_trimmable_punctuation(char) and len(boxes) < len(widths):
+                continue  # some occurrences are full width: the others were trimmed
             if boxes:
                 problems.append(f"{where} shows as a missing-glyph box on the page "
                                 f"({boxes[0]:.2f} px wide, its glyph {glyph_width:.2f} px)")
@@ -539,7 +551,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     shots = args.screenshots or root.parent / "screenshots"
     pages = list_pages(root)
-    dark_pages = [p for p in (args.dark_page or DEFAULT_DARK_PAGES) if p]
+    dark_pages = [p for p in (args.dark_page or [d for d in DEFAULT_DARK_PAGES
+                                                 if PurePosixPath(d) in pages]) if p]
     for dark_page in dark_pages:
         if PurePosixPath(dark_page) not in pages:
             print(f"--dark-page {dark_page} is not a page of {root}", file=sys.stderr)

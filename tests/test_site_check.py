@@ -86,6 +86,7 @@ def test_chapter_pages():
     assert check_site.is_chapter(PurePosixPath("book/06b_calibration_uncertainty.html"))
     assert not check_site.is_chapter(PurePosixPath("book/intro.html"))
     assert not check_site.is_chapter(PurePosixPath("exercises/01_confusion_matrix.html"))
+    assert check_site.is_chapter(PurePosixPath("zh/book/01_confusion_matrix.html"))
 
 
 def _site(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -177,6 +178,18 @@ def test_missing_glyphs_fails_a_box_on_the_page_although_the_font_exists():
     assert len(problems) == 1 and "shows as a missing-glyph box on the page" in problems[0]
 
 
+def test_missing_glyphs_accepts_trimmed_full_width_punctuation():
+    # "）。" : Chromium's text-spacing-trim sets the first in half an em (8 px at 16 px), about
+    # the box's width; other occurrences on the page are full width, so the font is in place.
+    groups = [_group({"）": [40.0, 444, 120]}, {"）": [16.0, 8.0, 16.0]})]
+    assert check_site.missing_glyphs(groups) == []
+
+
+def test_missing_glyphs_fails_punctuation_that_is_never_full_width():
+    problems = check_site.missing_glyphs([_group({"）": [40.0, 444, 120]}, {"）": [9.6, 9.6]})])
+    assert len(problems) == 1 and "U+FF09" in problems[0]
+
+
 def test_missing_glyphs_cannot_judge_widths_when_glyph_is_as_wide_as_the_box():
     assert check_site.missing_glyphs([_group({"→": [24.1, 9, 50]}, {"→": [9.6]})]) == []
 
@@ -186,6 +199,7 @@ def test_screenshot_pages_and_names():
     assert check_site.wants_screenshot(PurePosixPath("book/intro.html"))
     assert check_site.wants_screenshot(PurePosixPath("exercises/01_confusion_matrix.html"))
     assert not check_site.wants_screenshot(PurePosixPath("book/api/metrics.html"))
+    assert check_site.wants_screenshot(PurePosixPath("zh/book/glossary.html"))
     assert check_site._shot_name(PurePosixPath("exercises/01_x.html"), "-dark") == \
         "exercises-01_x-dark.png"
 
