@@ -641,8 +641,8 @@ def precision_recall_curve(
     y_true, y_score, pos_label, sample_weight
         As in :func:`roc_curve`.
     drop_intermediate : bool, default=False
-        Drop thresholds that add only false positives between two others (the lower-left corners
-        of a vertical drop); the step curve, and average precision, do not change.
+        Drop thresholds that add only false positives between two others with the same true
+        positive count (the inner points of a vertical drop, at one recall); the step curve, and average precision, do not change.
 
     Returns
     -------

@@ -50,11 +50,11 @@ TARGET_ROLES = {"term", "doc", "ref", "numref", "std:term", "cite:p", "cite:t", 
 
 
 def rst_to_myst(text: str) -> str:
-    """reST inline markup of a docstring message written as MyST, the parser Sphinx uses for it.
+    r"""reST inline markup of a docstring message written as MyST, the parser Sphinx uses for it.
 
     Sphinx parses each translated message with its *page's* parser, and every page here is MyST
     (``.md`` or a notebook) — also the API pages, whose English comes from reST docstrings through
-    ``{eval-rst}``.  So ``:func:`f``` must become ``{func}`f```, ``\`text <url>\`_`` a Markdown
+    ``{eval-rst}``.  So ``:func:`f``` must become ``{func}`f```, a reST link ``text <url>`` in backquotes with a trailing underscore a Markdown
     link, and a closing ``::`` (reST's "a literal block follows") a plain colon.  ````code````
     and ``*emphasis*`` read the same in both.
     """
@@ -112,9 +112,10 @@ def is_prose(msgid: str) -> bool:
     if msgid.startswith("\n"):
         return False
     rest = pieces(msgid)[1]
-    if re.search(r"\\[a-zA-Z]+", rest):
+    if re.search(r"\\[a-zA-Z#{}]|[_^]\{", rest):
         return False  # raw LaTeX outside $...$: a display-maths block
-    return bool(re.search(r"[A-Za-z]{3,}", rest))
+    # A word: three letters, or two with a lower-case one ("As in", "e.g."); not "TN", "AP50".
+    return bool(re.search(r"[A-Za-z]{3,}|\b(?=[A-Za-z]*[a-z])[A-Za-z]{2}\b|(?i:\b[a-z]\.[a-z]\.)", rest))
 
 
 def _markdown_signature(text: str) -> Counter:

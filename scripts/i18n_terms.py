@@ -59,16 +59,20 @@ FORBIDDEN = [
 #: Messages where an English core word does not mean the metric: (message id, term) -> the sense.
 NOT_THE_METRIC = {
     ("7193c3d33f", "precision"): "the numeric precision of float32 (chapter 6b)",
-    ("0fa4454a9a", "precision"): "how precisely an annotator places a joint (chapter 7c)",
+    ("771d75b6f9", "precision"): "how precisely an annotator places a joint (chapter 7c)",
 }
 
 _CODE = re.compile(r"``.+?``|(?<![`}:])`[^`]+`(?!`)|\$\$.+?\$\$|\$[^$\n]+?\$|https?://\S+", re.S)
-_ROLE = re.compile(r"(?:\{[a-z:+-]+\}|:[a-z:+-]+:)`([^`<]*?)(?:\s*<[^>]*>)?`")
+_ROLE = re.compile(r"(?:\{(?P<a>[a-z:+-]+)\}|:(?P<b>[a-z:+-]+):)`(?P<text>[^`<]*?)(?:\s*<[^>]*>)?`")
+#: Roles whose display text is prose (the others show code: func, mod, class ...).
+_PROSE_ROLES = {"term", "doc", "ref", "numref", "std:term"}
 
 
 def prose(text: str) -> str:
-    """Text with roles replaced by their display text and code, maths and URLs removed."""
-    return _CODE.sub(" ", _ROLE.sub(lambda m: f" {m.group(1)} ", text))
+    """Text with prose roles replaced by their display text, and code, maths and URLs removed."""
+    def keep(m: re.Match) -> str:
+        return f" {m['text']} " if (m["a"] or m["b"]) in _PROSE_ROLES else " "
+    return _CODE.sub(" ", _ROLE.sub(keep, text))
 
 
 def term_problems(msgid: str, msgstr: str) -> list[str]:

@@ -16,7 +16,7 @@ none) from ``solutions/NN_topic.ipynb``:
   student's copy and puts back when it autogrades, compares the answer with expected values
   embedded in the cell (:func:`hidden_check`), on the public cases *and* on hidden cases: the
   public cases with their samples shuffled (the same permutation for every array of the case; a
-  square matrix, a confusion matrix, gets its classes relabelled on both axes), whose answers
+  square matrix, such as a confusion matrix, gets its classes relabelled on both axes), whose answers
   come from the reference at export time.  Changing ``ex1.cases`` or the checker in the
   notebook therefore does not change the verdict;
 * the Markdown discussions (``<!-- BEGIN SOLUTION -->``) are dropped.

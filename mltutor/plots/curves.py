@@ -276,7 +276,9 @@ def plot_reliability(
     """Draw a reliability diagram: observed frequency against mean predicted probability per bin.
 
     A calibrated model's points lie on the diagonal: of the cases given probability about 0.8,
-    about 80 % are positive.  Points **below** the diagonal mean over-confidence.  The bins are
+    about 80 % are positive.  Points **below** the diagonal mean a predicted
+    probability that is too high: over-confidence in the top-label diagram (in the binary one,
+    above 0.5).  The bins are
     those of :func:`mltutor.calibration.calibration_bins` (and so of
     :func:`~mltutor.calibration.expected_calibration_error`): with a 1-D ``y_prob`` the binary
     diagram (probability of class 1 against the fraction of positives), with an
