@@ -181,3 +181,73 @@ def test_missing_keypoint_fields_and_default_sigmas():
         evaluate_coco(GOOD, [], iou_type="keypoints")
     r = evaluate_coco(GOOD, _case()[1], iou_type="keypoints", kpt_oks_sigmas=SIG)
     assert list(r)[:10] == NAMES and r["stats"].shape == (10,) and r["params"]["max_dets"] == [20]
+
+
+# --------------------------------------------------------------------------------------------
+# Results that also carry a box or a mask: pycocotools' loadRes takes their area from those
+# --------------------------------------------------------------------------------------------
+
+def _with_boxes(dets, rng):
+    """The same results, each with a ``bbox`` whose area differs from the keypoints' extent."""
+    out = []
+    for d in dets:
+        x, y = rng.uniform(0, 300, 2)
+        out.append({**d, "bbox": [float(x), float(y), float(rng.uniform(1, 150)), float(rng.uniform(1, 150))]})
+    return out
+
+
+@settings(KPT_PROPERTY, max_examples=100)
+@given(keypoint_sets(custom=True), st.integers(0, 2**32 - 1))
+def test_keypoint_results_with_boxes_take_their_area_from_the_box(case, seed):
+    """loadRes branches on the first result: with a 'bbox', every result's area is bbox[2] * bbox[3]
+    (not the keypoints' extent), and the area ranges read it for unmatched detections."""
+    CASES["detection: evaluate_coco keypoints with result boxes vs pycocotools"] += 1
+    coco_gt, dets, sigmas = case
+    assert_same(coco_gt, _with_boxes(dets, np.random.default_rng(seed)), "keypoints", NAMES, sigmas=sigmas)
+
+
+def _medium_scene():
+    """One medium person found, and a false positive whose keypoints span a medium area (40 x 40)
+    but whose box and mask are large: APm counts it only when the keypoints decide its area."""
+    gt = {"images": [{"id": 1, "height": 200, "width": 200}], "categories": [{"id": 1}],
+          "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "keypoints": [10, 10, 2, 50, 50, 2],
+                           "num_keypoints": 2, "area": 2000.0, "bbox": [10, 10, 40, 40], "iscrowd": 0}]}
+    dets = [{"image_id": 1, "category_id": 1, "keypoints": [120, 120, 1, 160, 160, 1], "score": 0.9},
+            {"image_id": 1, "category_id": 1, "keypoints": [10, 10, 1, 50, 50, 1], "score": 0.5}]
+    return gt, dets
+
+
+def test_keypoint_result_box_and_mask_areas_change_the_size_ranges():
+    import pycocotools.mask as coco_mask
+
+    gt, dets = _medium_scene()
+    extent = assert_same(gt, dets, "keypoints", NAMES, sigmas=SIG)
+    boxed = assert_same(gt, [{**d, "bbox": [0, 0, 110.0, 110.0]} for d in dets], "keypoints", NAMES, sigmas=SIG)
+    full = coco_mask.encode(np.asfortranarray(np.ones((200, 200, 1), np.uint8)))[0]
+    rle = {"size": full["size"], "counts": full["counts"].decode()}
+    masked = assert_same(gt, [{**d, "segmentation": dict(rle)} for d in dets], "keypoints", NAMES, sigmas=SIG)
+    # polygons (pycocotools takes only RLEs here; the reference gets its own rasterisation of them)
+    square = [[0.0, 0.0, 110.0, 0.0, 110.0, 110.0, 0.0, 110.0]]
+    polygons = assert_same(gt, [{**d, "segmentation": square} for d in dets], "keypoints", NAMES, sigmas=SIG)
+    assert polygons["APm"] == pytest.approx(1.0)
+    # a box beats a mask, as in loadRes
+    both = assert_same(gt, [{**d, "bbox": [0, 0, 40.0, 40.0], "segmentation": dict(rle)} for d in dets],
+                       "keypoints", NAMES, sigmas=SIG)
+    assert extent["APm"] < boxed["APm"] == masked["APm"] == pytest.approx(1.0)
+    assert both["APm"] == pytest.approx(extent["APm"])
+
+
+def test_keypoint_results_mixing_boxes_or_masks_are_refused():
+    """pycocotools raises a KeyError when the first result has a box (or mask) and a later one not, and
+    silently ignores later ones when the first has none: mixed results are refused, naming both."""
+    gt, dets = _medium_scene()
+    with pytest.raises(ValueError, match=r"detections\[1\] has no 'bbox' but detections\[0\] has one"):
+        evaluate_coco(gt, [{**dets[0], "bbox": [0, 0, 5, 5]}, dets[1]], iou_type="keypoints", kpt_oks_sigmas=SIG)
+    with pytest.raises(ValueError, match=r"detections\[0\] has no 'bbox' but detections\[1\] has one"):
+        evaluate_coco(gt, [dets[0], {**dets[1], "bbox": [0, 0, 5, 5]}], iou_type="keypoints", kpt_oks_sigmas=SIG)
+    seg = {"size": [200, 200], "counts": [0, 40000]}
+    with pytest.raises(ValueError, match=r"detections\[1\] has no 'segmentation' but detections\[0\] has one"):
+        evaluate_coco(gt, [{**dets[0], "segmentation": seg}, dets[1]], iou_type="keypoints", kpt_oks_sigmas=SIG)
+    with pytest.raises(ValueError, match=r"detections\[0\]\['segmentation'\] has size \[10, 10\]"):
+        evaluate_coco(gt, [{**d, "segmentation": {"size": [10, 10], "counts": [100]}} for d in dets],
+                      iou_type="keypoints", kpt_oks_sigmas=SIG)

@@ -16,7 +16,8 @@ import numpy as np
 from .detection import _DT_ID_KEYS, _bboxes, _columns, _describe, _ids, _index_of, _numbers, _unknown
 
 __all__ = ["check_binary_masks", "check_rle_list", "bulk_rle_strings", "bulk_polygons", "check_decoded", "check_polygons", "check_image_size",
-           "check_iscrowd", "image_sizes", "ScoredRecords", "parse_scored_records", "result_boxes"]
+           "check_iscrowd", "image_sizes", "ScoredRecords", "parse_scored_records", "result_boxes",
+           "result_segmentations"]
 
 
 def check_binary_masks(mask: Any, name: str = "mask") -> tuple[np.ndarray, bool]:
@@ -268,23 +269,46 @@ def parse_scored_records(detections: Any, gt: Any, key: str) -> ScoredRecords:
     return ScoredRecords(img, cat, scores, values)
 
 
-def result_boxes(detections: Any) -> np.ndarray | None:
-    """The ``bbox`` of every mask result, or None when none carries one.
+def _all_or_none(detections: Any, key: str, has: list, otherwise: str) -> bool:
+    """Whether every result carries ``key`` (False: none does); a mix is refused, naming one of each."""
+    if not any(has):
+        return False
+    if not all(has):
+        i, j = has.index(False), has.index(True)
+        raise ValueError(f"detections[{i}] has no {key!r} but detections[{j}] has one; give a {key!r} with every "
+                         f"result or with none (pycocotools' loadRes reads only the first result to decide: every "
+                         f"area from the {key} when it has one, from {otherwise} otherwise).")
+    return True
+
+
+def result_boxes(detections: Any, otherwise: str = "the masks") -> np.ndarray | None:
+    """The ``bbox`` of every mask or keypoint result, or None when none carries one.
 
     pycocotools' ``loadRes`` looks only at the first result: when it has a ``bbox`` (not ``[]``), every
     result's ``area`` becomes ``bbox[2] * bbox[3]`` (a result without one fails with a KeyError);
-    otherwise every area is its mask's.  Results that mix the two are refused, since pycocotools'
-    answer would then depend on which one comes first.
+    otherwise every area comes from ``otherwise`` (the masks; for keypoint results the masks if they
+    carry some, else the keypoints).  Results that mix the two are refused, since pycocotools' answer
+    would then depend on which one comes first.
     """
     if not detections:
         return None
     has = [isinstance(d, Mapping) and "bbox" in d and not (isinstance(d["bbox"], list) and d["bbox"] == [])
            for d in detections]
-    if not any(has):
+    if not _all_or_none(detections, "bbox", has, otherwise):
         return None
-    if not all(has):
-        i, j = has.index(False), has.index(True)
-        raise ValueError(f"detections[{i}] has no 'bbox' but detections[{j}] has one; give a bbox with every "
-                         "mask result or with none (pycocotools' loadRes takes every area from the boxes when "
-                         "the first result has one, from the masks otherwise).")
     return _bboxes(tuple(d["bbox"] for d in detections), detections, "detections", _DT_ID_KEYS)
+
+
+def result_segmentations(detections: Any) -> tuple | None:
+    """The ``segmentation`` of every keypoint result, or None when none carries one.
+
+    Without boxes, pycocotools' ``loadRes`` takes a keypoint result's area from its mask when the
+    first result has a ``segmentation`` (a later one without fails with a KeyError), from the
+    keypoints' extent otherwise; a mix is refused, as for boxes.
+    """
+    if not detections:
+        return None
+    has = [isinstance(d, Mapping) and "segmentation" in d for d in detections]
+    if not _all_or_none(detections, "segmentation", has, "the keypoints' extent"):
+        return None
+    return tuple(d["segmentation"] for d in detections)

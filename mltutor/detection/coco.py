@@ -40,7 +40,7 @@ import numpy as np
 
 from .._validation.detection import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
 from .._validation.keypoints import check_sigmas, keypoint_records
-from .._validation.masks import image_sizes, parse_scored_records, result_boxes
+from .._validation.masks import image_sizes, parse_scored_records, result_boxes, result_segmentations
 from .iou import _iou_xywh
 from .keypoints import COCO_SIGMAS, pair_oks
 from .mask import _area, pair_iou, segmentations_to_rle_set
@@ -327,8 +327,9 @@ def _segm_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any) -> tuple:
 
 
 def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas: Any) -> tuple:
-    """OKS as pycocotools' ``computeOks``; detection areas from the keypoints' extent (``loadRes``:
-    ``(max x - min x)(max y - min y)``); ground truth with ``num_keypoints == 0`` ignored."""
+    """OKS as pycocotools' ``computeOks``; ground truth with ``num_keypoints == 0`` ignored.  Detection
+    areas as ``loadRes`` sets them: ``bbox[2] * bbox[3]`` when the results carry boxes, else the mask's
+    area when they carry a ``segmentation``, else the keypoints' extent ``(max x - min x)(max y - min y)``."""
     sig = check_sigmas(sigmas, "kpt_oks_sigmas", COCO_SIGMAS)
     k = sig.shape[0]
     anns = coco_gt["annotations"]
@@ -345,8 +346,16 @@ def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas:
         raise ValueError(f"{_gt_where(bad[0])} has num_keypoints={n_kpt[bad[0]]!r}; expected a non-negative integer.")
     dt = parse_scored_records(detections, gt, "keypoints")
     dt_kpt = keypoint_records(list(dt.values), k, _dt_where, flags=False)
-    x, y = dt_kpt[:, :, 0], dt_kpt[:, :, 1]
-    dt_area = (x.max(axis=1) - x.min(axis=1)) * (y.max(axis=1) - y.min(axis=1)) if k else np.zeros(0)
+    boxes = result_boxes(detections, otherwise="their masks, or their keypoints' extent")
+    segms = result_segmentations(detections) if boxes is None else None
+    if boxes is not None:
+        dt_area = boxes[:, 2] * boxes[:, 3]
+    elif segms is not None:
+        heights, widths = image_sizes(coco_gt, gt.img_ids)
+        dt_area = _area(segmentations_to_rle_set(segms, heights[dt.img], widths[dt.img], _dt_where)).astype(np.float64)
+    else:
+        x, y = dt_kpt[:, :, 0], dt_kpt[:, :, 1]
+        dt_area = (x.max(axis=1) - x.min(axis=1)) * (y.max(axis=1) - y.min(axis=1)) if k else np.zeros(0)
 
     def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
         return pair_oks(dt_kpt, gt_kpt, gt.area, gt.boxes, sig, d, g)
@@ -395,9 +404,10 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
         ``segmentation`` (an RLE dict, compressed or not, or polygons — pycocotools itself takes only
         RLEs) or ``keypoints`` (3 numbers per keypoint; the third is not used).  A detection's area,
         for the size ranges, is its box's, its mask's, or its keypoints' extent
-        ``(max x - min x)(max y - min y)``, as pycocotools' ``loadRes`` computes it; mask results that
-        also carry a ``bbox`` take its area ``width * height`` (``loadRes`` again), so give boxes with
-        all mask results or with none.  An empty list is allowed (every AP is 0).
+        ``(max x - min x)(max y - min y)``, as pycocotools' ``loadRes`` computes it; mask and keypoint
+        results that also carry a ``bbox`` take its area ``width * height``, and keypoint results
+        with a ``segmentation`` (and no box) their mask's area (``loadRes`` again), so give boxes (or
+        masks) with all results or with none.  An empty list is allowed (every AP is 0).
     iou_type : {"bbox", "segm", "keypoints"}
         What a match is measured on.
     kpt_oks_sigmas : array-like of float, shape (K,), optional
@@ -428,8 +438,9 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
         points or NaN coordinates, an RLE whose runs do not add up to its size or whose size is not its
         image's, polygons on an image without ``height``/``width``.  Keypoints: a list that is not 3
         numbers per sigma, NaN or inf coordinates, a visibility flag outside {0, 1, 2}, sigmas that
-        are not positive and finite.  An unknown ``iou_type``, or ``kpt_oks_sigmas`` with another
-        iou type.
+        are not positive and finite.  Mask or keypoint results of which some carry a ``bbox`` (for
+        keypoints also a ``segmentation``) and some do not.  An unknown ``iou_type``, or
+        ``kpt_oks_sigmas`` with another iou type.
 
     Notes
     -----
