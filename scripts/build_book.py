@@ -30,6 +30,47 @@ EDITIONS = {
 }
 
 
+LOCALE = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
+
+
+def translated_toc() -> Path:
+    """``_toc.yml`` with its captions and titles in Chinese, for the Chinese edition.
+
+    sphinx-external-toc inserts the table of contents after Sphinx has applied the catalogs, so
+    its explicit titles (which equal the pages' own titles, tests/test_page_titles.py) and part
+    captions (messages of the root page) are looked up in the catalogs here.  A missing or fuzzy
+    translation stops the build.
+    """
+    import polib
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    catalogs: dict[str, polib.POFile] = {}
+
+    def chinese(page: str, english: str) -> str:
+        po = catalogs.setdefault(page, polib.pofile(str(LOCALE / f"{page}.po")))
+        entry = po.find(english)
+        if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
+            raise SystemExit(f"_toc.yml: {english!r} has no translation in {page}.po "
+                             "(make gettext, then translate it)")
+        return entry.msgstr
+
+    def walk(entries: list[dict]) -> None:
+        for entry in entries:
+            if "title" in entry:
+                entry["title"] = chinese(entry["file"], entry["title"])
+            walk(entry.get("sections", []))
+
+    for part in toc.get("parts", []):
+        if "caption" in part:
+            part["caption"] = chinese(toc["root"], part["caption"])
+        walk(part.get("chapters", []))
+    out = ROOT / "_build" / "_toc.zh_CN.yml"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(yaml.safe_dump(toc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return out
+
+
 def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
           quiet: bool = False) -> int:
     """Run one Sphinx build through Jupyter Book's own entry point; return its exit status.
@@ -39,7 +80,8 @@ def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
     from jupyter_book.sphinx import build_sphinx
 
     builder, default_out, default_doctrees, settings = EDITIONS[edition]
-    overrides = {"external_toc_path": "_toc.yml", "latex_individualpages": False, **settings}
+    toc = translated_toc().as_posix() if edition == "zh" else "_toc.yml"
+    overrides = {"external_toc_path": toc, "latex_individualpages": False, **settings}
     result = build_sphinx(
         ROOT, out or ROOT / default_out, noconfig=True, path_config=str(ROOT / "_config.yml"),
         confoverrides=overrides, doctreedir=doctrees or ROOT / default_doctrees, builder=builder,
