@@ -25,7 +25,9 @@ EDITIONS = {
     "zh": ("html", "_build/html/zh", "_build/.doctrees-zh",
            {"language": "zh_CN", "html_title": "如实评估分类器与检测器",
             # Jupyter Book sets this theme string itself, so Sphinx's catalogs never see it.
-            "html_theme_options": {"search_bar_text": "搜索本书……"}}),
+            "html_theme_options": {"search_bar_text": "搜索本书……"},
+            # sphinx-togglebutton ships these in a zh-cn folder that language zh_CN never finds.
+            "togglebutton_hint": "点击显示", "togglebutton_hint_hide": "点击隐藏"}),
     "gettext": ("gettext", "_build/gettext", "_build/.doctrees-gettext", {}),
 }
 
@@ -53,7 +55,7 @@ def translated_toc() -> Path:
         if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
             raise SystemExit(f"_toc.yml: {english!r} has no translation in {page}.po "
                              "(make gettext, then translate it)")
-        return entry.msgstr
+        return entry.msgstr.replace("\\.", ".", 1)  # "1\\. 混淆矩阵": escaped for MyST, not here
 
     def walk(entries: list[dict]) -> None:
         for entry in entries:

@@ -72,9 +72,14 @@ def message_id(msgid: str) -> str:
     return hashlib.sha1(msgid.encode("utf-8")).hexdigest()[:10]
 
 
+#: Not a page: the interface strings of Sphinx and the theme (Sphinx's own "sphinx" domain).
+INTERFACE_CATALOG = "sphinx"
+
+
 def catalogs() -> dict[str, polib.POFile]:
-    return {str(p.relative_to(LOCALE).with_suffix("")): polib.pofile(str(p), wrapwidth=0)
-            for p in sorted(LOCALE.rglob("*.po"))}
+    """The page catalogs, by page name (``book/01_confusion_matrix``)."""
+    return {name: polib.pofile(str(p), wrapwidth=0) for p in sorted(LOCALE.rglob("*.po"))
+            if (name := str(p.relative_to(LOCALE).with_suffix(""))) != INTERFACE_CATALOG}
 
 
 def _role_target(name: str, body: str) -> str:
@@ -118,6 +123,18 @@ def is_prose(msgid: str) -> bool:
     return bool(re.search(r"[A-Za-z]{3,}|\b(?=[A-Za-z]*[a-z])[A-Za-z]{2}\b|(?i:\b[a-z]\.[a-z]\.)", rest))
 
 
+def _one_paragraph(text: str) -> bool:
+    """Whether MyST reads ``text`` as a single paragraph: Sphinx drops a translation that parses
+    as anything else (a list, a heading) without a warning."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    blocks = [t.type for t in MarkdownIt("commonmark").use(dollarmath_plugin).parse(text)
+              if t.level == 0]
+    return blocks == ["paragraph_open", "paragraph_close"] or blocks == ["math_block"] or \
+        blocks == ["math_block_label"]
+
+
 def _markdown_signature(text: str) -> Counter:
     """Emphasis, links and code as markdown-it (MyST's parser) reads them: a CJK character next to
     ``**`` can silently turn bold into literal asterisks."""
@@ -145,8 +162,15 @@ def glossary_terms() -> set[str]:
     return terms
 
 
+def is_list_paragraph(msgid: str) -> bool:
+    """napoleon writes several return values as a bullet list inside one paragraph; Sphinx can put
+    only a paragraph in its place, so such a message keeps its English (6 in the API pages)."""
+    return msgid.startswith(("* ", "- "))
+
+
 def kept_verbatim(page: str, msgid: str) -> bool:
-    return not is_prose(msgid) or (page == "book/glossary" and msgid in glossary_terms())
+    return not is_prose(msgid) or is_list_paragraph(msgid) or \
+        (page == "book/glossary" and msgid in glossary_terms())
 
 
 def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
@@ -157,6 +181,9 @@ def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
         return [] if msgstr == msgid else ["a glossary term line: keep it exactly as the English"]
     if not is_prose(msgid):
         return [] if msgstr == msgid else ["not prose (maths, code, numbers): keep it exactly as the English"]
+    if is_list_paragraph(msgid):
+        return [] if msgstr == msgid else ["a bullet list inside a paragraph: Sphinx cannot use a "
+                                           "translation here, keep it exactly as the English"]
     problems = []
     want, _ = pieces(msgid)
     got, _ = pieces(msgstr)
@@ -164,6 +191,10 @@ def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
         lost = want - got
         extra = got - want
         problems.append(f"kept pieces differ: missing {sorted(lost.elements())}, extra {sorted(extra.elements())}")
+    if not _one_paragraph(msgstr):
+        problems.append("the translation is not one paragraph in MyST, so Sphinx silently keeps "
+                        "the English: '1. ' at the start opens a list (write '1\\. '), so do "
+                        "'- ', '# ', '> ' and a blank line")
     if RST_ROLE.search(msgstr) or re.search(r"`[^`]*<[^>]+>`_", msgstr):
         problems.append("reST roles or links in the translation: every page is MyST, write "
                         "{func}`f` for :func:`f` and [text](url) for `text <url>`_ "
