@@ -7,6 +7,7 @@ arithmetic lives in :mod:`mltutor.detection.mask`, which never checks again.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -136,10 +137,16 @@ def bulk_rle_strings(rles: Any) -> tuple[bytes, np.ndarray, np.ndarray, np.ndarr
 
 
 def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, widths: np.ndarray,
-                  where: Callable[[int], str]) -> None:
-    """Decoded compressed strings: run lengths non-negative and summing to h·w for every object."""
-    total = np.r_[0, np.cumsum(counts)]
-    sums = total[offsets[1:]] - total[offsets[:-1]]
+                  where: Callable[[int], str]) -> np.ndarray:
+    """Decoded compressed strings: run lengths non-negative and summing to h·w for every object.
+
+    Returns the running sum of ``counts`` it checks with (the run ends on one axis for all objects),
+    which the caller may keep rather than compute again."""
+    running = np.cumsum(counts)
+    at = np.zeros(offsets.shape[0], dtype=np.int64)
+    after = offsets > 0
+    at[after] = running[offsets[after] - 1]
+    sums = np.diff(at)
     neg = np.zeros(heights.shape[0], dtype=bool)
     if counts.shape[0] and counts.min() < 0:
         neg[np.repeat(np.arange(heights.shape[0]), np.diff(offsets))[counts < 0]] = True
@@ -149,6 +156,7 @@ def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, 
         why = "a negative run length" if neg[i] else f"runs summing to {int(sums[i])}, not h·w = {heights[i] * widths[i]}"
         raise ValueError(f"{where(i)}['counts'] decodes to {why}; it is not a valid RLE of size "
                          f"{[int(heights[i]), int(widths[i])]}.")
+    return running
 
 
 def check_polygons(polygons: Any, name: str = "polygons") -> list[np.ndarray]:
@@ -189,11 +197,10 @@ def bulk_polygons(polygons: list) -> tuple[np.ndarray, np.ndarray] | None:
     lengths = np.fromiter(map(len, polygons), dtype=np.int64, count=len(polygons))
     if lengths.shape[0] and (lengths.min() < 6 or (lengths % 2).any()):
         return None
-    flat = [v for p in polygons for v in p]
-    if {type(v) for v in flat} - {float, int}:  # bools, strings, nested lists, NumPy scalars
+    if set(map(type, itertools.chain.from_iterable(polygons))) - {float, int}:  # bools, strings, lists, NumPy
         return None
     try:
-        coords = np.array(flat, dtype=np.float64)
+        coords = np.fromiter(itertools.chain.from_iterable(polygons), dtype=np.float64, count=int(lengths.sum()))
     except OverflowError:  # an int beyond float64's range
         return None
     if coords.shape[0] and not (np.abs(coords) <= 1e8).all():  # also False for NaN

@@ -27,7 +27,7 @@ intersections are counted column by column on the runs cut at column boundaries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable
 
@@ -63,6 +63,7 @@ class RleSet:
     widths: np.ndarray  # (n,) int64
     counts: np.ndarray  # flat int64 run lengths, zeros first
     offsets: np.ndarray  # (n + 1,) int64
+    running: np.ndarray | None = field(default=None, repr=False)  # np.cumsum(counts), when already known
 
     def __len__(self) -> int:
         return self.heights.shape[0]
@@ -105,13 +106,25 @@ class RleSet:
         of ones starts where the run of zeros before it (always in the same mask) ends.  Returns
         (start, end, offsets): mask i's runs of ones are ``offsets[i]:offsets[i + 1]``, one per
         (zeros, ones) pair of its runs."""
-        ends = np.cumsum(self.counts)
+        start, end, offsets = self.ones_padded
+        return start[:-1], end[1:], offsets
+
+    @cached_property
+    def ones_padded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:attr:`ones` with one more slot: the starts end in the largest int64, the ends begin with 0
+        (what searches over them need at either end)."""
+        ends = np.cumsum(self.counts) if self.running is None else self.running
         per_obj = np.diff(self.offsets) // 2
         offsets = _segment_starts(per_obj)
         # Mask i's runs of ones are its runs 1, 3, 5, ...: index 2j + (offsets_i + 1 - 2 o_i) for its
         # j-th run of ones overall, with o_i its first one's number.
         idx = 2 * np.arange(offsets[-1]) + np.repeat(self.offsets[:-1] + 1 - 2 * offsets[:-1], per_obj)
-        return ends[idx - 1], ends[idx], offsets
+        start = np.empty(idx.shape[0] + 1, dtype=np.int64)
+        end = np.empty(idx.shape[0] + 1, dtype=np.int64)
+        np.take(ends, idx - 1, out=start[:-1])
+        np.take(ends, idx, out=end[1:])
+        start[-1], end[0] = np.iinfo(np.int64).max, 0
+        return start, end, offsets
 
     @cached_property
     def ones_before(self) -> np.ndarray:
@@ -204,7 +217,8 @@ def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], 
 
 
 def _undo_delta(x: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """``count_j = x_j + count_{j-2}`` for j > 2 (``rleFrString``'s delta rule), all objects at once.
+    """``count_j = x_j + count_{j-2}`` for j > 2 (``rleFrString``'s delta rule), all objects at once
+    (``x`` is used as scratch and overwritten).
 
     Every other number forms a chain, so the counts are running sums of ``x[0::2]`` and ``x[1::2]``
     that restart at each object's first three numbers (j = 0, 1, 2 are stored as they are).  A
@@ -214,7 +228,7 @@ def _undo_delta(x: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     head = (offsets[:-1, None] + np.arange(3)).reshape(-1)
     head = head[head < np.repeat(offsets[1:], 3)]  # objects with fewer than three numbers
     for parity in (0, 1):
-        chain = x[parity::2].copy()
+        chain = x[parity::2]  # a view: x is the caller's scratch array
         restarts = (head[head % 2 == parity] - parity) // 2  # increasing, and 0 is always one
         if chain.shape[0] == 0:
             continue
@@ -231,8 +245,8 @@ def as_rle_set(rles: Any, name: str = "rles") -> tuple[RleSet, bool]:
         blob, lengths, heights, widths = bulk
         where = lambda i: f"{name}[{i}]"  # noqa: E731
         flat, offsets = _strings_to_counts(blob, lengths, where)
-        check_decoded(flat, offsets, heights, widths, where)
-        return RleSet(heights, widths, flat, offsets), False
+        running = check_decoded(flat, offsets, heights, widths, where)
+        return RleSet(heights, widths, flat, offsets, running), False
     counts, heights, widths, single = check_rle_list(rles, name)
     is_str = np.array([isinstance(c, bytes) for c in counts], dtype=bool)
     per_obj = [None] * len(counts)
@@ -422,30 +436,35 @@ def to_bbox(rles: Any) -> np.ndarray:
 
 def _toggles_to_rles(key: np.ndarray, stride: int, n: int, heights: np.ndarray,
                      widths: np.ndarray) -> RleSet:
+    """:func:`_toggles_to_rle_set` for toggles given as ``owner · stride + pixel``."""
+    owner, pix = np.divmod(key, stride)
+    return _toggles_to_rle_set(owner, pix, n, heights, widths)
+
+
+def _toggles_to_rle_set(owner: np.ndarray, pix: np.ndarray, n: int, heights: np.ndarray,
+                        widths: np.ndarray) -> RleSet:
     """Pixels where the value toggles (any order, repeats allowed) → RLEs.
 
-    ``key`` is ``owner · stride + pixel``; a pixel toggled an even number of times does not toggle,
-    and toggles at or past h·w are dropped — exactly what ``rleFrPoly``'s final merge loop does to
-    repeated boundary points.
+    Object ``owner[i]`` toggles at its pixel ``pix[i]``.  A pixel toggled an even number of times does
+    not toggle, and toggles at or past h·w are dropped — exactly what ``rleFrPoly``'s final merge loop
+    does to repeated boundary points.  The toggles are sorted on one axis for all objects (object i's
+    pixel p at ``base_i + p``, ``base_i`` the pixels of the objects before it), where the run ends of
+    every object follow one another: the counts are their plain differences.
     """
-    key = np.sort(key)
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if key.shape[0] else np.zeros(0, np.int64)
-    uniq = key[first]
-    mult = np.diff(np.r_[first, key.shape[0]])
-    obj, pos = uniq // stride, uniq % stride
+    heights, widths = heights.astype(np.int64), widths.astype(np.int64)
     hw = heights * widths
-    keep = (mult % 2 == 1) & (pos < hw[obj])
-    obj, pos = obj[keep], pos[keep]
-    per_obj = np.bincount(obj, minlength=n).astype(np.int64) + 1
-    offsets = _segment_starts(per_obj)
-    # Run ends: each kept toggle, then h·w; counts are their differences inside each object.
-    ends = np.empty(offsets[-1], dtype=np.int64)
-    last = offsets[1:] - 1
-    ends[last] = hw
-    ends[np.delete(np.arange(offsets[-1]), last)] = pos
-    starts = np.r_[0, ends[:-1]]
-    starts[offsets[:-1]] = 0
-    return RleSet(heights.astype(np.int64), widths.astype(np.int64), ends - starts, offsets)
+    base = _segment_starts(hw)
+    keep = pix < hw[owner]
+    key = np.sort(base[owner[keep]] + pix[keep])
+    if key.shape[0]:
+        first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        odd = np.diff(np.r_[first, key.shape[0]]) % 2 == 1
+        key = key[first[odd]]
+    # Each object's runs end at its toggles and, last, at its h·w (the next object's base).
+    at = np.searchsorted(key, base)
+    ends = np.insert(key, at[1:], base[1:])
+    counts = np.diff(ends, prepend=0)
+    return RleSet(heights, widths, counts, _segment_starts(np.diff(at) + 1))
 
 
 def _first_in_class(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -537,8 +556,7 @@ def polygons_to_rle_set(coords: np.ndarray, n_points: np.ndarray, heights: Any, 
     heights = np.broadcast_to(np.asarray(heights, dtype=np.int64), (n,))
     widths = np.broadcast_to(np.asarray(widths, dtype=np.int64), (n,))
     owner, pix = _polygon_toggles(coords, n_points, heights, widths)
-    stride = int((heights * widths).max()) + 1 if n else 1
-    return _toggles_to_rles(owner * stride + pix, stride, n, heights, widths)
+    return _toggles_to_rle_set(owner, pix, n, heights, widths)
 
 
 def _concat_take(sets: list[RleSet], which: np.ndarray, index: np.ndarray) -> RleSet:
@@ -880,6 +898,23 @@ def _pair_intersections_by_search(dt: RleSet, gt: RleSet, pd: np.ndarray, pg: np
     return inter
 
 
+def _search_on(padded: np.ndarray, keys: np.ndarray, start: np.ndarray, steps: int = 3) -> np.ndarray:
+    """``np.searchsorted(padded[:-1], keys, side="right")`` given, for each key, a ``start`` no later
+    than its answer (``padded`` ends in a value above every key): step forwards while the next value
+    is <= the key (a run of one mask meets only a few runs of another), then search the few keys
+    still moving."""
+    values = padded[:-1]
+    out = start.copy()
+    moving = np.flatnonzero(padded[out] <= keys)
+    for _ in range(steps):
+        if moving.shape[0] == 0:
+            return out
+        out[moving] += 1
+        moving = moving[padded[out[moving]] <= keys[moving]]
+    out[moving] = np.searchsorted(values, keys[moving], side="right")
+    return out
+
+
 def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
     """|a ∩ b| for pairs (a[pa], b[pb]) of one size, searching *a*'s runs of ones (see above)."""
     # Runs of ones on each set's common axis (RleSet.ones); a zero-length run adds nothing below.
@@ -890,8 +925,7 @@ def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.nd
     # F(p) = (ones of the runs that start at or before p) - (what the last of them has at or after p):
     # with j of a's runs starting at or before p, F(p) = before[j] - max(0, end[j - 1] - p).
     before = a.ones_before
-    end_before = np.empty(a_end.shape[0] + 1, dtype=np.int64)
-    end_before[0], end_before[1:] = 0, a_end
+    start_padded, end_before, _ = a.ones_padded
     a_base = _segment_starts(a.heights * a.widths)
     b_base = _segment_starts(b.heights * b.widths)
     # Only b's runs inside a's span [first one, last one) can meet it.
@@ -909,11 +943,13 @@ def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.nd
         run_shift = np.repeat(shift[has], n_runs[has])
         hi = b_end[run] + run_shift
         lo = b_start[run] + run_shift
-        j_hi = np.searchsorted(a_start, hi, side="right")
         j_lo = np.searchsorted(a_start, lo, side="right")
+        j_hi = _search_on(start_padded, hi, j_lo)
         per_run = before[j_hi] - before[j_lo]
-        per_run -= np.maximum(end_before[j_hi] - hi, 0)
-        per_run += np.maximum(end_before[j_lo] - lo, 0)
+        hi -= end_before[j_hi]  # hi, lo reused: -(what a's last run has past them)
+        lo -= end_before[j_lo]
+        per_run += np.minimum(hi, 0, out=hi)
+        per_run -= np.minimum(lo, 0, out=lo)
         inter[has] = np.add.reduceat(per_run, seg[:-1])
     return inter
 
