@@ -73,6 +73,21 @@ def translated_toc() -> Path:
     return out
 
 
+def glossary_dictionary() -> Path:
+    """A jieba user dictionary of the glossary's Chinese terms (one "word frequency" per line)."""
+    import re
+
+    text = (ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
+    terms = sorted({line.strip() for block in re.findall(r"```\{glossary\}\n(.*?)\n```", text, re.S)
+                    for line in block.split("\n")
+                    if line.strip() and not line.startswith((" ", "\t"))
+                    and re.search(r"[\u4e00-\u9fff]", line) and " " not in line.strip()})
+    out = ROOT / "_build" / "jieba_glossary.txt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(f"{term} 100000\n" for term in terms), encoding="utf-8")
+    return out
+
+
 def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
           quiet: bool = False) -> int:
     """Run one Sphinx build through Jupyter Book's own entry point; return its exit status.
@@ -84,6 +99,10 @@ def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
     builder, default_out, default_doctrees, settings = EDITIONS[edition]
     toc = translated_toc().as_posix() if edition == "zh" else "_toc.yml"
     overrides = {"external_toc_path": toc, "latex_individualpages": False, **settings}
+    if edition == "zh":
+        # Sphinx indexes Chinese text for search only through jieba's word segmentation; the
+        # glossary's terms are added to its dictionary so that 精确率 is one word, not 精确 + 率.
+        overrides["html_search_options"] = {"dict": str(glossary_dictionary())}
     result = build_sphinx(
         ROOT, out or ROOT / default_out, noconfig=True, path_config=str(ROOT / "_config.yml"),
         confoverrides=overrides, doctreedir=doctrees or ROOT / default_doctrees, builder=builder,
@@ -92,6 +111,33 @@ def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
     if isinstance(result, Exception):
         raise result
     return int(result)
+
+
+def dropped_translations(doctrees: Path) -> list[str]:
+    """Messages whose translation the Chinese build did not use.
+
+    Sphinx keeps the English, without a warning, when a translation does not parse into the same
+    kind of node (MyST reads "1. 标题" as a list); every prose node of the Chinese doctrees must
+    therefore be marked translated unless its catalog keeps the English on purpose.
+    """
+    import pickle
+
+    import polib
+    from sphinx.util.nodes import extract_messages
+
+    problems = []
+    for path in sorted(doctrees.rglob("*.doctree")):
+        page = path.relative_to(doctrees).with_suffix("").as_posix()
+        catalog = LOCALE / f"{page}.po"
+        if not catalog.is_file():
+            continue
+        table = {e.msgid: e.msgstr for e in polib.pofile(str(catalog)) if not e.obsolete}
+        doctree = pickle.loads(path.read_bytes())
+        for node, message in extract_messages(doctree):
+            wanted = table.get(message)
+            if not node.get("translated") and wanted and wanted != message:
+                problems.append(f"{page}: translation not used: {message[:70]!r}")
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,6 +152,13 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for edition in args.editions:
         status = build(edition, args.out, args.doctrees, args.quiet) or status
+        if edition == "zh" and not status:
+            dropped = dropped_translations(args.doctrees or ROOT / EDITIONS["zh"][2])
+            for problem in dropped:
+                print(problem, file=sys.stderr)
+            if dropped:
+                print(f"{len(dropped)} translations were not used (see above)", file=sys.stderr)
+                status = 1
         if edition != "gettext" and not status:
             print(f"The {edition} edition is at {ROOT / EDITIONS[edition][1] / 'index.html'}")
     return status

@@ -211,6 +211,9 @@ def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
 
 def cmd_update(_args) -> int:
     subprocess.run([sys.executable, str(ROOT / "scripts" / "build_book.py"), "gettext"], check=True)
+    # sphinx.pot holds the strings of our templates; sphinx.po is kept by hand (it also holds
+    # Sphinx's and the theme's strings that no template here names), so it is not merged.
+    (POT / f"{INTERFACE_CATALOG}.pot").unlink(missing_ok=True)
     subprocess.run([sys.executable, "-m", "sphinx_intl", "update", "-p", str(POT), "-l", "zh_CN",
                     "-d", str(ROOT / "locales"), "-w", "0"], check=True)
     # Pages removed from the book: their catalogs go too.
