@@ -470,8 +470,9 @@ def paired_bootstrap(
 
     Both models are scored on the **same** resampled indices in every resample, so what is common
     to them (the hard samples, the lucky draw of easy ones) cancels in the difference
-    :math:`\theta^*_{a,b} - \theta^*_{b,b}`.  An interval that excludes 0 says model A and model B
-    differ on this population at that confidence level, even when their separate intervals overlap.
+    :math:`\theta^*_{A,r} - \theta^*_{B,r}` of each resample *r*.  An interval that excludes 0 says
+    model A and model B differ on this population at that confidence level, even when their
+    separate intervals overlap.
 
     Parameters are those of :func:`bootstrap_ci`, with two prediction arrays (``groups`` and
     ``strata`` resample whole groups for both models alike).  With the same
