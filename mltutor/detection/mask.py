@@ -194,10 +194,7 @@ def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], 
         i = int(np.argmax(unfinished))
         raise ValueError(f"{where(i)}['counts'] ends in the middle of a number; the string is truncated.")
     n_vals = ends.shape[0]
-    starts = np.empty_like(ends)
-    starts[:1] = 0
-    np.add(ends[:-1], 1, out=starts[1:])
-    groups = ends - starts + 1
+    groups = np.diff(ends, prepend=-1)  # characters per number: a number starts after the last one ended
     if n_vals and groups.max() > 12:
         raise ValueError(f"{where(0)}: a run length is too large for an RLE.")
     # The last group carries the sign (its bit 5): read it as a signed 5-bit number, (v ^ 16) - 16.
@@ -205,7 +202,7 @@ def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], 
     x -= 16
     multi = np.flatnonzero(groups > 1)  # most numbers are one character; the rest, group by group
     if multi.shape[0]:
-        g_multi, s_multi = groups[multi], starts[multi]
+        g_multi, s_multi = groups[multi], ends[multi] - groups[multi] + 1
         x_multi = x[multi] * np.left_shift(1, 5 * (g_multi - 1))
         x_multi += c[s_multi] & 0x1F  # every one of them has a first group before its last
         for k in range(1, int(g_multi.max()) - 1):
@@ -542,7 +539,8 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     v = np.concatenate(v_cross)
     e = np.concatenate(e_cross)
     owner = poly[e]
-    height = heights[owner]
+    # one image size (the usual case): a scalar height instead of one per crossing
+    height = heights[0] if (heights == heights[0]).all() else heights[owner]
     yd = np.ceil(np.clip((v + 0.5) / _POLY_SCALE - 0.5, 0, height))
     pix = (c - 2) // _POLY_SCALE * height + yd.astype(np.int64)
     return owner, pix
