@@ -169,12 +169,6 @@ def wants_screenshot(page: PurePosixPath) -> bool:
     return is_chapter(page) or str(page).removeprefix("zh/") in EXTRA_SCREENSHOT_PAGES
 
 
-def is_trimmable_punctuation(char: str) -> bool:
-    """CJK punctuation that ``text-spacing-trim`` may set in half an em."""
-    return 0x3001 <= ord(char) <= 0x301F or 0xFF01 <= ord(char) <= 0xFF1F or \
-        0xFF3B <= ord(char) <= 0xFF3D or 0xFF5B <= ord(char) <= 0xFF65 or char in "“”‘’"
-
-
 def missing_glyphs(groups: list[dict]) -> list[str]:
     """Characters that no font drew, from the glyph probe's report (see GLYPH_PROBE).
 
@@ -186,10 +180,9 @@ def missing_glyphs(groups: list[dict]) -> list[str]:
     no ink; and it shows as a box on the page when an occurrence there is nearer the box's
     width than its glyph's (the page drew it before a font for it was in place). Widths are
     only compared where glyph and box differ by a quarter em or more (CJK: 1 em against the
-    box's 0.6 em; emoji: 1.27 em). Full-width punctuation (，。、：；（） ...) is set in half an em
-    where it meets other punctuation or a line edge (Chromium's ``text-spacing-trim``), which is
-    also about a box's width, so it shows as a box only when *no* occurrence on the page has its
-    glyph's width.
+    box's 0.6 em; emoji: 1.27 em). Full-width punctuation (，。、（）) keeps its full width because
+    ``book/_static/mltutor.css`` sets ``text-spacing-trim: space-all`` (Chromium would otherwise
+    set "）。" pairs in half an em each, which is about a box's width).
     """
     problems = []
     for group in groups:
@@ -207,8 +200,6 @@ def missing_glyphs(groups: list[dict]) -> list[str]:
                 continue
             widths = group.get("widths", {}).get(char, [])
             boxes = [w for w in widths if abs(w - box_width) < abs(w - glyph_width)]
-            if boxes and is_trimmable_punctuation(char) and len(boxes) < len(widths):
-                continue  # some occurrences are full width: the others were trimmed
             if boxes:
                 problems.append(f"{where} shows as a missing-glyph box on the page "
                                 f"({boxes[0]:.2f} px wide, its glyph {glyph_width:.2f} px)")

@@ -178,16 +178,15 @@ def test_missing_glyphs_fails_a_box_on_the_page_although_the_font_exists():
     assert len(problems) == 1 and "shows as a missing-glyph box on the page" in problems[0]
 
 
-def test_missing_glyphs_accepts_trimmed_full_width_punctuation():
-    # "）。" : Chromium's text-spacing-trim sets the first in half an em (8 px at 16 px), about
-    # the box's width; other occurrences on the page are full width, so the font is in place.
-    groups = [_group({"）": [40.0, 444, 120]}, {"）": [16.0, 8.0, 16.0]})]
-    assert check_site.missing_glyphs(groups) == []
-
-
-def test_missing_glyphs_fails_punctuation_that_is_never_full_width():
-    problems = check_site.missing_glyphs([_group({"）": [40.0, 444, 120]}, {"）": [9.6, 9.6]})])
+def test_missing_glyphs_fails_half_width_punctuation():
+    # The book sets text-spacing-trim: space-all, so a half-width "）" is a box, not a trim.
+    problems = check_site.missing_glyphs([_group({"）": [40.0, 444, 120]}, {"）": [16.0, 9.6]})])
     assert len(problems) == 1 and "U+FF09" in problems[0]
+
+
+def test_full_width_punctuation_is_not_trimmed():
+    css = (ROOT / "book" / "_static" / "mltutor.css").read_text(encoding="utf-8")
+    assert "text-spacing-trim: space-all" in css
 
 
 def test_missing_glyphs_cannot_judge_widths_when_glyph_is_as_wide_as_the_box():
