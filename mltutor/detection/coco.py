@@ -229,23 +229,25 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> 
     order = order[np.argsort(m["cat"][order], kind="stable")]
     n = order.shape[0]
     cat, score, rank = m["cat"][order], m["score"][order], m["rank"][order]
-    bounds = np.searchsorted(cat, np.arange(K + 1))
-    score_or_zero = np.r_[score, 0.0]
     # Columns (area range, threshold) as rows of a (C, n) array: cumulative sums run along rows.
     tp_all = np.ascontiguousarray(m["tp"].reshape(-1, C)[order].T)
     fp_all = np.ascontiguousarray(m["fp"].reshape(-1, C)[order].T)
-    ctp = np.zeros((C, n + 1), dtype=np.int64)
-    cfp = np.zeros((C, n + 1), dtype=np.int64)
     for mi, max_det in enumerate(setup.max_dets):
-        kept = rank < max_det  # the maxDets best of each (image, category); the order is unchanged
-        tp = tp_all & kept
+        # Only the maxDets best of each (image, category) count: keep those (in the same order).
+        kept = np.flatnonzero(rank < max_det)
+        tp, fp = (tp_all, fp_all) if kept.shape[0] == n else (tp_all[:, kept], fp_all[:, kept])
+        cat_m, score_m = cat[kept], score[kept]
+        bounds = np.searchsorted(cat_m, np.arange(K + 1))
+        score_or_zero = np.r_[score_m, 0.0]
+        ctp = np.zeros((C, kept.shape[0] + 1), dtype=np.int64)
+        cfp = np.zeros((C, kept.shape[0] + 1), dtype=np.int64)
         # (int64 first: numpy's cumsum converting from bool on the fly is several times slower)
         np.cumsum(tp.astype(np.int64), axis=1, out=ctp[:, 1:])
-        np.cumsum((fp_all & kept).astype(np.int64), axis=1, out=cfp[:, 1:])
+        np.cumsum(fp.astype(np.int64), axis=1, out=cfp[:, 1:])
         total_tp = (ctp[:, bounds[1:]] - ctp[:, bounds[:-1]]).T  # (K, C), counts restart per category
         # Every true positive: its number j inside its (category, column) and the precision there.
         col, pos = np.nonzero(tp)
-        k_of = cat[pos]
+        k_of = cat_m[pos]
         j = ctp[col, pos + 1] - ctp[col, bounds[k_of]]
         fp_before = (cfp[col, pos + 1] - cfp[col, bounds[k_of]]).astype(np.float64)
         j_f = j.astype(np.float64)
@@ -263,8 +265,7 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> 
             a_idx, t_idx = areas[:, None, None], np.arange(T)[None, :, None]
             precision[:, :, k, areas, mi] = envelope[a_idx, t_idx, at].transpose(1, 2, 0)
             p = flat_pos[offset[k]:offset[k + 1]].reshape(A, T, width[k])[a_idx, t_idx, at]
-            in_k = np.flatnonzero(kept[bounds[k]:bounds[k + 1]])
-            first_score = score[bounds[k] + in_k[0]] if in_k.shape[0] else 0.0
+            first_score = score_m[bounds[k]] if bounds[k + 1] > bounds[k] else 0.0
             ss = np.where(need[k, areas][:, None, :] == 0, first_score, score_or_zero[p])  # p = -1: none
             scores[:, :, k, areas, mi] = ss.transpose(1, 2, 0)
             recall[:, k, areas, mi] = (total_tp[k].reshape(A, T)[areas] / npig[k, areas][:, None]).T
