@@ -470,6 +470,14 @@ def _first_in_class(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndar
     return first, np.maximum((hi - first) // _POLY_SCALE + 1, 0)
 
 
+def _pixel_columns(edges: np.ndarray, first: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each edge's n pixel columns from its first centre ``first`` (fine units): (edge, column) pairs."""
+    e = np.repeat(edges, n)
+    col = np.repeat((first - 2) // _POLY_SCALE - _segment_starts(n)[:-1], n)
+    col += np.arange(e.shape[0])
+    return e, col
+
+
 def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
                      widths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The boundary points of ``rleFrPoly`` for all polygons: (polygon, pixel index) pairs.
@@ -506,13 +514,12 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     # column c = xs + t.
     ex = np.flatnonzero(along_x & (dx > 0))
     c0, n = _first_in_class(np.maximum(xs[ex], 2), np.minimum(xs[ex] + dx[ex] - 1, max_c[ex]))
-    e = np.repeat(ex, n)
-    c = np.repeat(c0, n) + _POLY_SCALE * (np.arange(e.shape[0]) - np.repeat(_segment_starts(n)[:-1], n))
-    t = c - xs[e]
+    e, col = _pixel_columns(ex, c0, n)
+    t = _POLY_SCALE * col + 2 - xs[e]  # c - xs
     ys_e, s_e = ys[e], s[e]  # gathered once: every crossing reads its edge's start and slope twice
     v1 = np.trunc(ys_e + s_e * t + 0.5)
     v2 = np.trunc(ys_e + s_e * (t + 1) + 0.5)
-    x_cross, v_cross, e_cross = [c], [np.minimum(v1, v2)], [e]
+    x_cross, v_cross, e_cross = [col], [np.minimum(v1, v2)], [e]
 
     # Edges along y: u(t) = (int)(xs + s·t + .5) is monotone and moves by at most 1 per step; find the
     # step t where it passes between c and c + 1 (estimate, then check the neighbours exactly); v = ys + t.
@@ -521,8 +528,8 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     u0, u1 = ut(ey, np.zeros(ey.shape[0])), ut(ey, dy[ey].astype(np.float64))
     lo, hi = np.minimum(u0, u1).astype(np.int64), np.maximum(u0, u1).astype(np.int64)
     c0, n = _first_in_class(np.maximum(lo, 2), np.minimum(hi - 1, max_c[ey]))
-    e = np.repeat(ey, n)
-    c = np.repeat(c0, n) + _POLY_SCALE * (np.arange(e.shape[0]) - np.repeat(_segment_starts(n)[:-1], n))
+    e, col = _pixel_columns(ey, c0, n)
+    c = _POLY_SCALE * col + 2
     xs_e, s_e, last_e = xs[e], s[e], dy[e] - 1  # gathered once for the ten evaluations below
     guess = np.floor((c + 0.5 - xs_e) / s_e) if e.shape[0] else np.zeros(0)
     found = np.full(e.shape[0], -1.0)
@@ -531,19 +538,20 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
         side_a = np.trunc(xs_e + s_e * cand + 0.5) <= c  # u(t), the walk's own formula
         side_b = np.trunc(xs_e + s_e * (cand + 1) + 0.5) <= c
         found = np.where(side_a != side_b, cand, found)
-    x_cross.append(c)
+    x_cross.append(col)
     v_cross.append(ys[e] + found)
     e_cross.append(e)
 
-    c = np.concatenate(x_cross)
+    col = np.concatenate(x_cross)
     v = np.concatenate(v_cross)
     e = np.concatenate(e_cross)
     owner = poly[e]
     # one image size (the usual case): a scalar height instead of one per crossing
     height = heights[0] if (heights == heights[0]).all() else heights[owner]
     yd = np.ceil(np.clip((v + 0.5) / _POLY_SCALE - 0.5, 0, height))
-    pix = (c - 2) // _POLY_SCALE * height + yd.astype(np.int64)
-    return owner, pix
+    col *= height
+    col += yd.astype(np.int64)
+    return owner, col
 
 
 def polygons_to_rle_set(coords: np.ndarray, n_points: np.ndarray, heights: Any, widths: Any) -> RleSet:
