@@ -10,7 +10,7 @@ evaluation of synthetic sets, and RLE encode / IoU against pycocotools' C.
 
 Every library starts from the same Python objects and runs to the summary numbers, which must agree
 to 1e-9 (RLE counts bit for bit, IoU to 1e-12) before anything is timed.  pycocotools' evaluation
-runs for minutes on these sets, so its parity run is also its timing (one run, memory not traced).
+runs for seconds on these sets, so its parity run is also its timing (one run, memory not traced).
 
 Targets (issue #16): evaluation at least 5x pycocotools and no slower than faster-coco-eval (ratio
 >= 1); RLE encode and IoU within 2x of pycocotools' C (ratio >= 0.5).
@@ -151,7 +151,7 @@ def _evaluation_rows(name: str, coco_gt: dict, detections: list[dict], iou_type:
     ours = evaluate_coco(*_fresh(inputs["ours"]), iou_type=iou_type)["stats"]
     start = time.perf_counter()
     ref = pycocotools_stats(*_fresh(inputs["pyc"]), iou_type)
-    # pycocotools takes minutes here: its parity run is its (single) timing, memory not traced.
+    # pycocotools takes seconds here: its parity run is its (single) timing, memory not traced.
     pyc = Measurement("pycocotools", time.perf_counter() - start, float("nan"))
     np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-9)
     fce = faster_coco_eval_stats(*_fresh(inputs["fce"]), iou_type)[:n_stats]

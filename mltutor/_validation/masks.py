@@ -116,7 +116,7 @@ def bulk_rle_strings(rles: Any) -> tuple[bytes, np.ndarray, np.ndarray, np.ndarr
     try:
         sizes = [r["size"] for r in rles]
         counts = [r["counts"] for r in rles]
-        if set(map(len, sizes)) != {2} or {type(v) for size in sizes for v in size} != {int}:
+        if set(map(len, sizes)) != {2} or set(map(type, itertools.chain.from_iterable(sizes))) != {int}:
             return None
     except (KeyError, TypeError):
         return None
@@ -130,7 +130,10 @@ def bulk_rle_strings(rles: Any) -> tuple[bytes, np.ndarray, np.ndarray, np.ndarr
         blob = b"".join(counts)
     else:
         return None
-    hw = np.array(sizes, dtype=np.int64)
+    try:
+        hw = np.fromiter(itertools.chain.from_iterable(sizes), dtype=np.int64, count=2 * len(sizes)).reshape(-1, 2)
+    except OverflowError:  # beyond int64: not an image size
+        return None
     if (hw < 0).any():
         return None
     return blob, np.fromiter(map(len, counts), dtype=np.int64, count=len(counts)), hw[:, 0], hw[:, 1]
@@ -299,8 +302,8 @@ def result_boxes(detections: Any, otherwise: str = "the masks") -> np.ndarray | 
     """
     if not detections:
         return None
-    has = [isinstance(d, Mapping) and "bbox" in d and not (isinstance(d["bbox"], list) and d["bbox"] == [])
-           for d in detections]
+    has = [(type(d) is dict or isinstance(d, Mapping)) and "bbox" in d
+           and not (isinstance(d["bbox"], list) and d["bbox"] == []) for d in detections]
     if not _all_or_none(detections, "bbox", has, otherwise):
         return None
     return _bboxes(tuple(d["bbox"] for d in detections), detections, "detections", _DT_ID_KEYS)
@@ -315,7 +318,7 @@ def result_segmentations(detections: Any) -> tuple | None:
     """
     if not detections:
         return None
-    has = [isinstance(d, Mapping) and "segmentation" in d for d in detections]
+    has = [(type(d) is dict or isinstance(d, Mapping)) and "segmentation" in d for d in detections]
     if not _all_or_none(detections, "segmentation", has, "the keypoints' extent"):
         return None
     return tuple(d["segmentation"] for d in detections)

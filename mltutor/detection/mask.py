@@ -145,7 +145,11 @@ class RleSet:
 
 
 def _segment_starts(lengths: np.ndarray) -> np.ndarray:
-    return np.r_[0, np.cumsum(lengths)].astype(np.int64)
+    """``[0, l0, l0 + l1, ...]`` as int64: where each segment of the given lengths starts (and the end)."""
+    out = np.empty(np.shape(lengths)[0] + 1, dtype=np.int64)
+    out[0] = 0
+    np.cumsum(lengths, out=out[1:])
+    return out
 
 
 def _counts_to_strings(counts: np.ndarray, offsets: np.ndarray) -> list[bytes]:
@@ -587,23 +591,15 @@ def _flatten_polygons(polys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return (np.concatenate(polys) if polys else np.zeros(0)), n_points
 
 
-def _check_rle_sizes(rles: list, obj: np.ndarray, heights: np.ndarray, widths: np.ndarray,
+def _check_rle_sizes(rles: RleSet, obj: np.ndarray, heights: np.ndarray, widths: np.ndarray,
                      where: Callable[[int], str]) -> None:
     """Each RLE's ``size`` is its image's (where the image gives one); ``obj[j]`` is RLE j's record."""
-    try:
-        sizes = np.array([r["size"] for r in rles], dtype=np.int64).reshape(len(rles), 2)
-    except (KeyError, TypeError, ValueError, OverflowError):  # unusual sizes: compare one by one
-        sizes = None
-    if sizes is not None:
-        wrong = (heights[obj] >= 0) & ((sizes[:, 0] != heights[obj]) | (sizes[:, 1] != widths[obj]))
-        bad = np.flatnonzero(wrong)[:1].tolist()
-    else:
-        bad = [j for j, r in enumerate(rles) if heights[obj[j]] >= 0 and "size" in r
-               and list(r["size"]) != [heights[obj[j]], widths[obj[j]]]][:1]
-    if bad:
-        i = int(obj[bad[0]])
-        raise ValueError(f"{where(i)}['segmentation'] has size {list(rles[bad[0]]['size'])!r}, but its image is "
-                         f"{[int(heights[i]), int(widths[i])]} (height, width).")
+    wrong = (heights[obj] >= 0) & ((rles.heights != heights[obj]) | (rles.widths != widths[obj]))
+    if wrong.any():
+        j = int(np.argmax(wrong))
+        i = int(obj[j])
+        raise ValueError(f"{where(i)}['segmentation'] has size {[int(rles.heights[j]), int(rles.widths[j])]!r}, but "
+                         f"its image is {[int(heights[i]), int(widths[i])]} (height, width).")
 
 
 def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarray,
@@ -618,7 +614,6 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
     rle_obj = [i for i, r in enumerate(is_rle) if r]
     rle_dicts = [segms[i] for i in rle_obj]
     rle_obj_a = np.array(rle_obj, dtype=np.int64)
-    _check_rle_sizes(rle_dicts, rle_obj_a, heights, widths, where)
     poly_obj, polys = [], []
     for i in (i for i, r in enumerate(is_rle) if not r):
         seg = segms[i]
@@ -638,6 +633,7 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
         for i, seg in zip(rle_obj, rle_dicts):
             as_rle_set(seg, f"{where(i)}['segmentation']")
         raise
+    _check_rle_sizes(rles, rle_obj_a, heights, widths, where)
     if not poly_obj:  # every field an RLE (COCO results): already in record order, nothing to gather
         return rles
     poly_obj_a = np.array(poly_obj, dtype=np.int64)
