@@ -201,8 +201,9 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
       "sort-only weighted (argsort path)", "sort-only threshold_sweep",
       "sorted_pr_points / sorted_det_points == counts path (with +-inf)"]),
     # ---- masks, keypoints and the error breakdown
-    ("detection", "mask.encode", "pycocotools `mask.encode`/`decode`/`area`/`toBbox`, bit for bit",
-     ["mask: encode/decode/area/toBbox vs pycocotools"]),
+    ("detection", "mask.encode", "pycocotools `mask.encode`/`decode`/`area`/`toBbox`, bit for bit "
+     "(also sets of masks of mixed sizes)",
+     ["mask: encode/decode/area/toBbox vs pycocotools", "mask: toBbox/area of mixed sizes vs pycocotools"]),
     ("detection", "mask.iou", "pycocotools `mask.iou` and `mask.merge` (IoU to 1e-12, crowd "
      "regions)", ["mask: iou/merge vs pycocotools"]),
     ("detection", "mask.from_polygons", "pycocotools `frPyObjects` (polygon rasterisation), bit "
@@ -211,7 +212,8 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
      "'keypoints')` with the 17 COCO sigmas and with own sigmas; faster-coco-eval's custom "
      "sigmas", ["detection: evaluate_coco keypoints (17, COCO sigmas) vs pycocotools",
                 "detection: evaluate_coco keypoints (1-9, own sigmas) vs pycocotools",
-                "detection: evaluate_coco keypoints (own sigmas) vs faster-coco-eval"]),
+                "detection: evaluate_coco keypoints (own sigmas) vs faster-coco-eval",
+                "detection: evaluate_coco keypoints with result boxes vs pycocotools"]),
     ("detection", "error_breakdown", "a brute-force re-implementation of TIDE's definitions; "
      "`evaluate_coco` on the fixed data; tidecv 1.0.1",
      ["detection: error_breakdown vs brute-force TIDE definitions",
