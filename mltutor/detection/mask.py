@@ -534,14 +534,24 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     c0, n = _first_in_class(np.maximum(lo, 2), np.minimum(hi - 1, max_c[ey]))
     e, col = _pixel_columns(ey, c0, n)
     c = _POLY_SCALE * col + 2
-    xs_e, s_e, last_e = xs[e], s[e], dy[e] - 1  # gathered once for the ten evaluations below
+    xs_e, s_e = xs[e], s[e]  # gathered once for the four evaluations below
     guess = np.floor((c + 0.5 - xs_e) / s_e) if e.shape[0] else np.zeros(0)
-    found = np.full(e.shape[0], -1.0)
-    for shift in (2, 1, 0, -1, -2):  # the transition is the only t with u(t) and u(t + 1) on both sides
-        cand = np.clip(guess + shift, 0, last_e)
-        side_a = np.trunc(xs_e + s_e * cand + 0.5) <= c  # u(t), the walk's own formula
-        side_b = np.trunc(xs_e + s_e * (cand + 1) + 0.5) <= c
-        found = np.where(side_a != side_b, cand, found)
+    # u(t) is monotone in t (for every real t, not only the walk's), so "u(t) <= c" keeps the side it
+    # has at t = 0 up to the transition T and flips after it: T = guess - 2 + the number of
+    # t in guess - 1 ... guess + 2 still on t = 0's side, for any T within two of the guess; clipped
+    # to the walk's steps [0, dy - 1] as the candidates of a search there would be.
+    at_start = np.repeat(u0, n) <= c
+    same_side = np.zeros(e.shape[0], dtype=np.int64)
+    t = guess - 2
+    u = np.empty_like(t)
+    for _ in range(4):
+        t += 1
+        np.multiply(s_e, t, out=u)
+        u += xs_e  # xs + s·t + .5, then truncated: the walk's own formula (the sum commutes exactly)
+        u += 0.5
+        np.trunc(u, out=u)
+        same_side += (u <= c) == at_start
+    found = np.clip(guess - 2 + same_side, 0, dy[e] - 1)
     x_cross.append(col)
     v_cross.append(ys[e] + found)
     e_cross.append(e)
