@@ -191,29 +191,34 @@ def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], 
         i = int(np.searchsorted(char_bounds, bad, side="right")) - 1
         raise ValueError(f"{where(i)}['counts'] is not a COCO compressed RLE string (characters must lie "
                          "between '0' and 'o').")
-    ends = np.flatnonzero((c & 0x20) == 0)  # the last group of each number
+    is_last = (c & 0x20) == 0  # the last group of each number
     nonempty = np.diff(char_bounds) > 0
-    unfinished = nonempty & ((c[np.maximum(char_bounds[1:] - 1, 0)] & 0x20) != 0) if c.shape[0] else nonempty
+    unfinished = nonempty & ~is_last[np.maximum(char_bounds[1:] - 1, 0)] if c.shape[0] else nonempty
     if unfinished.any():
         i = int(np.argmax(unfinished))
         raise ValueError(f"{where(i)}['counts'] ends in the middle of a number; the string is truncated.")
-    n_vals = ends.shape[0]
-    groups = np.diff(ends, prepend=-1)  # characters per number: a number starts after the last one ended
-    if n_vals and groups.max() > 12:
-        raise ValueError(f"{where(0)}: a run length is too large for an RLE.")
-    # The last group carries the sign (its bit 5): read it as a signed 5-bit number, (v ^ 16) - 16.
-    x = ((c[ends] & 0x1F) ^ 0x10).astype(np.int64)
-    x -= 16
-    multi = np.flatnonzero(groups > 1)  # most numbers are one character; the rest, group by group
-    if multi.shape[0]:
-        g_multi, s_multi = groups[multi], ends[multi] - groups[multi] + 1
-        x_multi = x[multi] * np.left_shift(1, 5 * (g_multi - 1))
-        x_multi += c[s_multi] & 0x1F  # every one of them has a first group before its last
-        for k in range(1, int(g_multi.max()) - 1):
-            sub = np.flatnonzero(g_multi - 1 > k)
-            x_multi[sub] += (c[s_multi[sub] + k] & 0x1F).astype(np.int64) << (5 * k)
-        x[multi] = x_multi
-    offsets = np.searchsorted(ends, char_bounds, side="left").astype(np.int64)  # numbers per object
+    # The last group (0..31) carries the sign in its bit 5 (16): as a signed 5-bit number it is
+    # (v ^ 16) - 16, worked out in bytes before the one widening to int64.
+    last = c[is_last]
+    last ^= np.uint8(16)
+    last = last.view(np.int8)
+    last -= np.int8(16)
+    x = last.astype(np.int64)
+    # Continuation groups are few (most numbers are one character): the number that continuation
+    # character p belongs to is p less the continuation characters before it.
+    cont = np.flatnonzero(~is_last)
+    n_cont_before = np.searchsorted(cont, char_bounds, side="left")
+    if cont.shape[0]:
+        number = cont - np.arange(cont.shape[0])
+        first = np.flatnonzero(np.r_[True, number[1:] != number[:-1]])  # each multi-group number's first
+        extra = np.diff(np.r_[first, cont.shape[0]])  # its groups before the last
+        if extra.max() > 11:
+            raise ValueError(f"{where(0)}: a run length is too large for an RLE.")
+        k = np.arange(cont.shape[0]) - np.repeat(first, extra)
+        low = (c[cont] & 0x1F).astype(np.int64) << (5 * k)
+        multi = number[first]
+        x[multi] = (x[multi] << (5 * extra)) + np.add.reduceat(low, first)
+    offsets = (char_bounds - n_cont_before).astype(np.int64)  # numbers per object
     return _undo_delta(x, offsets), offsets
 
 
@@ -225,7 +230,7 @@ def _undo_delta(x: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     that restart at each object's first three numbers (j = 0, 1, 2 are stored as they are).  A
     segmented running sum is one plain ``cumsum`` after subtracting, at each restart, the sum of the
     segment before it: three passes over the data instead of a pass per object index."""
-    counts = np.empty_like(x)
+    counts = x  # the running sums are written over x, chain by chain
     head = (offsets[:-1, None] + np.arange(3)).reshape(-1)
     head = head[head < np.repeat(offsets[1:], 3)]  # objects with fewer than three numbers
     for parity in (0, 1):
