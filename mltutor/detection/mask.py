@@ -114,15 +114,14 @@ class RleSet:
         """:attr:`ones` with one more slot: the starts end in the largest int64, the ends begin with 0
         (what searches over them need at either end)."""
         ends = np.cumsum(self.counts) if self.running is None else self.running
-        per_obj = np.diff(self.offsets) // 2
-        offsets = _segment_starts(per_obj)
-        # Mask i's runs of ones are its runs 1, 3, 5, ...: index 2j + (offsets_i + 1 - 2 o_i) for its
-        # j-th run of ones overall, with o_i its first one's number.
-        idx = 2 * np.arange(offsets[-1]) + np.repeat(self.offsets[:-1] + 1 - 2 * offsets[:-1], per_obj)
-        start = np.empty(idx.shape[0] + 1, dtype=np.int64)
-        end = np.empty(idx.shape[0] + 1, dtype=np.int64)
-        np.take(ends, idx - 1, out=start[:-1])
-        np.take(ends, idx, out=end[1:])
+        offsets = _segment_starts(np.diff(self.offsets) // 2)
+        # The runs of ones found from a mask of bytes (run_is_one; the first run of all is zeros):
+        # each one, less one, is where the run before it ends, so where the run of ones starts.
+        before_one = np.flatnonzero(self.run_is_one[1:])
+        start = np.empty(offsets[-1] + 1, dtype=np.int64)
+        end = np.empty(offsets[-1] + 1, dtype=np.int64)
+        np.take(ends, before_one, out=start[:-1])
+        np.take(ends[1:], before_one, out=end[1:])
         start[-1], end[0] = np.iinfo(np.int64).max, 0
         return start, end, offsets
 
