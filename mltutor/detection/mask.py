@@ -521,13 +521,7 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     # Edges along x: the point t has u = xs + t, v = (int)(ys + s·t + .5); the pair (t, t + 1) crosses
     # column c = xs + t.
     ex = np.flatnonzero(along_x & (dx > 0))
-    c0, n = _first_in_class(np.maximum(xs[ex], 2), np.minimum(xs[ex] + dx[ex] - 1, max_c[ex]))
-    e, col = _pixel_columns(ex, c0, n)
-    t = _POLY_SCALE * col + 2 - xs[e]  # c - xs
-    ys_e, s_e = ys[e], s[e]  # gathered once: every crossing reads its edge's start and slope twice
-    v1 = np.trunc(ys_e + s_e * t + 0.5)
-    v2 = np.trunc(ys_e + s_e * (t + 1) + 0.5)
-    x_cross, v_cross, e_cross = [col], [np.minimum(v1, v2)], [e]
+    cx, nx = _first_in_class(np.maximum(xs[ex], 2), np.minimum(xs[ex] + dx[ex] - 1, max_c[ex]))
 
     # Edges along y: u(t) = (int)(xs + s·t + .5) is monotone and moves by at most 1 per step; find the
     # step t where it passes between c and c + 1 (estimate, then check the neighbours exactly); v = ys + t.
@@ -535,17 +529,40 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     ut = lambda e_, t_: np.trunc(xs[e_] + s[e_] * t_ + 0.5)  # noqa: E731 - the walk's own formula
     u0, u1 = ut(ey, np.zeros(ey.shape[0])), ut(ey, dy[ey].astype(np.float64))
     lo, hi = np.minimum(u0, u1).astype(np.int64), np.maximum(u0, u1).astype(np.int64)
-    c0, n = _first_in_class(np.maximum(lo, 2), np.minimum(hi - 1, max_c[ey]))
-    e, col = _pixel_columns(ey, c0, n)
-    c = _POLY_SCALE * col + 2
-    xs_e, s_e = xs[e], s[e]  # gathered once for the four evaluations below
-    guess = np.floor((c + 0.5 - xs_e) / s_e) if e.shape[0] else np.zeros(0)
+    cy, ny = _first_in_class(np.maximum(lo, 2), np.minimum(hi - 1, max_c[ey]))
+
+    # The crossings of both kinds in one set of arrays (those along x first), each part worked on in
+    # place: no concatenation of per-crossing arrays.
+    edges, n_cross = np.r_[ex, ey], np.r_[nx, ny]
+    e, col = _pixel_columns(edges, np.r_[cx, cy], n_cross)
+    split = int(nx.sum())
+    v = np.empty(e.shape[0])
+
+    e_x = e[:split]
+    t = _POLY_SCALE * col[:split] + 2
+    t -= xs[e_x]  # c - xs
+    ys_e, s_e = ys[e_x], s[e_x]  # gathered once: every crossing reads its edge's start and slope twice
+    v1 = s_e * t
+    v1 += ys_e  # ys + s·t + .5, then truncated (the sum commutes exactly)
+    v1 += 0.5
+    np.trunc(v1, out=v1)
+    t += 1
+    v2 = np.multiply(s_e, t, out=s_e)
+    v2 += ys_e
+    v2 += 0.5
+    np.trunc(v2, out=v2)
+    np.minimum(v1, v2, out=v[:split])
+
+    e_y = e[split:]
+    c = _POLY_SCALE * col[split:] + 2
+    xs_e, s_e = xs[e_y], s[e_y]  # gathered once for the four evaluations below
+    guess = np.floor((c + 0.5 - xs_e) / s_e) if e_y.shape[0] else np.zeros(0)
     # u(t) is monotone in t (for every real t, not only the walk's), so "u(t) <= c" keeps the side it
     # has at t = 0 up to the transition T and flips after it: T = guess - 2 + the number of
     # t in guess - 1 ... guess + 2 still on t = 0's side, for any T within two of the guess; clipped
     # to the walk's steps [0, dy - 1] as the candidates of a search there would be.
-    at_start = np.repeat(u0, n) <= c
-    same_side = np.zeros(e.shape[0], dtype=np.int64)
+    at_start = np.repeat(u0, ny) <= c
+    same_side = np.zeros(e_y.shape[0], dtype=np.int64)
     t = guess - 2
     u = np.empty_like(t)
     for _ in range(4):
@@ -555,20 +572,21 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
         u += 0.5
         np.trunc(u, out=u)
         same_side += (u <= c) == at_start
-    found = np.clip(guess - 2 + same_side, 0, dy[e] - 1)
-    x_cross.append(col)
-    v_cross.append(ys[e] + found)
-    e_cross.append(e)
+    guess -= 2
+    guess += same_side
+    found = np.clip(guess, 0, np.repeat(dy[ey] - 1, ny), out=guess)
+    np.add(ys[e_y], found, out=v[split:])
 
-    col = np.concatenate(x_cross)
-    v = np.concatenate(v_cross)
-    e = np.concatenate(e_cross)
-    owner = poly[e]
+    owner = np.repeat(poly[edges], n_cross)
     # one image size (the usual case): a scalar height instead of one per crossing
     height = heights[0] if (heights == heights[0]).all() else heights[owner]
-    yd = np.ceil(np.clip((v + 0.5) / _POLY_SCALE - 0.5, 0, height))
+    v += 0.5  # the row: ceil(clip((v + .5) / 5 - .5, 0, h)), in place
+    v /= _POLY_SCALE
+    v -= 0.5
+    np.clip(v, 0, height, out=v)
+    np.ceil(v, out=v)
     col *= height
-    col += yd.astype(np.int64)
+    col += v.astype(np.int64)
     return owner, col
 
 
