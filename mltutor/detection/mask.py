@@ -459,16 +459,34 @@ def _toggles_to_rle_set(owner: np.ndarray, pix: np.ndarray, n: int, heights: np.
     heights, widths = heights.astype(np.int64), widths.astype(np.int64)
     hw = heights * widths
     base = _segment_starts(hw)
-    keep = pix < hw[owner]
-    key = np.sort(base[owner[keep]] + pix[keep])
-    if key.shape[0]:
-        first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-        odd = np.diff(np.r_[first, key.shape[0]]) % 2 == 1
-        key = key[first[odd]]
+    if n and (hw == hw[0]).all():  # one image size: base is owner·h·w, no gather per toggle
+        keep = pix < hw[0]
+        key = owner * hw[0]
+    else:
+        keep = pix < hw[owner]
+        key = base[owner]
+    key += pix
+    if not keep.all():
+        key = key[keep]
+    key.sort()
+    same = key[1:] == key[:-1]
+    if same.any():
+        # A run of L equal toggles cancels in pairs: drop all of it, but keep its first when L is odd.
+        # dup lists each i with key[i] == key[i + 1]; a run of L is L - 1 consecutive entries there.
+        dup = np.flatnonzero(same)
+        drop = np.zeros(key.shape[0], dtype=bool)
+        drop[dup] = True
+        drop[dup + 1] = True
+        run = np.flatnonzero(np.r_[True, dup[1:] != dup[:-1] + 1])  # each run's first entry in dup
+        odd = np.diff(np.r_[run, dup.shape[0]]) % 2 == 0  # L - 1 even: L odd
+        drop[dup[run[odd]]] = False
+        key = key[~drop]
     # Each object's runs end at its toggles and, last, at its h·w (the next object's base).
     at = np.searchsorted(key, base)
     ends = np.insert(key, at[1:], base[1:])
-    counts = np.diff(ends, prepend=0)
+    counts = np.empty_like(ends)
+    counts[:1] = ends[:1]
+    np.subtract(ends[1:], ends[:-1], out=counts[1:])
     return RleSet(heights, widths, counts, _segment_starts(np.diff(at) + 1))
 
 
