@@ -241,9 +241,11 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> 
         score_or_zero = np.r_[score_m, 0.0]
         ctp = np.zeros((C, kept.shape[0] + 1), dtype=np.int64)
         cfp = np.zeros((C, kept.shape[0] + 1), dtype=np.int64)
-        # (int64 first: numpy's cumsum converting from bool on the fly is several times slower)
-        np.cumsum(tp.astype(np.int64), axis=1, out=ctp[:, 1:])
-        np.cumsum(fp.astype(np.int64), axis=1, out=cfp[:, 1:])
+        # (int64 first: numpy's cumsum converting from bool on the fly is several times slower; the
+        # flags are copied into the output and summed there, without a temporary)
+        for flags, running in ((tp, ctp), (fp, cfp)):
+            np.copyto(running[:, 1:], flags)
+            np.cumsum(running[:, 1:], axis=1, out=running[:, 1:])
         total_tp = (ctp[:, bounds[1:]] - ctp[:, bounds[:-1]]).T  # (K, C), counts restart per category
         # Every true positive: its number j inside its (category, column) and the precision there.
         col, pos = np.nonzero(tp)

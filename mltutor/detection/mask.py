@@ -991,13 +991,18 @@ def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.nd
     inter = np.zeros(pa.shape[0], dtype=np.int64)
     if has.shape[0]:
         seg = _segment_starts(n_runs[has])
-        run = np.arange(seg[-1]) + np.repeat(r0[has] - seg[:-1], n_runs[has])
+        # (big arrays are worked on in place: each fresh one costs its page faults)
+        run = np.repeat(r0[has] - seg[:-1], n_runs[has])
+        run += np.arange(seg[-1])
         run_shift = np.repeat(shift[has], n_runs[has])
-        hi = b_end[run] + run_shift
-        lo = b_start[run] + run_shift
+        hi = np.take(b_end, run)
+        hi += run_shift
+        lo = np.take(b_start, run, out=run)
+        lo += run_shift
         j_lo = np.searchsorted(a_start, lo, side="right")
         j_hi = _search_on(start_padded, hi, j_lo)
-        per_run = before[j_hi] - before[j_lo]
+        per_run = np.take(before, j_hi)
+        per_run -= np.take(before, j_lo, out=run_shift)
         hi -= end_before[j_hi]  # hi, lo reused: -(what a's last run has past them)
         lo -= end_before[j_lo]
         per_run += np.minimum(hi, 0, out=hi)
