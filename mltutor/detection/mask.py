@@ -120,8 +120,9 @@ class RleSet:
         before_one = np.flatnonzero(self.run_is_one[1:])
         start = np.empty(offsets[-1] + 1, dtype=np.int64)
         end = np.empty(offsets[-1] + 1, dtype=np.int64)
-        np.take(ends, before_one, out=start[:-1])
-        np.take(ends[1:], before_one, out=end[1:])
+        # mode="clip": the indices are in range, and numpy buffers a take into out= only with "raise"
+        np.take(ends, before_one, out=start[:-1], mode="clip")
+        np.take(ends[1:], before_one, out=end[1:], mode="clip")
         start[-1], end[0] = np.iinfo(np.int64).max, 0
         return start, end, offsets
 
@@ -991,18 +992,19 @@ def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.nd
     inter = np.zeros(pa.shape[0], dtype=np.int64)
     if has.shape[0]:
         seg = _segment_starts(n_runs[has])
-        # (big arrays are worked on in place: each fresh one costs its page faults)
+        # (big arrays are worked on in place: each fresh one costs its page faults; takes into out=
+        # use mode="clip", unbuffered, as the indices are in range)
         run = np.repeat(r0[has] - seg[:-1], n_runs[has])
         run += np.arange(seg[-1])
         run_shift = np.repeat(shift[has], n_runs[has])
         hi = np.take(b_end, run)
         hi += run_shift
-        lo = np.take(b_start, run, out=run)
+        lo = np.take(b_start, run)
         lo += run_shift
         j_lo = np.searchsorted(a_start, lo, side="right")
         j_hi = _search_on(start_padded, hi, j_lo)
         per_run = np.take(before, j_hi)
-        per_run -= np.take(before, j_lo, out=run_shift)
+        per_run -= np.take(before, j_lo, out=run_shift, mode="clip")
         hi -= end_before[j_hi]  # hi, lo reused: -(what a's last run has past them)
         lo -= end_before[j_lo]
         per_run += np.minimum(hi, 0, out=hi)
