@@ -170,6 +170,24 @@ def test_one_pixel_and_iou_extremes():
     assert mask.iou([], [rle]).shape == (0, 1)
 
 
+
+def test_iou_by_columns_of_images_taller_than_int16_rows():
+    # Enough pairs per mask for the column pieces, in images of 2**15 + 50 rows with pieces across
+    # row 2**15: rows no longer fit the int16 packing, so the int32 one is used; in 500 rows, int16.
+    rng = np.random.default_rng(7)
+    for h, low in ((2**15 + 50, 2**15 - 40), (500, 0)):
+        y0 = rng.integers(low, low + 45, (2, 9, 3))
+        m = np.zeros((2, h, 3, 9), dtype=np.uint8)
+        for s in range(2):
+            for i in range(9):
+                for c in range(3):
+                    m[s, y0[s, i, c]:y0[s, i, c] + int(rng.integers(1, 40)), c, i] = 1
+        dt, gt = (coco_mask.encode(np.asfortranarray(m[s])) for s in range(2))
+        assert 9 * 9 > mask.COLUMNS_FROM * 18  # the column path, not the searches
+        crowd = [i % 4 == 0 for i in range(9)]
+        np.testing.assert_allclose(mask.iou(dt, gt, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12)
+
+
 @PROPERTY
 @given(st.integers(0, 2**32 - 1))
 def test_bbox_and_area_of_mixed_sizes_and_empty_runs(seed):
