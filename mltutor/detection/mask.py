@@ -907,8 +907,10 @@ def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.nda
     seg = _segment_starts(width[has])
     d_first = d.col_offset[pd[has]] + lo[has] - d.first_col[pd[has]]  # first shared column, dense index
     g_first = g.col_offset[pg[has]] + lo[has] - g.first_col[pg[has]]
-    dcol = np.arange(seg[-1]) + np.repeat(d_first - seg[:-1], width[has])
-    gcol = dcol + np.repeat(g_first - d_first, width[has])
+    dcol = np.repeat(d_first - seg[:-1], width[has])  # built in place: no temporary per column
+    dcol += np.arange(seg[-1])
+    gcol = np.repeat(g_first - d_first, width[has])
+    gcol += dcol
     per_col = _piece_overlap(d.rows[dcol], g.rows[gcol])  # first piece with first piece
     # Columns where either mask has several pieces: found from each set's shorter list of them.
     d_pair, d_col = _in_ranges(d.several, d_first, width[has])
