@@ -808,10 +808,13 @@ def merge(rles: Any, intersect: bool = False) -> dict:
     return out.to_dicts()[0]
 
 
-def _box_overlaps(db: np.ndarray, gb: np.ndarray) -> np.ndarray:
+def _box_overlaps(db: np.ndarray, gb: np.ndarray, pd: np.ndarray, pg: np.ndarray) -> np.ndarray:
     """``bbIou(...) > 0`` for each pair: the boxes overlap with positive width and height."""
-    w = np.minimum(db[:, 0] + db[:, 2], gb[:, 0] + gb[:, 2]) - np.maximum(db[:, 0], gb[:, 0])
-    h = np.minimum(db[:, 1] + db[:, 3], gb[:, 1] + gb[:, 3]) - np.maximum(db[:, 1], gb[:, 1])
+    # Pairs (db[pd], gb[pg]); each box's far edges are added once, and the pairs read plain columns.
+    dx0, dy0, gx0, gy0 = db[:, 0], db[:, 1], gb[:, 0], gb[:, 1]
+    dx1, dy1, gx1, gy1 = dx0 + db[:, 2], dy0 + db[:, 3], gx0 + gb[:, 2], gy0 + gb[:, 3]
+    w = np.minimum(dx1[pd], gx1[pg]) - np.maximum(dx0[pd], gx0[pg])
+    h = np.minimum(dy1[pd], gy1[pg]) - np.maximum(dy0[pd], gy0[pg])
     return (w > 0) & (h > 0)
 
 
@@ -1041,7 +1044,7 @@ def pair_iou(dt: RleSet, gt: RleSet, pair_dt: np.ndarray, pair_gt: np.ndarray,
     else:
         dt_box = _bbox(dt) if dt_box is None else dt_box
         gt_box = _bbox(gt) if gt_box is None else gt_box
-        overlap = _box_overlaps(dt_box[pair_dt], gt_box[pair_gt])
+        overlap = _box_overlaps(dt_box, gt_box, pair_dt, pair_gt)
         same = (dt.heights[pair_dt] == gt.heights[pair_gt]) & (dt.widths[pair_dt] == gt.widths[pair_gt])
         out[overlap & ~same] = -1.0
         live = np.flatnonzero(overlap & same)
