@@ -831,7 +831,7 @@ class ColumnRuns:
     n_cols: np.ndarray  # (n_obj,) width of the column range (0 when empty)
     col_offset: np.ndarray  # (n_obj + 1,) where each object's dense columns start
     n: np.ndarray  # (n_dense,) pieces per column
-    rows: np.ndarray  # (n_dense,) int64: the first piece's rows [y0, y1) as two int32 (0, 0: none)
+    rows: np.ndarray  # (n_dense,) the first piece's rows [y0, y1) packed in one number (0, 0: none)
     rows2: np.ndarray  # (n_dense,) int64: the second piece's, the same way
     several: np.ndarray  # dense indices of the columns with more than one piece, increasing
     piece_start: np.ndarray  # (n_dense + 1,)
@@ -863,7 +863,7 @@ def column_runs(r: RleSet) -> ColumnRuns:
     dense = col_offset[p_obj] + p_col - first_col[p_obj]
     n = np.bincount(dense, minlength=col_offset[-1]).astype(np.int64)
     piece_start = _segment_starts(n)
-    # y0 and y1 side by side as int32 (rows fit), read as one int64: one gather per piece, not two.
+    # y0 and y1 side by side, read as one number: one gather per piece, not two.
     # Images under 2**15 rows (all real ones) pack y0, y1 as two int16 in one int32: half the bytes
     # for every gather of a column; taller ones as two int32 in one int64.
     half, whole = (np.int16, np.int32) if n_obj == 0 or int(r.heights.max()) < 2**15 else (np.int32, np.int64)
