@@ -864,7 +864,7 @@ def column_runs(r: RleSet) -> ColumnRuns:
     n = np.bincount(dense, minlength=col_offset[-1]).astype(np.int64)
     piece_start = _segment_starts(n)
     # y0 and y1 side by side, read as one number: one gather per piece, not two.
-    # Images under 2**15 rows (all real ones) pack y0, y1 as two int16 in one int32: half the bytes
+    # Images under 2**15 rows (nearly all) pack y0, y1 as two int16 in one int32: half the bytes
     # for every gather of a column; taller ones as two int32 in one int64.
     half, whole = (np.int16, np.int32) if n_obj == 0 or int(r.heights.max()) < 2**15 else (np.int32, np.int64)
     packed = []
