@@ -49,7 +49,7 @@ from .matching import greedy_match, group_pairs
 __all__ = ["evaluate_coco", "STAT_NAMES", "KEYPOINT_STAT_NAMES", "IOU_TYPES", "IOU_THRESHOLDS", "RECALL_THRESHOLDS",
            "AREA_RANGES", "MAX_DETS"]
 
-#: The three evaluations of pycocotools' ``COCOeval``: boxes, instance masks, keypoints.
+#: The three evaluations of pycocotools' ``COCOeval`` — boxes, instance masks, keypoints.
 IOU_TYPES = ("bbox", "segm", "keypoints")
 
 #: pycocotools' ``Params.setDetParams`` values, computed the same way (``np.arange`` would drift).
@@ -58,11 +58,11 @@ IOU_THRESHOLDS = np.linspace(0.5, 0.95, int(np.round((0.95 - 0.5) / 0.05)) + 1, 
 RECALL_THRESHOLDS = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
 #: Detections kept per image, highest scores first, for the AR@1/10/100 summaries.
 MAX_DETS = (1, 10, 100)
-#: Object area ranges in square pixels: all, small (< 32²), medium, large (> 96²).
+#: Object area ranges in square pixels — all, small (< 32²), medium, large (> 96²).
 AREA_RANGES = ((0**2, 1e5**2), (0**2, 32**2), (32**2, 96**2), (96**2, 1e5**2))
 AREA_LABELS = ("all", "small", "medium", "large")
 
-#: The 12 numbers of ``COCOeval.summarize()``, in its order: (name, is AP, IoU, area, maxDets).
+#: The 12 numbers of ``COCOeval.summarize()``, in its order — (name, is AP, IoU, area, maxDets).
 _SUMMARY = (
     ("AP", True, None, "all", 100),
     ("AP50", True, 0.5, "all", 100),

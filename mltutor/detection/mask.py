@@ -878,8 +878,9 @@ def column_runs(r: RleSet) -> ColumnRuns:
 
 
 def _piece_overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Rows shared by two packed pieces (int64 holding int32 y0, y1): ``max(0, min(y1) - max(y0))``;
-    an absent piece (0, 0) shares none."""
+    """Rows shared by two packed pieces (y0, y1 as two int16 in an int32, or two int32 in an int64
+    for images of 2**15 rows or more): ``max(0, min(y1) - max(y0))``; an absent piece (0, 0)
+    shares none."""
     half = np.int16 if a.dtype == np.int32 else np.int32  # see column_runs
     a, b = a.view(half).reshape(-1, 2), b.view(half).reshape(-1, 2)
     out = np.minimum(a[:, 1], b[:, 1])
