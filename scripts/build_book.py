@@ -28,7 +28,9 @@ EDITIONS = {
             "html_theme_options": {"search_bar_text": "搜索本书……"},
             # sphinx-togglebutton ships these in a zh-cn folder that language zh_CN never finds.
             "togglebutton_hint": "点击显示", "togglebutton_hint_hide": "点击隐藏"}),
-    "gettext": ("gettext", "_build/gettext", "_build/.doctrees-gettext", {}),
+    # The catalogs need no web assets (make book stages them; a fresh clone has none yet).
+    "gettext": ("gettext", "_build/gettext", "_build/.doctrees-gettext",
+                {"html_static_path": ["book/_static"]}),
 }
 
 
