@@ -54,9 +54,9 @@ def rst_to_myst(text: str) -> str:
 
     Sphinx parses each translated message with its *page's* parser, and every page here is MyST
     (``.md`` or a notebook) — also the API pages, whose English comes from reST docstrings through
-    ``{eval-rst}``.  So ``:func:`f``` must become ``{func}`f```, a reST link ``text <url>`` in backquotes with a trailing underscore a Markdown
-    link, and a closing ``::`` (reST's "a literal block follows") a plain colon.  ````code````
-    and ``*emphasis*`` read the same in both.
+    ``{eval-rst}``.  So ``:func:`f``` must become ``{func}`f```, a reST link (``text <url>`` in
+    backquotes with a trailing underscore) a Markdown link, and a closing ``::`` (reST's "a
+    literal block follows") a plain colon.  ````code```` and ``*emphasis*`` read the same in both.
     """
     text = re.sub(r":(?P<name>[a-z][a-z:+-]*):`(?P<body>[^`]*)`", r"{\g<name>}`\g<body>`", text)
     text = re.sub(r"`(?P<label>[^`<]*?)\s*<(?P<url>[^<>`]+)>`__?", r"[\g<label>](\g<url>)", text)
@@ -140,7 +140,6 @@ def _markdown_signature(text: str) -> Counter:
     ``**`` can silently turn bold into literal asterisks."""
     from markdown_it import MarkdownIt
     from mdit_py_plugins.dollarmath import dollarmath_plugin
-    from myst_parser.parsers.mdit import create_md_parser  # noqa: F401  (MyST's plugins present)
 
     md = MarkdownIt("commonmark").use(dollarmath_plugin)
     sig: Counter = Counter()
