@@ -363,16 +363,32 @@ def calibration_bins(
     n_bins = _chk.check_n_bins(n_bins)
     strategy = _chk.check_strategy(strategy)
     conf, hits = _confidence_and_hits(y_true, y_prob)
+    return _binned(conf, hits, n_bins, strategy)
+
+
+def _binned(conf: np.ndarray, hits: np.ndarray, n_bins: int, strategy: str) -> CalibrationBins:
+    """The bins of :func:`calibration_bins` for validated confidences and hits."""
     if strategy == "quantile":
         edges = np.percentile(conf, np.linspace(0, 100, n_bins + 1))
     else:
         edges = np.linspace(0.0, 1.0, n_bins + 1)
     bin_of = np.searchsorted(edges[1:-1], conf, side="right")
+    return CalibrationBins(edges, *_bin_means(bin_of, conf, hits, n_bins))
+
+
+def _bin_means(bin_of: np.ndarray, conf: np.ndarray, hits: np.ndarray,
+               n_bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per bin: the count, the mean confidence and the mean hit (0 in an empty bin)."""
     count = np.bincount(bin_of, minlength=n_bins)
     safe = np.maximum(count, 1)
     confidence = np.bincount(bin_of, weights=conf, minlength=n_bins) / safe
     accuracy = np.bincount(bin_of, weights=hits, minlength=n_bins) / safe
-    return CalibrationBins(edges, count, confidence, accuracy)
+    return count, confidence, accuracy
+
+
+def _ece(count: np.ndarray, confidence: np.ndarray, accuracy: np.ndarray) -> float:
+    """The count-weighted mean gap between accuracy and confidence over the bins."""
+    return float(np.sum(count / count.sum() * np.abs(accuracy - confidence)))
 
 
 def expected_calibration_error(
@@ -415,8 +431,7 @@ def expected_calibration_error(
     0.29
     """
     b = calibration_bins(y_true, y_prob, n_bins=n_bins, strategy=strategy)
-    n = b.count.sum()
-    return float(np.sum(b.count / n * np.abs(b.accuracy - b.confidence)))
+    return _ece(b.count, b.confidence, b.accuracy)
 
 
 def maximum_calibration_error(
@@ -477,23 +492,9 @@ def classwise_calibration_error(
     y = _chk.class_indices(y, p.shape[1])
     n_bins = _chk.check_n_bins(n_bins)
     strategy = _chk.check_strategy(strategy)
-    gaps = [_binned_gap(p[:, k], (y == k).astype(np.float64), n_bins, strategy)
+    bins = [_binned(p[:, k], (y == k).astype(np.float64), n_bins, strategy)
             for k in range(p.shape[1])]  # a loop over classes, each one vectorised
-    return float(np.mean(gaps))
-
-
-def _binned_gap(conf: np.ndarray, hits: np.ndarray, n_bins: int, strategy: str) -> float:
-    """The ECE sum of one vector of confidences and hits (binning of :func:`calibration_bins`)."""
-    if strategy == "quantile":
-        edges = np.percentile(conf, np.linspace(0, 100, n_bins + 1))
-    else:
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
-    bin_of = np.searchsorted(edges[1:-1], conf, side="right")
-    count = np.bincount(bin_of, minlength=n_bins)
-    safe = np.maximum(count, 1)
-    confidence = np.bincount(bin_of, weights=conf, minlength=n_bins) / safe
-    accuracy = np.bincount(bin_of, weights=hits, minlength=n_bins) / safe
-    return float(np.sum(count / conf.shape[0] * np.abs(accuracy - confidence)))
+    return float(np.mean([_ece(b.count, b.confidence, b.accuracy) for b in bins]))
 
 
 def adaptive_calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15) -> float:
@@ -524,10 +525,7 @@ def adaptive_calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15) ->
     bin_of = np.empty(n, dtype=np.intp)
     # np.array_split's sizes: the first n % bins groups get one sample more
     bin_of[order] = np.repeat(np.arange(bins), _split_sizes(n, bins))
-    count = np.bincount(bin_of, minlength=bins)
-    confidence = np.bincount(bin_of, weights=conf, minlength=bins) / count
-    accuracy = np.bincount(bin_of, weights=hits, minlength=bins) / count
-    return float(np.sum(count / n * np.abs(accuracy - confidence)))
+    return _ece(*_bin_means(bin_of, conf, hits, bins))
 
 
 def _split_sizes(n: int, bins: int) -> np.ndarray:
