@@ -66,10 +66,16 @@ def make_dataset(seed: int = 0) -> tuple[dict, list[dict]]:
     scores = np.round(np.concatenate([d_score, rng.uniform(0.01, 0.6, n_fp)]), 2)
     imgs = np.concatenate([d_img, f_img])
     cats = np.concatenate([d_cat, rng.integers(0, N_CATEGORIES, n_fp)])
+    return as_coco(annotations, boxes, scores, imgs, cats, rng.permutation(boxes.shape[0]))
+
+
+def as_coco(annotations: list[dict], boxes: np.ndarray, scores: np.ndarray, imgs: np.ndarray,
+            cats: np.ndarray, order: np.ndarray) -> tuple[dict, list[dict]]:
+    """COCO ground truth (640 x 640 images) and results, in ``order``, from 0-based id arrays."""
     detections = [
         {"image_id": int(imgs[i]) + 1, "category_id": int(cats[i]) + 1,
          "bbox": boxes[i].tolist(), "score": float(scores[i])}
-        for i in rng.permutation(boxes.shape[0])
+        for i in order
     ]
     coco_gt = {
         "images": [{"id": i + 1, "width": 640, "height": 640} for i in range(N_IMAGES)],

@@ -26,6 +26,7 @@ import io
 import numpy as np
 
 from _harness import measure, report
+from bench_detection import as_coco
 from mltutor.detection import error_breakdown
 from mltutor.detection.errors import CAUSES
 
@@ -67,16 +68,8 @@ def make_dataset(seed: int = 0) -> tuple[dict, list[dict]]:
     scores = np.concatenate([d_score, rng.uniform(0.01, 0.6, n_fp)]) + rng.uniform(0, 1e-6, src.shape[0] + n_fp)
     imgs = np.concatenate([gt_img[src], rng.integers(0, N_IMAGES, n_fp)])
     cats = np.concatenate([d_cat, rng.integers(0, N_CATEGORIES, n_fp)])
-    detections = [
-        {"image_id": int(imgs[i]) + 1, "category_id": int(cats[i]) + 1,
-         "bbox": boxes[i].tolist(), "score": float(scores[i])}
-        for i in rng.permutation(boxes.shape[0])
-    ]
-    coco_gt = {
-        "images": [{"id": i + 1, "width": 640, "height": 640} for i in range(N_IMAGES)],
-        "categories": [{"id": c + 1, "name": f"class{c + 1}"} for c in range(N_CATEGORIES)],
-        "annotations": annotations,
-    }
+    coco_gt, detections = as_coco(annotations, boxes, scores, imgs, cats,
+                                  rng.permutation(boxes.shape[0]))
     _counts_prime_to_100(coco_gt, detections)
     return coco_gt, detections
 
