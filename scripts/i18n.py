@@ -208,7 +208,17 @@ def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
     return problems
 
 
+def _catalog_lock():
+    """One writer of the catalogs at a time: ``update`` and ``import`` may run from several shells."""
+    import fcntl
+
+    lock = open(LOCALE.parent / ".import.lock", "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return lock
+
+
 def cmd_update(_args) -> int:
+    lock = _catalog_lock()  # noqa: F841 (held until the function returns)
     subprocess.run([sys.executable, str(ROOT / "scripts" / "build_book.py"), "gettext"], check=True)
     # sphinx.pot holds the strings of our templates; sphinx.po is kept by hand (it also holds
     # Sphinx's and the theme's strings that no template here names), so it is not merged.
@@ -289,12 +299,9 @@ def cmd_lint(args) -> int:
 
 
 def cmd_import(args) -> int:
-    import fcntl
-
     table = {key: rst_to_myst(zh) for key, zh in read_tables(args.files).items()}
     used, problems = set(), 0
-    lock = open(LOCALE.parent / ".import.lock", "w")
-    fcntl.flock(lock, fcntl.LOCK_EX)  # several translators may import at once: one at a time
+    lock = _catalog_lock()  # noqa: F841 (several translators may import at once: one at a time)
     for name, po in catalogs().items():
         changed = False
         for e in po:
