@@ -53,9 +53,10 @@ NUMBERS_FROM_SCRIPTS = {
 }
 
 #: The universal words.  A match is case-insensitive and whole-word.
+#: A hyphenated compound ("read-only", "sort-only") is a name, not a claim.
 UNIVERSAL = re.compile(
-    r"\b(?:always|never|only|cannot|can't|can\s+not|must|guarantee[sd]?|guaranteeing|every|"
-    r"everywhere|exactly|impossible)\b", re.IGNORECASE)
+    r"(?<![\w-])(?:always|never|only|cannot|can't|can\s+not|must|guarantee[sd]?|guaranteeing|"
+    r"every|everywhere|exactly|impossible)(?![\w-])", re.IGNORECASE)
 
 # Pieces of Markdown that are not prose: replaced by spaces of the same length (newlines kept),
 # so positions in the masked text are positions in the source.
@@ -396,18 +397,24 @@ def _cell(text: str) -> str:
     return normalise(text).replace("|", "\\|")
 
 
-PAGE_HEAD = """# Claims and their evidence
-
-Every strong sentence in this book (one with *always*, *never*, *only*, *cannot*, *must*,
-*guarantees*, *every* or *exactly*) is listed here with its evidence: the executed cell that
-proves it, or the source that establishes it.  A test reads the prose of every page and fails on a
-universal word that is neither listed here nor recorded as plain usage ("the only argument", an
-instruction), and on a number in the prose that no executed cell of the same page prints.  The
-page is generated from the ledgers in `book/_claims/` by `scripts/claims_check.py page`.
-"""
-
-PAGE_HEAD_ZH_NOTE = ("The Chinese edition's rows come from the ledgers' zh_quote and zh_proof; "
-                     "they are imported into the catalog by scripts/claims_check.py zh.")
+#: The claims page's opening, English and Chinese (one paragraph: one catalog message).
+PAGE_TITLE = ("Claims and their evidence", "论断及其证据")
+PAGE_INTRO = (
+    "Each general claim this book keeps (a sentence with *always*, *never*, *only*, *cannot*, "
+    "*must*, *guarantees*, *every* or *exactly* that states a fact) is listed here with its "
+    "evidence: the executed cell that proves it, or the source that establishes it. A test reads "
+    "the prose of every page and fails on a universal word that is neither listed here nor "
+    "recorded as plain usage (\"the only argument\", an instruction), and on a number in the "
+    "prose that no executed cell of the same page prints. The page is generated from the ledgers "
+    "in `book/_claims/` by `scripts/claims_check.py page`.",
+    "本书保留的每一条一般性论断（含有 *always*、*never*、*only*、*cannot*、*must*、"
+    "*guarantees*、*every* 或 *exactly* 等全称词并陈述事实的句子）都列在这里，并附上证据："
+    "证明它的已执行单元格，或确立它的文献。一项测试会读取每一页的正文：若某个全称词既未列在"
+    "这里，也未登记为普通用法（“the only argument”、一条操作说明），测试就失败；若正文中的某个"
+    "数字不是同一页某个已执行单元格打印出来的，测试也会失败。本页由 "
+    "`scripts/claims_check.py page` 根据 `book/_claims/` 中的台账生成。",
+)
+COLUMNS = (("Claim", "论断"), ("Evidence", "证据"))
 
 
 def claim_rows() -> list[tuple[Page, list[dict]]]:
@@ -420,36 +427,50 @@ def claim_rows() -> list[tuple[Page, list[dict]]]:
     return rows
 
 
-def _quote_cell(page: Page, claim: dict, zh: bool = False) -> str:
+def _quote_cell(page: Page, claim: dict, title: str, zh: bool = False) -> str:
     quote = claim["zh_quote"] if zh else claim["quote"]
-    return _cell(f"“{quote.strip()}” ([{_page_title(page)}]({_link(page)}))")
+    return _cell(f"“{normalise(quote)}” ([{title}]({_link(page)}))")
 
 
 def render_page() -> str:
-    lines = [PAGE_HEAD]
-    total = 0
+    lines = [f"# {PAGE_TITLE[0]}", "", PAGE_INTRO[0]]
     for page, claims in claim_rows():
-        lines += ["", f"## {_page_title(page)}", "", "| Claim | Evidence |", "| --- | --- |"]
+        title = _page_title(page)
+        lines += ["", f"## {title}", "", f"| {COLUMNS[0][0]} | {COLUMNS[1][0]} |", "| --- | --- |"]
         for claim in claims:
-            lines.append(f"| {_quote_cell(page, claim)} | {_cell(claim['proof'])} |")
-            total += 1
-    lines.insert(1, f"\n{total} claims on {len(claim_rows())} pages.\n")
+            lines.append(f"| {_quote_cell(page, claim, title)} | {_cell(claim['proof'])} |")
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _zh_title(page: Page) -> str:
+    """The page title as the page's own catalog translates it (escaped for MyST, "1\\. ...")."""
+    import polib
+
+    title = _page_title(page)
+    po_path = ROOT / "locales" / "zh_CN" / "LC_MESSAGES" / Path(page.path).with_suffix(".po")
+    entry = polib.pofile(str(po_path)).find(title) if po_path.exists() else None
+    if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
+        raise SystemExit(f"{page.path}: its title {title!r} has no Chinese in {po_path.name}")
+    return entry.msgstr
+
+
 def zh_table() -> dict[str, str]:
-    """``{message id: 中文}`` for the claims page's rows (``scripts/i18n.py import`` takes it)."""
+    """``{message id: 中文}`` for the claims page (``scripts/i18n.py import`` takes it)."""
     def message_id(msgid: str) -> str:
         return hashlib.sha1(msgid.encode("utf-8")).hexdigest()[:10]
 
-    table = {}
+    def unescape(cell: str) -> str:  # a table cell's message is its text without the \| escape
+        return cell.replace("\\|", "|")
+
+    table = {message_id(en): zh for en, zh in (PAGE_TITLE, PAGE_INTRO, *COLUMNS)}
     for page, claims in claim_rows():
+        title, zh_title = _page_title(page), _zh_title(page)
+        table[message_id(title)] = zh_title
         for claim in claims:
-            en = _quote_cell(page, claim)
-            zh = _quote_cell(page, claim, zh=True)
-            table[message_id(en.replace("\\|", "|"))] = zh.replace("\\|", "|")
-            table[message_id(_cell(claim["proof"]).replace("\\|", "|"))] = \
-                _cell(claim["zh_proof"]).replace("\\|", "|")
+            en = unescape(_quote_cell(page, claim, title))
+            zh = unescape(_quote_cell(page, claim, zh_title.replace("\\.", ".", 1), zh=True))
+            table[message_id(en)] = zh
+            table[message_id(unescape(_cell(claim["proof"])))] = unescape(_cell(claim["zh_proof"]))
     return table
 
 
