@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import warnings
@@ -13,8 +14,26 @@ class UndefinedMetricWarning(UserWarning):
     """A metric is 0/0 for some label or sample and was set by ``zero_division``.
 
     Same name and meaning as ``sklearn.exceptions.UndefinedMetricWarning``; mltutor defines its own
-    so that it does not need scikit-learn at run time.
+    so that it does not need scikit-learn at run time.  Where scikit-learn is installed, the
+    warning is *issued* as a subclass of both classes, so a filter a learner already has for
+    scikit-learn's (``warnings.filterwarnings("ignore", category=sklearn.exceptions.
+    UndefinedMetricWarning)``) still applies after swapping ``sklearn.metrics`` for
+    ``mltutor.metrics``, and so does a filter for this one.  scikit-learn is imported at the first
+    such warning, not when mltutor is imported.
     """
+
+
+@functools.cache
+def _issued_as(category: type[Warning]) -> type[Warning]:
+    """The class a warning of ``category`` is issued as (see :class:`UndefinedMetricWarning`)."""
+    if category is not UndefinedMetricWarning:
+        return category
+    try:
+        from sklearn.exceptions import UndefinedMetricWarning as sklearn_warning
+    except ImportError:
+        return category
+    return type("UndefinedMetricWarning", (UndefinedMetricWarning, sklearn_warning),
+                {"__module__": __name__, "__doc__": UndefinedMetricWarning.__doc__})
 
 
 #: The ``mltutor`` folder — frames from files under it are skipped when attributing a warning.
@@ -26,4 +45,4 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
     frame, level = sys._getframe(1), 2
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, category, stacklevel=level)
+    warnings.warn(message, _issued_as(category), stacklevel=level)
