@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["check_binary", "check_multiclass", "check_sample_ids"]
+__all__ = ["check_binary", "check_multiclass", "check_sample_ids", "check_loaded_state"]
 
 
 def _is_tensor(x: object, name: str) -> None:
@@ -225,3 +225,51 @@ def check_binary(preds: torch.Tensor, target: torch.Tensor, ignore_index: int | 
         raise ValueError(
             f"preds must be finite scores; found {_first_bad(preds, bad_preds)}."
         )
+
+
+def check_loaded_state(metric_name: str, tensors: object, specs: dict[str, tuple],
+                       parallel: tuple[tuple[str, ...], ...] = ()) -> None:
+    """Refuse a saved state that this metric could not have produced (``load_state_dict``).
+
+    ``specs`` maps each state's name to ``(reduction, default, low, high)``: a ``"sum"`` state
+    must have the default's shape, a ``"cat"`` state its row shape; both its dtype (a float or
+    bool tensor where counts are kept is refused, not cast); every value must lie in
+    ``[low, high]`` (``None``: unbounded) and a float state must be finite.  The states named
+    together in ``parallel`` hold one row per sample and must have as many rows.
+    """
+    where = f"state_dict['state'] for {metric_name}"
+    if not isinstance(tensors, dict):
+        raise ValueError(f"{where} must be a dict of tensors; got {type(tensors).__name__}.")
+    missing = sorted(set(specs) - set(tensors))
+    extra = sorted(set(tensors) - set(specs), key=str)
+    if missing or extra:
+        raise ValueError(f"{where} must hold exactly the states {sorted(specs)}; "
+                         + (f"missing {missing}" if missing else "")
+                         + ("; " if missing and extra else "")
+                         + (f"unexpected {extra}" if extra else "") + ".")
+    for name, (reduction, default, low, high) in specs.items():
+        value = tensors[name]
+        if not isinstance(value, torch.Tensor):
+            raise ValueError(f"{where}: {name!r} must be a torch.Tensor; got {type(value).__name__}.")
+        if value.dtype != default.dtype:
+            raise ValueError(f"{where}: {name!r} has dtype {value.dtype}; this metric keeps "
+                             f"{default.dtype} (a state is not cast on load).")
+        if reduction == "sum" and value.shape != default.shape:
+            raise ValueError(f"{where}: {name!r} has shape {tuple(value.shape)}; this metric's "
+                             f"settings give {tuple(default.shape)}.")
+        if reduction == "cat" and (value.ndim != default.ndim or value.shape[1:] != default.shape[1:]):
+            raise ValueError(f"{where}: {name!r} has shape {tuple(value.shape)}; rows of shape "
+                             f"{tuple(default.shape[1:])} expected.")
+        if value.numel() == 0:
+            continue
+        if value.is_floating_point() and not bool(torch.isfinite(value).all()):
+            raise ValueError(f"{where}: {name!r} holds NaN or infinite values.")
+        if low is not None and bool((value < low).any()):
+            raise ValueError(f"{where}: {name!r} holds {value.min().item()}, below {low} "
+                             "(counts and codes cannot be negative or out of range).")
+        if high is not None and bool((value > high).any()):
+            raise ValueError(f"{where}: {name!r} holds {value.max().item()}, above {high}.")
+    for names in parallel:
+        rows = {name: tensors[name].shape[0] for name in names if name in tensors}
+        if len(set(rows.values())) > 1:
+            raise ValueError(f"{where}: the per-sample states {rows} must have as many rows.")

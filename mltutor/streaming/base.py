@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 import torch
 
+from .._validation import streaming as _checks
 from . import _dist
 from ._layout import different_layouts, mismatch_message
 
@@ -332,7 +333,10 @@ class StreamingMetric:
         ------
         ValueError
             The dict was saved by another class, with other settings, or is not a state dict of
-            this format; the message names what differs.
+            this format; or a state in it is one this metric could not have produced (a missing
+            or extra state, another shape or dtype, a negative count, a code out of range, a NaN
+            score, per-sample states of unequal length).  The message names the state and what
+            differs, and the metric is left as it was.
         """
         if not isinstance(state_dict, dict) or not {"version", "layout", "state"} <= state_dict.keys():
             raise ValueError(
@@ -357,12 +361,32 @@ class StreamingMetric:
                 f"Create the {type(self).__name__} with the saved settings before loading."
             )
         tensors = state_dict["state"]
+        _checks.check_loaded_state(
+            type(self).__name__, tensors,
+            {name: (reduction, self._defaults[name], *self._state_range(name))
+             for name, reduction in self._reductions.items()},
+            self._parallel_states())
+        n_updates, synced = state_dict.get("n_updates", 0), state_dict.get("synced", False)
+        if isinstance(n_updates, bool) or not isinstance(n_updates, int) or n_updates < 0:
+            raise ValueError(f"state_dict['n_updates'] must be an integer >= 0; got {n_updates!r}.")
+        if not isinstance(synced, bool):
+            raise ValueError(f"state_dict['synced'] must be True or False; got {synced!r}.")
         for name, reduction in self._reductions.items():
             value = tensors[name].to(self._device).clone()
             setattr(self, name, value if reduction == "sum" else ([value] if value.shape[0] else []))
-        self._n_updates = int(state_dict.get("n_updates", 0))
-        self._synced = bool(state_dict.get("synced", False))
+        self._n_updates, self._synced = n_updates, synced
         return self
+
+    def _state_range(self, name: str) -> tuple[int | None, int | None]:
+        """The values a state can hold, ``(low, high)`` (``None``: unbounded), for loading.
+
+        Counts cannot be negative; subclasses narrow codes and labels.
+        """
+        return (0, None) if self._reductions[name] == "sum" else (None, None)
+
+    def _parallel_states(self) -> tuple[tuple[str, ...], ...]:
+        """Groups of "cat" states that hold one row per sample each (equal row counts)."""
+        return ()
 
     # ---------------------------------------------------------------- helpers for update()
 

@@ -277,6 +277,14 @@ class BinaryMetrics(StreamingMetric):
         else:
             self.add_state("id_buckets", torch.zeros(0, dtype=torch.long), "cat")
 
+    def _state_range(self, name: str) -> tuple[int | None, int | None]:
+        ranges = {"labels": (0, _IGNORED), "id_codes": (0, 2 * _IGNORED + 1),
+                  "id_buckets": (0, None if self.thresholds is None else self.thresholds.shape[0])}
+        return ranges.get(name, super()._state_range(name))
+
+    def _parallel_states(self) -> tuple[tuple[str, ...], ...]:
+        return (("scores", "labels"), ("ids", "id_codes", "id_scores", "id_buckets"))
+
     @property
     def binned(self) -> bool:
         """Whether the curves are binned (fixed memory) rather than exact."""

@@ -165,6 +165,14 @@ class MulticlassMetrics(StreamingMetric):
         self.add_state("ids", torch.zeros(0, dtype=torch.long), "cat")
         self.add_state("id_codes", torch.zeros(0, dtype=torch.long), "cat")
 
+    def _state_range(self, name: str) -> tuple[int | None, int | None]:
+        if name == "id_codes":
+            return 0, self.num_classes * self.num_classes
+        return super()._state_range(name)
+
+    def _parallel_states(self) -> tuple[tuple[str, ...], ...]:
+        return (("ids", "id_codes"),)
+
     @property
     def _counts_name(self) -> str:
         return "confmat" if self.dense else "class_counts"
