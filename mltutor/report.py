@@ -32,6 +32,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
+from ._validation import UndefinedMetricWarning, warn
 from .calibration import expected_calibration_error, log_softmax
 from .stats import bootstrap_ci
 
@@ -44,7 +45,8 @@ HEADLINE = (
     ("macro_f1", "macro F1"),
     ("weighted_f1", "weighted F1"),
 )
-#: Rows of probabilities must sum to 1 within this tolerance to be taken as probabilities.
+#: Rows of probabilities must sum to 1, and lie in [0, 1], within this tolerance (or within the
+#: rounding of their own dtype, if that is coarser: float16 rows of 3 sum to 1 +- 1.5e-3).
 _PROB_ATOL = 1e-4
 
 
@@ -140,7 +142,9 @@ class EvaluationReport:
     mean_confidence : float or None
         Mean top probability, to compare with the accuracy.
     nll : float or None
-        Mean negative log-likelihood of the true class (natural log).
+        Mean negative log-likelihood of the true class (natural log).  From probabilities,
+        clipped to ``[eps, 1 - eps]`` like scikit-learn's ``log_loss`` (a warning says when a true
+        class has probability 0, whose NLL is infinite).
     class_names : tuple of str
     n_samples, n_classes, n_resamples, n_bins : int
     confidence_level : float
@@ -340,20 +344,66 @@ def _check_names(class_names: Any, k: int | None) -> tuple[str, ...] | None:
     return names
 
 
-def _probabilities(scores: np.ndarray, logits: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(probabilities, log-probabilities) of the scores."""
-    if logits not in ("auto", True, False):
+def _probability_rows(scores: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Which rows are probabilities: in [0, 1] and summing to 1, up to ``dtype``'s rounding."""
+    k = scores.shape[1]
+    eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
+    atol = max(_PROB_ATOL, k * eps)
+    in_range = np.all((scores >= -atol) & (scores <= 1 + atol), axis=1)
+    return in_range & (np.abs(scores.sum(axis=1) - 1.0) <= atol)
+
+
+def _probabilities(scores: np.ndarray, logits: Any,
+                   dtype: np.dtype) -> tuple[np.ndarray, np.ndarray | None]:
+    """(probabilities, log-probabilities or None when the scores were probabilities).
+
+    ``"auto"`` takes the scores as probabilities when every row is one (up to the rounding of
+    the dtype they came in), as logits when no row is, and refuses a mix: a softmax of rows that
+    are probabilities changes every calibration number without a word.
+    """
+    if isinstance(logits, str) and logits == "auto":
+        rows = _probability_rows(scores, dtype)
+        if rows.all():
+            logits = False
+        elif not rows.any():
+            logits = True
+        else:
+            bad = int(np.flatnonzero(~rows)[0])
+            raise ValueError(
+                f"scores_or_logits: {int(rows.sum())} of {rows.size} rows are probabilities (in "
+                f"[0, 1], summing to 1) and the others are not (row {bad}: "
+                f"{np.array2string(scores[bad], precision=4, threshold=8)}); say which they are "
+                "with logits=True (softmax every row) or logits=False (rows are probabilities)")
+    elif logits is not True and logits is not False:
         raise ValueError(f"logits must be 'auto', True or False, got {logits!r}")
-    looks_like_probs = bool(np.all(scores >= 0) and np.all(scores <= 1)
-                            and np.allclose(scores.sum(axis=1), 1.0, rtol=0, atol=_PROB_ATOL))
-    if logits is False and not looks_like_probs:
-        raise ValueError("logits=False but the rows are not probabilities (each row must lie in "
-                         "[0, 1] and sum to 1); pass logits=True or 'auto' for raw scores")
-    if logits is True or (logits == "auto" and not looks_like_probs):
+    if logits:
         logp = log_softmax(scores, axis=1)
         return np.exp(logp), logp
-    probs = scores / scores.sum(axis=1, keepdims=True)
-    return probs, np.log(np.clip(probs, np.finfo(float).tiny, None))
+    if not _probability_rows(scores, dtype).all():
+        raise ValueError("logits=False but the rows are not probabilities (each row must lie in "
+                         "[0, 1] and sum to 1); pass logits=True or 'auto' for raw scores")
+    probs = np.clip(scores, 0.0, None)  # rounding noise (-1e-9) is not a negative probability
+    return probs / probs.sum(axis=1, keepdims=True), None
+
+
+def _nll(y: np.ndarray, probs: np.ndarray, logp: np.ndarray | None) -> float:
+    """Mean negative log-likelihood of the true class, as scikit-learn's ``log_loss`` gives it.
+
+    From logits it is exact.  From probabilities they are clipped to ``[eps, 1 - eps]`` (float64
+    machine epsilon) like ``log_loss``; a true class with probability 0 has an infinite NLL,
+    so the report warns that the number shown is that clipped floor.
+    """
+    rows = np.arange(y.size)
+    if logp is not None:
+        return float(-logp[rows, y].mean())
+    p_true = probs[rows, y]
+    zero = int(np.count_nonzero(p_true == 0))
+    if zero:
+        warn(f"{zero} sample(s) give their true class probability 0: their negative "
+             "log-likelihood is infinite. The NLL shown clips probabilities to [eps, 1 - eps] "
+             "(eps = 2.2e-16) as scikit-learn's log_loss does.", UndefinedMetricWarning)
+    eps = np.finfo(np.float64).eps
+    return float(-np.log(np.clip(p_true, eps, 1 - eps)).mean())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -406,8 +456,9 @@ def evaluate(
         Seed of the resampling; the default makes the report reproducible to the last digit.
     logits : {"auto", True, False}, default "auto"
         ``True``: the scores are logits, apply softmax.  ``False``: they are probabilities (rows
-        in [0, 1] summing to 1; checked).  ``"auto"``: probabilities if they look like them,
-        logits otherwise.
+        in [0, 1] summing to 1, up to 1e-4 or the rounding of their dtype; checked, and
+        renormalised).  ``"auto"``: probabilities if every row is one, logits if no row is; a
+        mix is refused (say which with ``True`` or ``False``).
     top_confusions : int, default 10
         How many most-confused (true, predicted) pairs to list.
     n_bins : int, default 15
@@ -453,6 +504,7 @@ def evaluate(
     if scores.ndim == 2:
         if scores.dtype.kind not in "iufb" or scores.dtype.kind == "b":
             raise TypeError(f"scores_or_logits must be numbers, got dtype {scores.dtype}")
+        given_dtype = scores.dtype
         scores = scores.astype(np.float64)
         if not np.all(np.isfinite(scores)):
             raise ValueError("scores_or_logits holds NaN or infinite values")
@@ -481,11 +533,11 @@ def evaluate(
     groups = _check_groups(groups, y)
 
     if scores.ndim == 2:
-        probs, logp = _probabilities(scores, logits)
+        probs, logp = _probabilities(scores, logits, given_dtype)
         pred = scores.argmax(axis=1)
         ece = expected_calibration_error(y, probs, n_bins=n_bins)
         mean_conf = float(probs.max(axis=1).mean())
-        nll = float(-logp[np.arange(y.size), y].mean())
+        nll = _nll(y, probs, logp)
     else:
         probs, pred, ece, mean_conf, nll = None, preds, None, None, None
 
