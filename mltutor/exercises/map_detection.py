@@ -345,8 +345,9 @@ ex7 = ChoiceExercise(
               "cannot lower it at the recall levels already reached."),
         "b": ("never lower it; raise it if some of the extra boxes find objects missed so far",
               "the extra boxes only add points at the end of the ranking: the earlier envelope can"
-              " only rise, and every newly found object adds a recall step. That is one reason "
-              "COCO caps the number of detections per image and category (100)."),
+              " only rise, and every newly found object adds a recall step. So AP alone does not "
+              "punish a flood of low-scoring boxes; COCO's cap of 100 detections per image and "
+              "category limits how many of them count."),
         "c": ("nothing at all",
               "an extra box that matches a missed object raises recall, and with it the AP."),
         "d": ("lower it only at high IoU thresholds",
@@ -355,8 +356,8 @@ ex7 = ChoiceExercise(
     },
     answer="b",
     hints=[
-        "The extra boxes are ranked after all the others. Which points of the PR curve can they "
-        "change?",
+        "The extra boxes are scored below every other box, in every image, so they are matched "
+        "last and ranked after all the others. Which points of the PR curve can they change?",
         "The interpolated precision at recall r is the maximum precision at any recall ≥ r.",
     ],
 )
