@@ -427,3 +427,75 @@ def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
 
 def test_every_named_mistake_is_proven_by_a_mutant():
     assert_misconceptions_proven(EXERCISES_CH3, NAMED)
+
+
+# --------------------------------------------------------------------------------------------
+# The judgement exercises: the intended answers follow from the scenarios as worded
+# --------------------------------------------------------------------------------------------
+
+
+def test_ex6_answer_minimises_the_expected_cost_of_the_scenario():
+    """Review 5 € on every flagged transaction (frauds included), 95 € per fraud not flagged."""
+    review, loss = 5.0, 95.0
+    p = np.linspace(0, 1, 200_001)
+    flag, clear = np.full_like(p, review), p * loss  # expected cost of each decision
+
+    def expected_cost(t):  # calibrated p spread uniformly: flag iff p >= t
+        return np.mean(np.where(p >= t, flag, clear))
+
+    t = ch3.ex6.answer
+    assert t == pytest.approx(review / loss, abs=1e-15)
+    assert np.all(flag[p >= t] <= clear[p >= t] + 1e-12) and np.all(clear[p < t] <= flag[p < t])
+    for other in (0.05, 0.95, 0.5, 90 / 95, 5 / 90):
+        assert expected_cost(t) < expected_cost(other), other
+    # the chapter's formula gives it with every cost relative to the correct decision
+    assert ch3.cost_optimal_threshold(review - 0.0, loss - review) == pytest.approx(t, abs=1e-15)
+
+
+@pytest.mark.parametrize("value, why", [
+    (0.05, "a caught fraud costs 5 €, not 0"),
+    (1 / 20, "a caught fraud costs 5 €, not 0"),
+    (0.95, "swaps the roles of the two costs"),
+    (90 / 95, "swaps the roles of the two costs"),
+    (5 / 90, "divides one cost by the other"),
+    (0.5, "minimises the number of errors"),
+])
+def test_ex6_known_wrong_values_are_explained(value, why):
+    result = ch3.ex6.check(value, strict=False)
+    assert result.status == "incorrect" and why in result.message, result.message
+    assert "0.0526" not in without_own_values(result.message)
+
+
+@pytest.mark.parametrize("value", [5 / 95, 0.0526, 0.053, 0.0525])
+def test_ex6_the_right_reasoning_passes(value):
+    assert ch3.ex6.check(value).correct
+
+
+def _recall_target_failure_rate(n_pos, k):
+    """P(true recall < 0.95) for the threshold at the k-th lowest of n_pos validation positives.
+
+    For continuous scores the true miss rate there is Beta(k, n - k + 1), so it exceeds 0.05
+    with probability P(Binomial(n, 0.05) < k).
+    """
+    from scipy import stats
+
+    return stats.binom.cdf(k - 1, n_pos, 0.05)
+
+
+def test_ex7_the_margin_rule_meets_the_target_and_the_edge_rule_does_not():
+    from mltutor.stats import proportion_ci
+
+    for n_pos in (20, 50, 58, 59, 100, 200, 500, 1000, 2000):
+        k = np.arange(1, n_pos + 1)  # threshold at the k-th lowest positive score
+        kept = n_pos - k + 1
+        edge = k[kept / n_pos >= 0.95][-1]
+        assert _recall_target_failure_rate(n_pos, edge) > 0.4, n_pos  # option (c): about half
+        low, _ = proportion_ci(kept, n_pos, alpha=0.10, method="clopper-pearson")
+        allowed = k[low >= 0.95]
+        if n_pos < 59:
+            assert allowed.size == 0, n_pos  # too few positives to promise it: no threshold
+            continue
+        assert _recall_target_failure_rate(n_pos, allowed[-1]) <= 0.05 + 1e-12, n_pos  # option (b)
+    assert ch3.ex7.answer == "b"
+    assert "lower confidence bound" in ch3.ex7.options["b"][0]
+    assert "at least 0.95" in ch3.ex7.options["c"][0] and "bound" not in ch3.ex7.options["c"][0]

@@ -238,24 +238,35 @@ ex6 = ValueExercise(
     kind="judgement",
     title="A threshold for the fraud queue",
     variable="threshold_6",
-    answer=0.05,
+    answer=5 / 95,
     rtol=0.0,
     atol=0.001,
     wrong_answers=[
         (0.95,
-         "that is the threshold with the two costs swapped: expensive misses call for a *low* "
+         "that threshold swaps the roles of the two costs: expensive misses call for a *low* "
          "threshold, so that more is flagged."),
-        (0.05263157894736842,
-         "5 / 95 is the ratio of the costs; the threshold compares the cost of a false alarm with "
-         "the sum of both costs."),
+        (0.05,
+         "5 / (5 + 95) charges the 5 € review to the legitimate transactions only, but every "
+         "flagged transaction is reviewed, frauds included: a caught fraud costs 5 €, not 0. "
+         "Compare the expected cost of flagging with that of not flagging."),
         (0.5,
          "0.5 minimises the number of errors, which is right only when both errors cost the same."),
+        (90 / 95,
+         "that threshold swaps the roles of the two costs: expensive misses call for a *low* "
+         "threshold, so that more is flagged, and this one flags almost nothing."),
+        (5 / 90,
+         "that divides one cost by the other; the threshold is the probability at which the "
+         "expected cost of flagging equals the expected cost of not flagging."),
     ],
     hints=[
-        "Flagging costs 5 € with probability 1 − p; not flagging costs 95 € with probability p.",
-        "Flag when (1 − p) · 5 ≤ p · 95 and solve for p.",
+        "List what each decision costs. Flagging: the 5 € review, whether or not the transaction "
+        "is a fraud. Not flagging: 95 € if it is a fraud (probability p), nothing otherwise.",
+        "Flag when the expected cost of flagging is no larger than that of not flagging, and "
+        "solve for p.",
+        "The formula C_FP / (C_FP + C_FN) counts each cost relative to the correct decision. "
+        "What does the correct decision for a fraud, flagging it, cost here?",
     ],
-    solution="threshold_6 = 5 / (5 + 95)  # flag when (1 - p) * 5 <= p * 95",
+    solution="threshold_6 = 5 / 95  # flagging costs 5 for sure, not flagging 95 * p",
 )
 
 ex7 = ChoiceExercise(
@@ -266,22 +277,33 @@ ex7 = ChoiceExercise(
         "a": ("0.5, because the model is calibrated",
               "0.5 minimises errors when a miss and a false alarm cost the same; here a miss costs"
               " far more, and the programme sets a recall target that 0.5 need not meet."),
-        "b": ("the highest threshold whose recall on validation data is at least 0.95",
-              "the recall target comes first, and among the thresholds that meet it the highest "
-              "one sends the fewest people to the follow-up (recall never rises with the "
-              "threshold, so the thresholds that meet the target are all those up to that one)."),
-        "c": ("the threshold with the highest precision",
+        "b": ("the highest threshold at which a one-sided 95 % lower confidence bound for the "
+              "recall, computed from the validation positives, is at least 0.95",
+              "the bound keeps a margin for the sampling noise of the validation recall, so the "
+              "target holds in the population in at least 95 % of validation studies (for "
+              "continuous scores), and it shows when there are too few positives to promise it. "
+              "Among the thresholds that qualify the highest sends the fewest people to the "
+              "follow-up: the bound, like the recall, never rises with the threshold."),
+        "c": ("the highest threshold whose recall on validation data is at least 0.95",
+              "that threshold sits at the edge of a noisy estimate: on the population it will "
+              "screen, its recall falls below 0.95 about half the time (chapter 3 simulates it), "
+              "and the programme asks for at least 95 %. It needs a margin."),
+        "d": ("the threshold with the highest precision",
               "the highest precision usually comes at a high threshold that sends few people on "
               "and misses many of the sick: the opposite of what the programme asks."),
-        "d": ("the threshold with the highest accuracy",
+        "e": ("the threshold with the highest accuracy",
               "when the sick are rare, the most accurate threshold tends to flag few people, and "
               "accuracy does not see the misses the programme cares about."),
     },
     answer="b",
     hints=[
-        "Which metric does the programme's 95 % speak about?",
-        "Recall can only fall as the threshold rises. Among the thresholds that keep it at 0.95, "
-        "which one flags the fewest people?",
+        "Which metric does the programme's 95 % speak about, and on whom: the validation set or "
+        "the population it will screen?",
+        "A validation recall is an estimate from a finite sample. At the threshold where it just "
+        "reaches 0.95, how often is the true recall below 0.95?",
+        "Recall can only fall or stay the same as the threshold rises, and so can a lower "
+        "confidence bound for it. Among the thresholds that qualify, which one flags the fewest "
+        "people?",
     ],
 )
 
