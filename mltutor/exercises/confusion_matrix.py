@@ -239,8 +239,9 @@ ex6 = ChoiceExercise(
               "other end: she is among the 60 who tested positive, not among the 30 who are sick."),
         "b": ("TP / (TP + FP) = 27 / 60, the positive predictive value (precision)",
               "among the 60 positive results, 27 are sick: a positive result means the disease "
-              "about 45 % of the time. The other 33 are false alarms, which is why a positive "
-              "screen is followed by a confirmatory test."),
+              "about 45 % of the time, although the test finds 90 % of the sick. The other 33 "
+              "are false alarms, which is why a positive screen is followed by a confirmatory "
+              "test."),
         "c": ("(TP + TN) / N, the accuracy",
               "accuracy mixes the people who tested negative into the answer; most of the 1,000 "
               "are healthy and correctly negative, so it says little about what a positive result "
