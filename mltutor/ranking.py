@@ -21,16 +21,19 @@ P@k, R@k, AP and RR are read off ``hits``; DCG sums graded gains times a log dis
 Ties
 ----
 When two documents have the same score their order is a convention, and it changes P@k, AP and
-RR.  ``ties="first"`` (the default) ranks the lower column index first (a stable sort, which is
-what ``ranx`` does with the input order); ``ties="last"`` ranks the higher column index first,
-which is **trec_eval's rule** (ties broken by document id in descending order) when column ``j``
-holds the document whose id sorts ``j``-th (e.g. zero-padded ``"d0007"``).  DCG and nDCG also accept
+RR.  ``ties="first"`` (the default) ranks the lower column index first (a stable sort);
+``ties="last"`` ranks the higher column index first, which is **trec_eval's rule** (ties broken by
+document id in descending order) when column ``j`` holds the document whose id sorts ``j``-th
+(e.g. zero-padded ``"d0007"``).  DCG and nDCG also accept
 ``ties="average"``, scikit-learn's convention: the gain of a tied group is averaged over the
 group's positions, which equals the mean DCG over all orders of the ties
 (McSherry and Najork, 2008).
 
-Queries without any relevant document have recall, AP and RR of 0 (as in trec_eval) and nDCG of
-0 (as in scikit-learn).
+Queries without any relevant document have recall, AP and RR of 0 (as trec_eval has, through
+pytrec_eval-terrier 0.5.11) and nDCG of 0 (as scikit-learn 1.9.1 has); the means over queries
+(:func:`mean_average_precision`, :func:`mean_reciprocal_rank`) count them.  scikit-learn's
+``average_precision_score`` (1.9.1) gives such a query 0 with a warning, and its rule for ties
+differs from both orders here: a tied group is one threshold, one step.
 """
 
 from __future__ import annotations
@@ -460,7 +463,8 @@ def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: floa
 
     where :math:`y_{(i)}` is the true relevance of the item ranked ``i``-th by ``y_score``.
     Tied scores share their mean gain unless ``ignore_ties=True``, which assumes there are no ties
-    and takes NumPy's argsort order as it comes (faster; wrong when ties exist).
+    and takes NumPy's argsort order as it comes (faster; with ties, the DCG of whichever order the
+    sort returns).
 
     Parameters
     ----------

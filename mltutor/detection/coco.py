@@ -9,7 +9,7 @@ The pipeline is pycocotools' ``evaluate() → accumulate() → summarize()``, ve
 
 1. **Group and rank.**  Detections are sorted by score inside each (image, category) group (a stable
    sort, so ties keep the input order, like pycocotools' mergesort) and only the best ``maxDets[-1]``
-   (100) of each group are kept.
+   (100) of each group are kept, without a warning for the rest.
 2. **IoU of every pair** that shares a group, in one vectorised expression
    (:func:`mltutor.detection.iou._iou_xywh`, bit-identical to pycocotools' C code).
 3. **Greedy matching** for all groups, the 10 IoU thresholds and the 4 area ranges at once
@@ -56,9 +56,10 @@ IOU_TYPES = ("bbox", "segm", "keypoints")
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, int(np.round((0.95 - 0.5) / 0.05)) + 1, endpoint=True)
 #: The 101 recall points (0, 0.01, ..., 1) at which precision is sampled.
 RECALL_THRESHOLDS = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
-#: Detections kept per image, highest scores first, for the AR@1/10/100 summaries.
+#: Detections kept per image and category, highest scores first, for the AR@1/10/100 summaries.
 MAX_DETS = (1, 10, 100)
-#: Object area ranges in square pixels — all, small (< 32²), medium, large (> 96²).
+#: Object area ranges in square pixels, both ends included — all, small (≤ 32²), medium (32² to 96²),
+#: large (≥ 96²).
 AREA_RANGES = ((0**2, 1e5**2), (0**2, 32**2), (32**2, 96**2), (96**2, 1e5**2))
 AREA_LABELS = ("all", "small", "medium", "large")
 
@@ -401,7 +402,8 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
         ``segmentation``: a list of polygons ``[[x1, y1, x2, y2, ...], ...]`` (rasterised at the image's
         ``height`` and ``width`` exactly as pycocotools does, then merged) or an RLE dict (crowd regions
         are RLEs in COCO).  For ``"keypoints"``: ``keypoints`` ``[x1, y1, v1, ...]`` with v in
-        {0, 1, 2} and ``num_keypoints`` (an object with 0 is ignored, as in pycocotools).
+        {0, 1, 2} and ``num_keypoints`` (an object with 0 is ignored, as in pycocotools: it is never a
+        miss, but it can absorb one detection; see :mod:`mltutor.detection.keypoints`).
     detections : list of dict
         COCO results: ``image_id``, ``category_id``, ``score`` and ``bbox`` ([x, y, width, height]),
         ``segmentation`` (an RLE dict, compressed or not, or polygons — pycocotools itself takes only
@@ -410,7 +412,8 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
         ``(max x - min x)(max y - min y)``, as pycocotools' ``loadRes`` computes it; mask and keypoint
         results that also carry a ``bbox`` take its area ``width * height``, and keypoint results
         with a ``segmentation`` (and no box) their mask's area (``loadRes`` again), so give boxes (or
-        masks) with all results or with none.  An empty list is allowed (every AP is 0).
+        masks) with all results or with none.  An empty list is allowed (the AP of each category that
+        has ground truth is then 0).
     iou_type : {"bbox", "segm", "keypoints"}
         What a match is measured on.
     kpt_oks_sigmas : array-like of float, shape (K,), optional

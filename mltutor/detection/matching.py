@@ -2,11 +2,13 @@
 
 Within one image and one class, detections are visited from the highest score down.  Each one takes
 the ground-truth box it overlaps best among those still free, provided the IoU reaches the threshold;
-otherwise it is a false positive.  A ground-truth box is taken at most once, so a second detection of
-the same object (a *duplicate*) finds it taken and becomes a false positive.  That is the evaluator's
-job; suppressing duplicates beforehand (NMS) is the detector's.
+otherwise it is a false positive.  A ground-truth box is taken at most once (crowd regions excepted),
+so a second detection of the same object (a *duplicate*) finds it taken and becomes a false positive,
+unless another free box also reaches the threshold with it: then it takes that one.  That is the
+evaluator's job; suppressing duplicates beforehand (NMS) is the detector's.
 
-COCO adds *ignored* ground truth: crowd regions, and boxes outside the area range being evaluated.
+COCO adds *ignored* ground truth: crowd regions, boxes outside the area range being evaluated, and
+(for keypoints) objects without a labelled keypoint.
 A detection matched to an ignored box is ignored too (neither a true nor a false positive), and an
 ignored box that nobody detects is not a miss.  pycocotools' exact rule, reproduced here:
 
