@@ -24,6 +24,7 @@ __all__ = [
     "check_kappa_replace",
     "check_kappa_weights",
     "check_lr_replace",
+    "check_metric_value",
     "check_paired_predictions",
     "check_paired_scores",
     "check_proba_matrix",
@@ -284,3 +285,21 @@ def check_confusion_counts(cm: Any) -> np.ndarray:
     if not np.isfinite(a).all() or (a < 0).any():
         raise ValueError("cm must hold finite counts >= 0.")
     return a
+
+
+def check_metric_value(value: Any, where: str) -> np.ndarray:
+    """What a user's metric returned, as a float array: a real number or an array of them.
+
+    ``None``, strings (``"0.5"``), bools, complex numbers, dicts and other objects are refused with
+    the call named (``where``): ``float("0.5")`` or ``np.asarray(None, float)`` would turn them
+    into a number (or NaN) without a word.
+    """
+    kind = type(value).__name__
+    if isinstance(value, (bool, np.bool_, str, bytes, dict)) or value is None:
+        raise TypeError(f"the metric must return a real number or an array of them; {where} it "
+                        f"returned {kind} {value!r:.60}")
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"the metric must return a real number or an array of them; {where} it "
+                        f"returned {kind} of dtype {arr.dtype}")
+    return arr.astype(float)

@@ -40,6 +40,9 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_bool, warn
+from .._validation.stats import check_metric_value
+
 __all__ = ["BootstrapResult", "PairedBootstrapResult", "bootstrap_ci", "paired_bootstrap"]
 
 #: Interval methods — the percentile interval and the "basic" (reverse percentile) interval.
@@ -163,7 +166,10 @@ def _check_samples(**arrays: Any) -> tuple[int, dict[str, np.ndarray]]:
         raise ValueError(f"inputs have different numbers of samples: {found}")
     n = next(iter(lengths.values()))
     if n == 0:
-        raise ValueError(f"{next(iter(lengths))} is empty: the bootstrap needs at least one sample")
+        raise ValueError(f"{next(iter(lengths))} is empty: the bootstrap needs at least two samples")
+    if n == 1:
+        raise ValueError(f"{next(iter(lengths))} has one sample: the bootstrap needs at least two "
+                         "(every resample of one sample is that sample, a zero-width interval)")
     return n, out
 
 
@@ -195,7 +201,28 @@ def _check_groups(groups: Any, strata: Any, n: int):
     members = np.lexsort((group_code, strata_code))
     new_group = np.r_[True, np.diff(group_code[members]) != 0]
     bounds = np.r_[np.flatnonzero(new_group), n]
+    _check_groups_vary(strata_code[members[bounds[:-1]]], strata is not None)
     return members, bounds, strata_code
+
+
+def _check_groups_vary(group_stratum: np.ndarray, stratified: bool) -> None:
+    """Refuse a group layout whose every resample is the data itself (a zero-width interval).
+
+    Each stratum is resampled with as many groups as it has, so a stratum with one group is
+    drawn whole every time and adds no variability.
+    """
+    groups_per_stratum = np.bincount(group_stratum)
+    single = int(np.count_nonzero(groups_per_stratum == 1))
+    if single == groups_per_stratum.size:
+        raise ValueError(
+            ("every stratum holds a single group" if stratified else "groups holds a single group")
+            + ": every resample would be the data itself and the interval would have zero "
+            "width. The group bootstrap needs at least two groups per stratum (are groups and "
+            "strata the same thing? groups are the clusters of dependent samples, e.g. videos)")
+    if single:
+        warn(f"{single} of {groups_per_stratum.size} strata hold a single group: they are drawn "
+             "whole in every resample and add no variability, so the interval is narrower than "
+             "the data support.")
 
 
 def _group_stratum_slots(members: np.ndarray, bounds: np.ndarray, strata_code: np.ndarray):
@@ -276,10 +303,11 @@ def _single_class(y_true: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 def _call(metric, k: int, *args: np.ndarray) -> np.ndarray:
     try:
-        return np.asarray(metric(*args), dtype=float)
+        value = metric(*args)
     except Exception as exc:
         exc.add_note(f"(raised by the metric on bootstrap resample {k})")
         raise
+    return check_metric_value(value, f"on bootstrap resample {k}")
 
 
 def _run(metrics, y_true, preds, *, n_resamples, rng, skip_single_class, progress, layout=None):
@@ -439,9 +467,10 @@ def bootstrap_ci(
     y_true, y_pred = arrays["y_true"], arrays["y_pred"]
     layout = _layout(groups, strata, n)
 
-    estimate = np.asarray(metric(y_true, y_pred), dtype=float)
+    skip_single_class = check_bool(skip_single_class, "skip_single_class")
+    estimate = check_metric_value(metric(y_true, y_pred), "on the full data")
     (dist,), n_skipped = _run([metric], y_true, [y_pred], n_resamples=n_resamples, rng=rng,
-                              skip_single_class=bool(skip_single_class), progress=progress,
+                              skip_single_class=skip_single_class, progress=progress,
                               layout=layout)
     if dist.shape[1:] != estimate.shape:
         raise ValueError(f"the metric returned shape {dist.shape[1:]} on resamples but "
@@ -505,11 +534,12 @@ def paired_bootstrap(
     y_true = arrays["y_true"]
     layout = _layout(groups, strata, n)
 
-    est_a = np.asarray(metric(y_true, arrays["y_pred_a"]), dtype=float)
-    est_b = np.asarray(metric(y_true, arrays["y_pred_b"]), dtype=float)
+    skip_single_class = check_bool(skip_single_class, "skip_single_class")
+    est_a = check_metric_value(metric(y_true, arrays["y_pred_a"]), "for model A on the full data")
+    est_b = check_metric_value(metric(y_true, arrays["y_pred_b"]), "for model B on the full data")
     (dist_a, dist_b), n_skipped = _run(
         [metric, metric], y_true, [arrays["y_pred_a"], arrays["y_pred_b"]], n_resamples=n_resamples,
-        rng=rng, skip_single_class=bool(skip_single_class), progress=progress, layout=layout)
+        rng=rng, skip_single_class=skip_single_class, progress=progress, layout=layout)
     if dist_a.shape[1:] != est_a.shape:
         raise ValueError(f"the metric returned shape {dist_a.shape[1:]} on resamples but "
                          f"{est_a.shape} on the full data; pass a fixed labels= argument")
