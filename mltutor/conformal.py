@@ -11,13 +11,19 @@ calibration and test samples are exchangeable (e.g. drawn i.i.d. from one popula
           \\;\\le\\; 1 - \\alpha + \\frac{1}{n + 1}
 
 (the upper bound when scores have no ties and the set is ``{y : s(x, y) <= q̂}``), **on average
-over calibration and test draws**: the *marginal* coverage.  Nothing is promised for one class, one region of the inputs, or one
-particular calibration set.
+over calibration and test draws**: the *marginal* coverage.  Nothing is promised for one class,
+one region of the inputs, or one particular calibration set.  With untied scores, the coverage that one calibration set gives on
+new samples follows the Beta(k, n + 1 − k) distribution, so it falls below ``1 − α`` for about half
+of all calibration sets; the smallest ``k`` with P(Beta(k, n + 1 − k) ≥ 1 − α) ≥ 1 − δ gives
+``1 − α`` for the calibration set at hand with confidence ``1 − δ`` (a *training-conditional*
+guarantee, :cite:p:`vovk2012conditional`).
 
 Scores (the model's probability ``p̂(y | x)`` of each class ``y``):
 
 * ``"lac"`` (least ambiguous set-valued classifier): :math:`s(x, y) = 1 - \\hat p(y \\mid x)`.
-  Smallest sets on average; sets hardly grow on hard inputs.
+  When ``p̂`` is the true conditional probability, these sets have the smallest expected size
+  among sets with the same coverage :cite:p:`sadinle2019least`; with an estimated ``p̂`` that is
+  not promised, though the sets are usually small.  Sets hardly grow on hard inputs.
 * ``"aps"`` (adaptive prediction sets, :cite:p:`romano2020classification`): the total
   probability of the classes ranked at or above ``y``,
   :math:`s(x, y) = \\sum_{y'} \\hat p(y' \\mid x)\\,[\\hat p(y' \\mid x) \\ge \\hat p(y \\mid x)]`
@@ -27,11 +33,11 @@ Scores (the model's probability ``p̂(y | x)`` of each class ``y``):
   superset of ``{y : s(x, y) <= q̂}``, so coverage is at least ``1 − α``, often more).  With
   ``randomized=True`` the score is :math:`s(x, y) - U\\,\\hat p(y \\mid x)`,
   ``U ~ Uniform(0, 1)`` drawn per sample, and the set is ``{y : score <= q̂}``: the class that
-  crosses ``q̂`` stays with a probability that makes coverage close to exactly ``1 − α`` (sets
-  may then be empty).  Sets grow where the model is unsure.
+  crosses ``q̂`` stays with a probability that makes the average coverage close to ``1 − α``
+  (sets may then be empty).  Sets grow where the model is unsure.
 
 If ``α < 1 / (n + 1)`` the rank ``⌈(n + 1)(1 − α)⌉`` exceeds ``n``: no finite threshold is
-valid, ``q̂ = ∞`` and every set holds every class (as the literature prescribes).
+valid, ``q̂ = ∞`` and every set holds every class :cite:p:`angelopoulos2023gentle`.
 
 >>> import numpy as np
 >>> from mltutor.conformal import ConformalClassifier
@@ -214,7 +220,8 @@ class ConformalClassifier:
         cal_labels : array-like of shape (n,)
             Their true classes as column indices of ``cal_proba``.
         alpha : float in (0, 1)
-            Allowed miscoverage: sets hold the true class with probability >= 1 - alpha.
+            Allowed miscoverage: sets hold the true class with probability >= 1 - alpha, on
+            average over calibration sets and new samples (marginal coverage).
         """
         proba = check_proba_matrix(cal_proba, "cal_proba")
         labels = check_class_labels(cal_labels, proba.shape[0], proba.shape[1])

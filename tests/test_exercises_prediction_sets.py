@@ -191,3 +191,21 @@ def test_exercise_notebook_contains_no_solution_code():
     for name, letter in JUDGEMENT_ANSWERS.items():
         assert f'answer_{name[2:]} = \\"{letter}\\"' not in text  # as JSON writes the cell
         assert f'answer_{name[2:]} = "{letter}"' not in text
+
+
+def test_ex4_and_ex5_explanation_numbers():
+    """The ranks and the probability that the ex4 answer quotes (n = 2,000, alpha = 0.05), and the
+    19 calibration patients of ex5, recomputed from the Beta distribution of one calibration set's
+    coverage (chapter 6c)."""
+    from scipy.stats import beta
+
+    n, alpha, delta = 2000, 0.05, 0.1
+    k = math.ceil(round((n + 1) * (1 - alpha), 9))
+    ranks = np.arange(1, n + 1)
+    pac = int(ranks[np.argmax(beta.sf(1 - alpha, ranks, n + 1 - ranks) >= 1 - delta)])
+    below = beta.cdf(1 - alpha, k, n + 1 - k)
+    why_b = ch.ex4.options["b"][1]
+    assert (k, pac) == (1901, 1913) and f"{below:.3f}" == "0.486"
+    assert "rank 1901" in why_b and "0.486" in why_b and "1913 of 2,000" in why_b
+    fewest = min(m for m in range(1, 100) if math.ceil(round((m + 1) * 0.95, 9)) <= m)
+    assert fewest == 19 and "fewer than 19 patients" in ch.ex5.options["b"][1]

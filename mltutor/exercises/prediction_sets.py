@@ -172,9 +172,11 @@ ex3 = ChoiceExercise(
     options={
         "a": ("Each prediction set contains the true class with probability 0.9, whatever the "
               "photo",
-              "for one given photo the set is fixed and either holds the true class or not; the "
-              "0.9 is an average over photos and over calibration sets, not a property of one "
-              "set."),
+              "that would be coverage photo by photo, and it is not promised: for a hard photo "
+              "the chance that its set holds the true class can be far below 0.9 (0.29 for the "
+              "hardest photo in chapter 6c), and no method that assumes nothing about the "
+              "distribution can promise it photo by photo. The 0.9 is an average over photos and "
+              "over calibration sets."),
         "b": ("For every insect class, 90 % of its photos get a set that contains it",
               "that is class-conditional coverage; the marginal guarantee averages over classes, "
               "and chapter 6c showed a rare class covered well under half the time."),
@@ -184,9 +186,10 @@ ex3 = ChoiceExercise(
               "new samples, whatever the model."),
         "d": ("On this deployment's test set, at least 90 % of the sets will contain the true "
               "class",
-              "one calibration set gives one coverage, which can fall below 0.9 (chapter 6c saw "
-              "0.858); and if the deployment data are not drawn like the calibration data, there "
-              "is no guarantee at all."),
+              "one calibration set gives one coverage, and about half of all calibration sets "
+              "fall below 0.9 (chapter 6c saw 0.858 in one of 300 splits); a promise for this "
+              "deployment needs the higher PAC rank of chapter 6c. And if the deployment data are "
+              "not drawn like the calibration data, there is no guarantee at all."),
     },
     answer="c",
     hints=[
@@ -203,12 +206,16 @@ ex4 = ChoiceExercise(
     variable="answer_4",
     options={
         "a": ("alpha = 0.95 with LAC sets",
-              "alpha is the share of sets allowed to *miss* the true diagnosis; 0.95 asks for "
-              "sets that contain it only 5 % of the time."),
-        "b": ("alpha = 0.05 with LAC sets, calibrated on the 2,000 held-out patients",
-              "1 - alpha = 0.95 is the coverage asked for, the held-out patients make the "
-              "guarantee hold, and LAC gives the smallest sets of the constructions in chapter "
-              "6c, which is what the doctors want."),
+              "alpha is the share of sets allowed to *miss* the true diagnosis; 0.95 asks only "
+              "that the sets contain it 5 % of the time."),
+        "b": ("alpha = 0.05 with LAC sets, calibrated on held-out patients from the 2,000",
+              "1 - alpha = 0.95 is the coverage asked for, patients the model never saw make the "
+              "marginal guarantee hold, and LAC gave the smallest sets of the constructions in "
+              "chapter 6c, which is what the doctors want. That guarantee is an average over "
+              "calibration sets: calibrated on all 2,000 patients with the plain rank 1901, the "
+              "one tool you deploy covers less than 95 % with probability 0.486. For this tool, "
+              "not the average one, use the PAC rank of chapter 6c (1913 of 2,000 for 90 % "
+              "confidence), and keep some patients out of the calibration to check it."),
         "c": ("alpha = 0.05 with plain (not randomised) APS sets",
               "plain APS is valid but over-covers: in chapter 6c it covered 99.7 % where 90 % was "
               "asked, with sets of 3.3 classes against 1.3 for LAC; the doctors asked for short "
@@ -237,8 +244,10 @@ ex5 = ChoiceExercise(
               "threshold per diagnosis on enough patients with it",
               "the common diagnoses can carry the average: with the other 95 % of patients always "
               "covered, the rare one could be missed every time and the marginal coverage would "
-              "still be 0.95. Class-conditional calibration gives a promise per class, at the "
-              "price of enough calibration patients of each."),
+              "still be 0.95. Class-conditional calibration gives a promise per class (again on "
+              "average over calibration sets), at the price of enough calibration patients of "
+              "each: with fewer than 19 patients of a diagnosis, alpha = 0.05 is below "
+              "1 / (n + 1), its threshold is infinite, and that diagnosis joins every list."),
         "c": ("at least 95 % minus its share of the patients, so 90 %",
               "no such bound exists: 0.95 of the patients in the other diagnoses, all covered, "
               "already reach 0.95 with the rare diagnosis covered not at all."),

@@ -501,7 +501,8 @@ ex11 = Exercise(
         "z = (AUC_a − AUC_b) / √(Var(AUC_a − AUC_b)), and the two-sided p-value is "
         "2 · P(Z > |z|) for a standard normal Z: `2 * scipy.stats.norm.sf(abs(z))`.",
         "`differs` is the decision: True only when p < alpha. A higher AUC alone is not a "
-        "difference, and neither is a pair of separate intervals that do not overlap.",
+        "difference, and two separate intervals that overlap do not rule one out: test the "
+        "difference itself.",
     ],
 )
 
