@@ -3,13 +3,14 @@
 A test set is a sample.  Rerun the same model on another test set drawn from the same population
 and its F1 moves; the bootstrap estimates by how much.  Draw ``n`` indices with replacement from
 the ``n`` test samples, recompute the metric on that *resample*, repeat a few thousand times: the
-spread of those values is the spread of the metric.  The percentile interval keeps the middle
-``confidence_level`` of them :cite:p:`efron1993bootstrap`.
+spread of those values estimates the spread of the metric.  The percentile interval keeps the
+middle ``confidence_level`` of them :cite:p:`efron1993bootstrap`.  Its coverage is approximate
+(see the Notes of :func:`bootstrap_ci`).
 
 Two models evaluated on the same test set are *paired*: the hard samples are hard for both.  To
 compare them, bootstrap the **difference** on the same resampled indices
-(:func:`paired_bootstrap`).  Two separate intervals that overlap say nothing about whether the
-difference is zero (the course's myth 9).
+(:func:`paired_bootstrap`).  Two separate intervals that overlap do not show that the difference
+is zero (chapter 6b's myth of overlapping intervals).
 
 Vectorised where it matters: all index arrays of a chunk are drawn at once with
 ``rng.integers(0, n, size=(chunk, n))`` (chunks bound the memory to about 32 MB).  The metric is
@@ -431,9 +432,22 @@ def bootstrap_ci(
     ------
     ValueError
         ``n_resamples < 1``, ``confidence_level`` outside (0, 1), an unknown ``method``, inputs of
-        different lengths or empty, a metric whose output shape changes, every resample skipped,
-        ``groups`` or ``strata`` of the wrong shape, ``strata`` that vary within a group or
-        ``strata`` without ``groups``.
+        different lengths or with fewer than two samples, a metric whose output shape changes,
+        every resample skipped, ``groups`` or ``strata`` of the wrong shape, a single group (or a
+        single group in every stratum), ``strata`` that vary within a group or ``strata``
+        without ``groups``.
+
+    Notes
+    -----
+    The interval is approximate.  Its coverage, the share of test sets whose interval contains
+    the population value, is near ``confidence_level`` when the metric's sampling distribution
+    is smooth and not too skewed; with a handful of positives, a metric near its bound (an AUC
+    near 1) or few groups it can fall well short.  In the simulations of chapter 6b a "95 %"
+    percentile interval of the AUC covered the true AUC in about 80 % of the test sets with 3
+    positives among 40, and in about 74 % at a true AUC of 0.977 with 10 positives; the group
+    bootstrap with 30 groups of 10 covered about 93 %.  Check the coverage for a design like
+    yours by simulation, and count the positives (or the groups), not the samples.  The
+    interval holds the model fixed: it describes the sampling of the test set, not retraining.
 
     Examples
     --------
@@ -447,7 +461,7 @@ def bootstrap_ci(
     (True, 0)
 
     Resampling whole groups (here 40 groups of 5 samples that are right or wrong together) gives
-    a wider, honest interval:
+    a wider interval, one that takes the dependence within groups into account:
 
     >>> g = np.repeat(np.arange(40), 5)
     >>> right = np.repeat(rng.random(40) < 0.8, 5)
@@ -499,9 +513,13 @@ def paired_bootstrap(
 
     Both models are scored on the **same** resampled indices in every resample, so what is common
     to them (the hard samples, the lucky draw of easy ones) cancels in the difference
-    :math:`\theta^*_{A,r} - \theta^*_{B,r}` of each resample *r*.  An interval that excludes 0 says
-    model A and model B differ on this population at that confidence level, even when their
-    separate intervals overlap.
+    :math:`\theta^*_{A,r} - \theta^*_{B,r}` of each resample *r*.  An interval that excludes 0
+    makes the difference significant at the level ``1 - confidence_level`` (two-sided, as far as
+    the bootstrap approximation holds): the test set is evidence that the two models, as
+    trained, score differently on the population it was drawn from, even when their separate
+    intervals overlap.  An interval that contains 0 does not show the two models equal; to show
+    them equivalent within a margin fixed in advance, check that the interval at
+    ``confidence_level = 1 - 2 * alpha`` lies inside it (two one-sided tests at level ``alpha``).
 
     Parameters are those of :func:`bootstrap_ci`, with two prediction arrays (``groups`` and
     ``strata`` resample whole groups for both models alike).  With the same

@@ -40,6 +40,10 @@ def mcnemar(
     Samples both models get right (or both wrong) say nothing about which is better; only the
     ``b`` samples that A gets right and B wrong and the ``c`` samples the other way round count.
     Under the null hypothesis each discordant sample is a fair coin: ``b ~ Binomial(b + c, 1/2)``.
+    The test conditions on ``b + c``, assumes independent samples and holds both models fixed.
+    A large p-value does not show the two error rates equal (with few discordant samples the
+    test has little power); for that, check that an interval of the accuracy difference lies
+    inside a margin fixed in advance (e.g. :func:`paired_bootstrap` of the accuracy).
 
     * ``exact=True``: :math:`p = \\min(1, 2 P(X \\le \\min(b, c)))`, ``X ~ Binomial(b + c, 1/2)``;
     * ``exact=False``: :math:`\\chi^2 = (|b - c| - 1)^2 / (b + c)` (``correction=False`` drops
