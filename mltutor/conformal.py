@@ -29,8 +29,10 @@ Scores (the model's probability ``p̂(y | x)`` of each class ``y``):
   :math:`s(x, y) = \\sum_{y'} \\hat p(y' \\mid x)\\,[\\hat p(y' \\mid x) \\ge \\hat p(y \\mid x)]`
   (ties in ``p̂`` ordered by class index).  A set takes the classes in that order until their
   mass reaches ``q̂``, the class that reaches it included: class ``y`` is in when the mass ranked
-  strictly above it is below ``q̂`` (Romano et al.'s non-randomised sets; never empty, and a
-  superset of ``{y : s(x, y) <= q̂}``, so coverage is at least ``1 − α``, often more).  With
+  strictly above it is below ``q̂``, or its own score is at most ``q̂`` (a class of probability
+  exactly 0 has mass above equal to its score), and the top class always is (Romano et al.'s
+  non-randomised sets; never empty, and a superset of ``{y : s(x, y) <= q̂}``, so the marginal
+  coverage is at least ``1 − α``, often more).  With
   ``randomized=True`` the score is :math:`s(x, y) - U\\,\\hat p(y \\mid x)`,
   ``U ~ Uniform(0, 1)`` drawn per sample, and the set is ``{y : score <= q̂}``: the class that
   crosses ``q̂`` stays with a probability that makes the average coverage close to ``1 − α``
@@ -56,7 +58,13 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_bool, check_option
-from ._validation.stats import check_alpha, check_class_labels, check_proba_matrix
+from ._validation.stats import (
+    check_alpha,
+    check_class_labels,
+    check_conformal_scores,
+    check_n_samples_int,
+    check_proba_matrix,
+)
 
 __all__ = [
     "SCORES",
@@ -83,7 +91,8 @@ def conformal_rank(n: int, alpha: float) -> int:
     >>> conformal_rank(9, 0.1), conformal_rank(100, 0.1), conformal_rank(9, 0.7)
     (9, 91, 3)
     """
-    return math.ceil((n + 1) * (1 - Fraction(repr(float(alpha)))))
+    n = check_n_samples_int(n, "n")
+    return math.ceil((n + 1) * (1 - Fraction(repr(check_alpha(alpha)))))
 
 
 def conformal_quantile(scores: np.ndarray, alpha: float) -> float:
@@ -98,8 +107,9 @@ def conformal_quantile(scores: np.ndarray, alpha: float) -> float:
     >>> conformal_quantile(np.array([0.3, 0.1, 0.9, 0.5]), alpha=0.1)  # 1/(n+1) = 0.2 > alpha
     inf
     """
+    scores = check_conformal_scores(scores)
     n = scores.shape[0]
-    k = conformal_rank(n, alpha)
+    k = conformal_rank(n, check_alpha(alpha))
     if k > n:
         return math.inf
     return float(np.partition(scores, k - 1)[k - 1])
@@ -241,5 +251,20 @@ class ConformalClassifier:
             raise RuntimeError("Call fit(cal_proba, cal_labels, alpha) before predict_sets.")
         proba = check_proba_matrix(test_proba, "test_proba", self.n_classes_)
         if self.score == "aps" and not self.randomized:
-            return mass_above(proba) < self.quantile_
+            return _plain_aps_sets(proba, self.quantile_)
         return self._scores(proba) <= self.quantile_
+
+
+def _plain_aps_sets(proba: np.ndarray, quantile: float) -> np.ndarray:
+    """Romano et al.'s non-randomised APS sets: the classes ranked above the one whose mass
+    reaches ``q̂``, that one included, and always the top class.
+
+    ``mass_above < q̂`` alone drops a class of probability exactly 0 whose score equals ``q̂``
+    (its mass above *is* its score): with rows ``[1, 0, 0]`` every score is 1, ``q̂ = 1`` and the
+    sets held class 0 only, coverage 1/3 at a promised 0.9.  The union with
+    ``{y : s(x, y) <= q̂}`` restores the superset of the split-conformal set, so coverage is at
+    least ``1 − α``; the top class keeps the sets non-empty even when ``q̂ = 0``.
+    """
+    sets = (mass_above(proba) < quantile) | (aps_scores(proba) <= quantile)
+    sets[np.arange(proba.shape[0]), np.argmax(proba, axis=1)] = True
+    return sets

@@ -6,12 +6,23 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_lengths", "column_or_1d", "not_array_like"]
+__all__ = ["check_lengths", "column_or_1d", "describe", "not_array_like"]
 
 
 def not_array_like(x: Any) -> bool:
     """True for None, a string, bytes or a scalar: nothing that holds one value per sample."""
     return x is None or isinstance(x, (str, bytes)) or np.ndim(x) == 0
+
+
+def describe(x: Any) -> str:
+    """What ``x`` is, for an error message: "a 0-d array (a scalar)" rather than "ndarray"."""
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        return f"a 0-d array (a scalar, {x.item()!r:.40}); pass one value per sample"
+    if isinstance(x, np.generic):
+        return f"a NumPy scalar {x!r:.40}"
+    if x is None or isinstance(x, (str, bytes)):
+        return repr(x)[:60]
+    return type(x).__name__
 
 
 def column_or_1d(arr: np.ndarray, name: str) -> np.ndarray:

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .arrays import describe
 from .detection import _DT_ID_KEYS, _bboxes, _columns, _describe, _ids, _index_of, _numbers, _unknown
 
 __all__ = ["check_binary_masks", "check_rle_list", "bulk_rle_strings", "bulk_polygons", "check_decoded", "check_polygons", "check_image_size",
@@ -74,7 +75,7 @@ def check_rle_list(rles: Any, name: str = "rles") -> tuple[list, np.ndarray, np.
     items = [rles] if single else rles
     if not isinstance(items, (Sequence, np.ndarray)) or isinstance(items, (str, bytes)):
         raise TypeError(f"{name} must be an RLE dict {{'size': [h, w], 'counts': ...}} or a list of them; "
-                        f"got {type(rles).__name__}.")
+                        f"got {describe(rles)}.")
     counts, heights, widths = [], np.zeros(len(items), np.int64), np.zeros(len(items), np.int64)
     for i, rle in enumerate(items):
         where = name if single else f"{name}[{i}]"
@@ -165,7 +166,7 @@ def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, 
 def check_polygons(polygons: Any, name: str = "polygons") -> list[np.ndarray]:
     """A list of polygons ``[x1, y1, x2, y2, ...]``, each with at least 3 finite points."""
     if not isinstance(polygons, (Sequence, np.ndarray)) or isinstance(polygons, (str, bytes)):
-        raise TypeError(f"{name} must be a list of polygons [x1, y1, x2, y2, ...]; got {type(polygons).__name__}.")
+        raise TypeError(f"{name} must be a list of polygons [x1, y1, x2, y2, ...]; got {describe(polygons)}.")
     out = []
     for i, p in enumerate(polygons):
         try:

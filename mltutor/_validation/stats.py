@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import check_lengths, column_or_1d, not_array_like
+from .arrays import check_lengths, column_or_1d, describe, not_array_like
 from .scores import as_real_array
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "check_binary_truth",
     "check_class_labels",
     "check_confusion_counts",
+    "check_conformal_scores",
     "check_kappa_replace",
     "check_kappa_weights",
     "check_lr_replace",
@@ -155,7 +156,7 @@ def check_proportion_counts(count: Any, nobs: Any) -> tuple[np.ndarray, np.ndarr
 def check_binary_truth(y_true: Any, name: str = "y_true") -> np.ndarray:
     """0/1 (or bool) targets, 1-D, at least one sample: returned as a bool array."""
     if not_array_like(y_true):
-        raise TypeError(f"{name} must be an array-like of 0/1 labels; got {type(y_true).__name__}.")
+        raise TypeError(f"{name} must be an array-like of 0/1 labels; got {describe(y_true)}.")
     y = column_or_1d(np.asarray(y_true), name)
     if y.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one sample is required.")
@@ -173,7 +174,7 @@ def check_paired_predictions(
     arrays = []
     for x, name in ((y_true, "y_true"), (pred_a, "pred_a"), (pred_b, "pred_b")):
         if not_array_like(x):
-            raise TypeError(f"{name} must be an array-like of labels; got {type(x).__name__}.")
+            raise TypeError(f"{name} must be an array-like of labels; got {describe(x)}.")
         a = column_or_1d(np.asarray(x), name)
         if a.dtype.kind == "f" and not np.isfinite(a).all():
             raise ValueError(f"{name} contains NaN or inf; labels must be finite.")
@@ -192,7 +193,7 @@ def check_paired_predictions(
 
 def _check_scores(y_score: Any, name: str, n: int) -> np.ndarray:
     if not_array_like(y_score):
-        raise TypeError(f"{name} must be an array-like of scores; got {type(y_score).__name__}.")
+        raise TypeError(f"{name} must be an array-like of scores; got {describe(y_score)}.")
     s = column_or_1d(as_real_array(y_score, name), name).astype(np.float64)
     if not np.isfinite(s).all():
         raise ValueError(f"{name} contains NaN or inf; scores must be finite.")
@@ -225,7 +226,7 @@ def check_proba_matrix(proba: Any, name: str, n_classes: int | None = None) -> n
     finite, in [0, 1].  Rows need not sum to 1 exactly (scores, not a distribution check)."""
     if not_array_like(proba):
         raise TypeError(f"{name} must be a 2-D array of class probabilities; "
-                        f"got {type(proba).__name__}.")
+                        f"got {describe(proba)}.")
     p = as_real_array(proba, name).astype(np.float64)
     if p.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_classes); got shape {p.shape}.")
@@ -251,7 +252,7 @@ def check_class_labels(
     """Class indices 0..n_classes-1, one per sample (the column of each sample's true class)."""
     if not_array_like(labels):
         raise TypeError(f"{name} must be an array-like of class indices; "
-                        f"got {type(labels).__name__}.")
+                        f"got {describe(labels)}.")
     y = column_or_1d(np.asarray(labels), name)
     check_lengths(f" Each sample needs one row of {rows} and one label.",
                   **{rows: np.empty(n_samples), name: y})
@@ -277,7 +278,7 @@ def check_n_samples_int(value: Any, name: str) -> int:
 def check_confusion_counts(cm: Any) -> np.ndarray:
     """A square confusion matrix of finite counts >= 0, at least 2 x 2, as float64."""
     if not_array_like(cm):
-        raise TypeError(f"cm must be a 2-D confusion matrix; got {type(cm).__name__}.")
+        raise TypeError(f"cm must be a 2-D confusion matrix; got {describe(cm)}.")
     a = as_real_array(cm, "cm").astype(np.float64)
     if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] < 2:
         raise ValueError("cm must be a square confusion matrix with at least 2 classes; "
@@ -303,3 +304,22 @@ def check_metric_value(value: Any, where: str) -> np.ndarray:
         raise TypeError(f"the metric must return a real number or an array of them; {where} it "
                         f"returned {kind} of dtype {arr.dtype}")
     return arr.astype(float)
+
+
+def check_conformal_scores(scores: Any, name: str = "scores") -> np.ndarray:
+    """Calibration non-conformity scores: a non-empty 1-D array of finite reals.
+
+    ``np.partition`` sorts NaN last without a word, so a NaN score would move the threshold.
+    """
+    if not_array_like(scores):
+        raise TypeError(f"{name} must be a 1-D array of non-conformity scores; "
+                        f"got {describe(scores)}.")
+    s = as_real_array(scores, name).astype(np.float64)
+    if s.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one score per calibration sample); "
+                         f"got shape {s.shape}.")
+    if s.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one calibration score is required.")
+    if not np.isfinite(s).all():
+        raise ValueError(f"{name} contains NaN or inf.")
+    return s
