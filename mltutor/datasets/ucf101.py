@@ -2,9 +2,9 @@
 
 UCF101 (Soomro et al., 2012) has 13,320 video clips of 101 human actions, taken from YouTube.
 The clips of each class come in 25 *groups* (``g01`` to ``g25``); the clips of one group can
-share a person, a background or a viewpoint, so a group must never be split between training
-and testing.  Three official splits do exactly that: split ``k`` tests on the 7 groups
-``7k - 6, ..., 7k`` and trains on the other 18 (groups 22 to 25 are always training data).
+share a person, a background or a viewpoint, so a group should not be split between training
+and testing.  The three official splits keep each group on one side: split ``k`` tests on the 7
+groups ``7k - 6, ..., 7k`` and trains on the other 18 (groups 22 to 25 are always training data).
 
 This module ships the counts, not the videos: a 101 × 25 table of clips per class and group,
 derived from the official ``ucfTrainTestlist`` files (``classInd.txt``, ``trainlist0k.txt``,

@@ -16,7 +16,8 @@ can label that joint*: an eye (σ = 0.025) must be placed far more precisely tha
 When *g* has no labelled keypoint, pycocotools measures instead how far each detected keypoint lies
 outside *g*'s box enlarged by its own width and height on every side (``[x - w, x + 2w]`` by
 ``[y - h, y + 2h]``), over all *K* keypoints.  (Such an object usually also has
-``num_keypoints == 0`` and is ignored by the evaluation, but it can still absorb a detection.)
+``num_keypoints == 0``, which makes it an ignore region of the evaluation: it is not counted as a
+miss, a detection matched to it is ignored, and, not being a crowd, it absorbs one detection.)
 """
 
 from __future__ import annotations

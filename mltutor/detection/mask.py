@@ -11,11 +11,12 @@ runs, starting with a run of zeros (of length 0 when the first pixel is set)::
 
 COCO then *compresses* the counts into a string: from the fourth count on, each count is replaced by
 its difference from the count two places back, and every number is written as 5-bit groups
-(least significant first), one ASCII character ``48 + group`` each, with bit 6 set while more groups
-follow and bit 5 of the last group acting as the sign (a LEB128 variant, 6 bits per character).
+(least significant first), one ASCII character ``48 + group`` each, with the bit worth 32 set while
+more groups follow and the bit worth 16 of the last group acting as the sign (a LEB128 variant, 6
+bits per character).
 
-Every function here takes many objects at once and never loops over pixels or runs: a set of RLEs
-is one flat array of run lengths with offsets; areas and boxes are cumulative sums over it, and
+The functions here take many objects at once and do not loop in Python over pixels or runs: a set
+of RLEs is one flat array of run lengths with offsets; areas and boxes are cumulative sums over it, and
 intersections are counted column by column on the runs cut at column boundaries.
 
 * :func:`encode`, :func:`decode` — binary masks ↔ RLE dicts ``{"size": [h, w], "counts": b"..."}``.

@@ -180,8 +180,9 @@ ex4 = ChoiceExercise(
     variable="answer_4",
     options={
         "a": ("the duplicates: they are the most frequent error",
-              "a count is not a cost: duplicates usually score below the first hit on the same "
-              "object and come late in the ranking, and their ΔAP is the second smallest."),
+              "a count is not a cost: a duplicate never scores above the hit that took its object "
+              "(greedy matching goes in score order), duplicates often come late in the ranking, "
+              "and their ΔAP is the second smallest of the four."),
         "b": ("better box regression: localisation has the largest ΔAP",
               "ΔAP is the AP that fixing one cause alone would buy, and localisation buys the "
               "most; the count of errors does not say what they cost."),
@@ -192,8 +193,9 @@ ex4 = ChoiceExercise(
               "0.493)."),
         "d": ("fewer boxes on empty ground: background boxes are the false positives that no "
               "object explains",
-              "the background boxes buy the least of all here: boxes that come late in the "
-              "ranking cost little AP, however wrong they are."),
+              "the background boxes buy the least of the four here: their small ΔAP says they "
+              "mostly come late in the ranking, where a false positive costs little AP, however "
+              "wrong it is."),
     },
     answer="b",
     hints=[
@@ -251,7 +253,7 @@ ex6 = ChoiceExercise(
         "c": ("sigmas estimated per keypoint from several annotators labelling the same hands: "
               "the spread of their labels around the consensus, relative to the hand's scale",
               "a sigma says how precisely a joint *can* be placed, and repeated annotations "
-              "measure exactly that, joint by joint."),
+              "measure that, joint by joint."),
         "d": ("very small sigmas for every keypoint, so that the evaluation is strict",
               "with tiny sigmas every similarity falls to about 0 at a pixel or two, far below "
               "what annotators themselves agree on: AP then ranks detectors by label noise."),
