@@ -46,12 +46,20 @@ def check_binary_masks(mask: Any, name: str = "mask") -> tuple[np.ndarray, bool]
     return arr.astype(np.uint8, copy=False), arr.ndim == 2
 
 
+#: The largest image side accepted: ``h * w`` and every run length then fit in int64 with room
+#: to add runs (2**62), where a side of 2**32 would wrap ``h * w`` around to 0.
+MAX_SIDE = 2**31 - 1
+
+
 def check_image_size(height: Any, width: Any) -> tuple[int, int]:
-    """``height`` and ``width``: non-negative integers."""
+    """``height`` and ``width``: integers in ``[0, MAX_SIDE]``."""
     out = []
     for name, v in (("height", height), ("width", width)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0:
             raise ValueError(f"{name} must be a non-negative integer (pixels); got {v!r}.")
+        if v > MAX_SIDE:
+            raise ValueError(f"{name} = {v} pixels is beyond the largest side accepted, "
+                             f"2**31 - 1 (h * w must fit in 64-bit arithmetic).")
         out.append(int(v))
     return out[0], out[1]
 
@@ -61,6 +69,9 @@ def _size(rle: Mapping, where: str) -> tuple[int, int]:
     if (not isinstance(size, (Sequence, np.ndarray)) or isinstance(size, (str, bytes)) or len(size) != 2
             or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0 for v in size)):
         raise ValueError(f"{where}['size'] must be [height, width], two non-negative integers; got {size!r}.")
+    if max(size) > MAX_SIDE:
+        raise ValueError(f"{where}['size'] = {list(map(int, size))} is beyond the largest side "
+                         "accepted, 2**31 - 1 pixels (h * w must fit in 64-bit arithmetic).")
     return int(size[0]), int(size[1])
 
 
@@ -96,11 +107,17 @@ def check_rle_list(rles: Any, name: str = "rles") -> tuple[list, np.ndarray, np.
         if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu") or arr.dtype == bool:
             raise ValueError(f"{where}['counts'] must be a compressed string or a list of run lengths (ints); "
                              f"got {c!r:.80}.")
-        arr = arr.astype(np.int64)
-        if (arr < 0).any():
+        if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
             raise ValueError(f"{where}['counts'] holds a negative run length ({arr[arr < 0][0]}).")
-        if int(arr.sum()) != h * w:
-            raise ValueError(f"{where}['counts'] sums to {int(arr.sum())}, but size {[h, w]} has {h * w} pixels.")
+        if arr.size and int(arr.max()) > h * w:  # before any cast: uint64 2**63 is no negative run
+            raise ValueError(f"{where}['counts'] holds a run of {int(arr.max())} pixels, more than "
+                             f"size {[h, w]} has ({h * w}).")
+        arr = arr.astype(np.int64)
+        # Runs of at most h * w each: their int64 sum cannot wrap unless len * h * w reaches 2**63
+        # (then, rarely, add them as Python ints).
+        total = int(arr.sum()) if arr.size * (h * w) < 2**63 else sum(arr.tolist())
+        if total != h * w:
+            raise ValueError(f"{where}['counts'] sums to {total}, but size {[h, w]} has {h * w} pixels.")
         counts.append(arr)
     return counts, heights, widths, single
 
@@ -135,7 +152,7 @@ def bulk_rle_strings(rles: Any) -> tuple[bytes, np.ndarray, np.ndarray, np.ndarr
         hw = np.fromiter(itertools.chain.from_iterable(sizes), dtype=np.int64, count=2 * len(sizes)).reshape(-1, 2)
     except OverflowError:  # beyond int64: not an image size
         return None
-    if (hw < 0).any():
+    if (hw < 0).any() or (hw > MAX_SIDE).any():
         return None
     return blob, np.fromiter(map(len, counts), dtype=np.int64, count=len(counts)), hw[:, 0], hw[:, 1]
 
@@ -244,6 +261,9 @@ def image_sizes(coco_gt: Mapping, img_ids: np.ndarray) -> tuple[np.ndarray, np.n
                    or not float(v).is_integer() or v < 0 for v in (h, w)):
                 raise ValueError(f"coco_gt['images'][{i}] has height={h!r}, width={w!r}; expected non-negative "
                                  "integers (pixels).")
+            if max(h, w) > MAX_SIDE:
+                raise ValueError(f"coco_gt['images'][{i}] has height={h!r}, width={w!r}: beyond the "
+                                 "largest side accepted, 2**31 - 1 pixels.")
             heights[pos[i]], widths[pos[i]] = int(h), int(w)
     return heights, widths
 
