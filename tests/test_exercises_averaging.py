@@ -340,3 +340,15 @@ def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
 
 def test_every_named_mistake_is_proven_by_a_mutant():
     assert_misconceptions_proven(EXERCISES_CH5, NAMED)
+
+
+def test_ex6_samples_option_explanation_is_true():
+    """On one-hot rows samples-F1 is accuracy; on plain class labels scikit-learn refuses it."""
+    rng = np.random.default_rng(0)
+    y_true, y_pred = rng.integers(0, 4, 50), rng.integers(0, 4, 50)
+    one_hot = np.eye(4, dtype=int)
+    assert skm.f1_score(one_hot[y_true], one_hot[y_pred], average="samples") == \
+        pytest.approx(skm.accuracy_score(y_true, y_pred), abs=1e-12)
+    with pytest.raises(ValueError, match="Samplewise"):
+        skm.f1_score(y_true, y_pred, average="samples")
+    assert "refuses it" in ch5.ex6.options["d"][1]

@@ -321,3 +321,21 @@ def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
 
 def test_every_named_mistake_is_proven_by_a_mutant():
     assert_misconceptions_proven(EXERCISES_CH4, NAMED)
+
+
+def test_ex5_feedback_does_not_read_beta_as_a_cost_ratio():
+    """The right option's explanation must not say F2 stands for a miss costing four false alarms.
+
+    On calibrated scores the F2-optimal threshold lies below the cost threshold 1 / (1 + 4) = 0.2
+    (chapter 4 computes 0.136 exactly), so β² is not a cost ratio.
+    """
+    from mltutor.thresholds import min_cost_threshold
+
+    why = ch4.ex5.options["b"][1]
+    assert "not a cost ratio" in why and "matches costly misses" not in why
+    rng = np.random.default_rng(0)
+    p = rng.beta(0.6, 2.4, size=200_000)
+    y = (rng.random(p.size) < p).astype(int)
+    t_f2, _ = ch4.best_fbeta_threshold(y, np.round(p, 3), beta=2.0)
+    t_cost, _ = min_cost_threshold(y, p, c_fp=1.0, c_fn=4.0)
+    assert t_f2 < 0.16 < 0.18 < t_cost < 0.22, (t_f2, t_cost)

@@ -123,8 +123,9 @@ ex1 = Exercise(
         "Macro is the plain mean of the per-class F1, weighted uses the row sums (supports) as "
         "weights, micro computes one F1 from `tp.sum()`, `fp.sum()` and `fn.sum()`. For single-"
         "label data micro F1 is the accuracy.",
-        "A class whose row and column are all zero has `tp + fp + fn == 0`: scikit-learn never "
-        "sees that label, so it is not part of the macro mean at all (neither 0 nor 1). Select "
+        "A class whose row and column are all zero has `tp + fp + fn == 0`: without `labels=`, "
+        "scikit-learn does not see that label, so it is not part of the macro mean at all "
+        "(neither 0 nor 1). Select "
         "the classes with `tp + fp + fn > 0` first.",
     ],
 )
@@ -253,7 +254,8 @@ ex6 = ChoiceExercise(
               "classes barely move it."),
         "d": ("samples-averaged F1",
               "samples averaging is for multi-label data, a mean over samples of each sample's F1;"
-              " with one label per clip it reduces to accuracy as well."),
+              " on one-hot rows (one label per clip) it is just accuracy again, and on plain class"
+              " labels scikit-learn refuses it."),
     },
     answer="b",
     hints=[

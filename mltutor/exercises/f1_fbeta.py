@@ -193,9 +193,10 @@ ex5 = ChoiceExercise(
               "β < 1 weights precision more than recall: it favours a detector that flags little, "
               "which is the wrong way round when misses are expensive."),
         "b": ("F2",
-              "β = 2 treats recall as more important than precision (β² = 4 in the formula), which"
-              " matches costly misses. A cost-based threshold is better still when the costs are "
-              "known."),
+              "β = 2 gives recall more weight than precision, which suits a detector whose misses "
+              "are expensive. β states a trade between recall and precision, not a cost ratio: F2 "
+              "does not mean that a miss costs four false alarms (chapter 4). When the two costs "
+              "are known, the cost-optimal threshold of chapter 3 uses them directly."),
         "c": ("F1, because it is the standard",
               "F1 weights precision and recall alike; nothing in the scenario says they matter "
               "alike."),
