@@ -6,12 +6,30 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_lengths", "column_or_1d", "describe", "not_array_like"]
+__all__ = ["as_numpy", "check_lengths", "column_or_1d", "describe", "not_array_like"]
 
 
 def not_array_like(x: Any) -> bool:
     """True for None, a string, bytes or a scalar: nothing that holds one value per sample."""
     return x is None or isinstance(x, (str, bytes)) or np.ndim(x) == 0
+
+
+def as_numpy(x: Any, name: str) -> np.ndarray:
+    """``np.asarray(x)``, except that a torch tensor is first detached and moved to the CPU, and
+    a bfloat16 one widened to float32 (exactly: bfloat16 is float32 with a shorter mantissa),
+    since NumPy has no bfloat16 and ``np.asarray`` would fail without naming the argument.
+
+    torch is never imported here: a tensor is recognised by its type's module.
+    """
+    if type(x).__module__.startswith("torch") and hasattr(x, "detach"):
+        try:
+            x = x.detach().cpu()
+            if str(x.dtype) == "torch.bfloat16":
+                x = x.float()
+            return x.numpy()
+        except (RuntimeError, TypeError) as exc:
+            raise TypeError(f"{name} is a torch tensor NumPy cannot read ({exc}).") from None
+    return np.asarray(x)
 
 
 def describe(x: Any) -> str:

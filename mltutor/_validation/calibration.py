@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import check_lengths, not_array_like
+from .arrays import as_numpy, check_lengths, not_array_like
 from .labels import as_label_array, check_labels_1d, equals_label, label_kind
 from .warning import warn
 from .weights import check_sample_weight
@@ -43,7 +43,7 @@ def check_real_array(
     if not_array_like(x):
         raise TypeError(f"{name} must be an array-like of numbers; got {x!r}.")
     try:
-        arr = np.asarray(x)
+        arr = as_numpy(x, name)
     except ValueError as exc:  # ragged nested lists
         raise ValueError(f"{name} could not be read as an array of numbers: {exc}") from None
     if arr.dtype.kind == "O":
@@ -140,7 +140,7 @@ def sklearn_binary_targets(
         raise TypeError(f"y_true must be an array-like of labels; got {y_true!r}.")
     yt = check_labels_1d(y_true, "y_true")
     p = y_prob.reshape(-1)
-    weights = None if not_array_like(sample_weight) else np.asarray(sample_weight)
+    weights = None if not_array_like(sample_weight) else as_numpy(sample_weight, "sample_weight")
     check_lengths("", y_prob=p, y_true=yt, sample_weight=weights)
     w = check_sample_weight(sample_weight, yt.shape[0], dtype_error=ValueError)
     kind = _target_kind(yt, "y_true")
@@ -180,7 +180,7 @@ def sklearn_multiclass_targets(
     if not_array_like(y_true):
         raise TypeError(f"y_true must be an array-like of labels; got {y_true!r}.")
     yt, _ = as_label_array(y_true, "y_true")
-    weights = None if not_array_like(sample_weight) else np.asarray(sample_weight)
+    weights = None if not_array_like(sample_weight) else as_numpy(sample_weight, "sample_weight")
     check_lengths("", y_prob=y_prob, y_true=yt, sample_weight=weights)
     w = check_sample_weight(sample_weight, y_prob.shape[0], dtype_error=ValueError)
     if yt.ndim == 2 and yt.shape[1] == 1:

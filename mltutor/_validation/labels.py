@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import check_lengths, not_array_like
+from .arrays import as_numpy, check_lengths, not_array_like
 from .params import AVERAGES
 from .warning import warn
 from .weights import check_sample_weight
@@ -83,7 +83,7 @@ def as_label_array(y: Any, name: str) -> tuple[np.ndarray, bool]:
         y = np.asarray(y, dtype=np.float64)  # as scikit-learn: pandas boolean/Int64 -> float64
     sparse = hasattr(y, "toarray") and hasattr(y, "nnz")
     try:
-        arr = np.asarray(y.toarray()) if sparse else np.asarray(y)
+        arr = np.asarray(y.toarray()) if sparse else as_numpy(y, name)
     except ValueError as exc:  # ragged nested lists
         raise ValueError(f"{name} could not be read as an array of labels: {exc}") from None
     if arr.dtype.kind == "S":

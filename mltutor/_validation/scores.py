@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import check_lengths, column_or_1d, not_array_like
+from .arrays import as_numpy, check_lengths, column_or_1d, not_array_like
 from .labels import (
     as_label_array,
     check_labels,
@@ -43,7 +43,7 @@ def as_real_array(x: Any, name: str, *, dtype_error: type[Exception] = ValueErro
     """``x`` as an array of real numbers: object arrays become float64, anything else non-numeric
     raises ``dtype_error`` (scikit-learn raises ValueError in some functions and TypeError in
     others, and mltutor mirrors each)."""
-    a = np.asarray(x)
+    a = as_numpy(x, name)
     if a.dtype.kind == "O":
         try:
             a = a.astype(np.float64)
@@ -72,7 +72,7 @@ def check_score_array(y_score: Any, n_samples: int) -> np.ndarray:
     """Scores of shape (n_samples,) or (n_samples, n_columns): real, finite, non-empty."""
     if not_array_like(y_score):
         raise TypeError(f"y_score must be an array-like of scores; got {y_score!r}.")
-    s = np.asarray(y_score)
+    s = as_numpy(y_score, "y_score")
     if s.ndim > 2:
         raise ValueError(f"y_score must be 1-D or 2-D; got an array of shape {s.shape}.")
     if s.ndim == 2 and s.shape[1] == 0:
@@ -232,7 +232,7 @@ def _top_k_scores(y_score: Any) -> np.ndarray:
     """Scores are a finite real 1-D or 2-D array (no strings, no NaN, no infinity)."""
     if not_array_like(y_score):
         raise TypeError(f"y_score must be an array-like of scores; got {y_score!r}.")
-    s = np.asarray(y_score)
+    s = as_numpy(y_score, "y_score")
     if s.ndim > 2:
         raise ValueError(f"y_score must be 1-D or 2-D (n_samples, n_classes); got shape {s.shape}.")
     if s.ndim == 2 and s.shape[1] == 0:

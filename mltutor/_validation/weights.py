@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import column_or_1d, not_array_like
+from .arrays import as_numpy, column_or_1d, not_array_like
 
 __all__ = ["check_sample_weight"]
 
@@ -87,7 +87,7 @@ def check_sample_weight(
             f"sample_weight must be an array-like with one weight per sample; got {sample_weight!r}."
         )
     try:
-        w = np.asarray(sample_weight)
+        w = as_numpy(sample_weight, "sample_weight")
     except ValueError as exc:  # ragged nested lists
         raise ValueError(f"sample_weight could not be read as an array of numbers: {exc}") from None
     if w.dtype.kind == "O":
