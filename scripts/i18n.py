@@ -5,6 +5,7 @@
     python scripts/i18n.py lint IN.json..    # check translations before importing them
     python scripts/i18n.py import IN.json..  # {"id": "译文"}: fills every catalog holding the id
     python scripts/i18n.py check             # every problem, one line each; exit 1 if any
+    python scripts/i18n.py spacing OUT.json  # translations respaced to the convention, to import
     python scripts/i18n.py stats             # messages, translated, fuzzy, per catalog
 
 One catalog per page (``locales/zh_CN/LC_MESSAGES/<page>.po``).  ``update`` marks a message fuzzy
@@ -12,7 +13,9 @@ when its English changed (``sphinx-intl``), and ``check`` (run by tests/test_tra
 on any untranslated or fuzzy message, so the English cannot move on without its Chinese.
 ``check`` also compares each translation's structure with its English: the same inline code,
 maths, link targets and cross-reference targets, the same emphasis, the same numbers, and
-the glossary's preferred terms (scripts/i18n_terms.py).
+the glossary's preferred terms (scripts/i18n_terms.py); the words inside ``\text{...}`` in maths
+are translated (the rest of the maths is kept); and the spacing follows one convention
+(:func:`spacing_problems`, CONTRIBUTING.md).
 """
 
 from __future__ import annotations
@@ -90,6 +93,84 @@ def _role_target(name: str, body: str) -> str:
     return body
 
 
+# ---------------------------------------------------------------------------------------------
+# Maths: everything is kept except the words inside \text{...}, which are translated.
+# ---------------------------------------------------------------------------------------------
+
+#: Words inside ``\text{}`` that stay as they are: subscripts that name code (y_true, y_pred,
+#: y_score, Y_test), abbreviations (p_interp, IoU_crowd, the continuity correction "corr", the
+#: positive label "pos") and a distribution's name.  Upper-case abbreviations (BA, MCC, TPR) and
+#: identifiers with ``\_`` (prob\_true) are kept without being listed.
+MATH_TEXT_KEPT = {"interp", "crowd", "corr", "pos", "true", "pred", "score", "test", "Binomial"}
+
+
+def _text_groups(tex: str) -> list[tuple[int, int, str]]:
+    r"""The ``\text{...}`` groups of ``tex``: (start, end, content), braces matched."""
+    groups = []
+    for m in re.finditer(r"\\text\s*\{", tex):
+        depth, i = 1, m.end()
+        while i < len(tex) and depth:
+            depth += {"{": 1, "}": -1}.get(tex[i], 0) if tex[i - 1] != "\\" else 0
+            i += 1
+        if not depth:
+            groups.append((m.start(), i, tex[m.end():i - 1]))
+    return groups
+
+
+def math_skeleton(tex: str) -> str:
+    r"""The maths without its ``\text{}`` groups and spaces: what a translation must keep."""
+    out, last = [], 0
+    for start, end, _ in _text_groups(tex):
+        out.append(tex[last:start])
+        last = end
+    out.append(tex[last:])
+    return re.sub(r"\s+", "", "".join(out))
+
+
+def _english_words(content: str) -> list[str]:
+    r"""The English words of one ``\text{}`` content that a translation has to translate."""
+    content = re.sub(r"\w*(\\_\w*)+|\\[A-Za-z]+", " ", content)
+    return [w for w in re.findall(r"[A-Za-z]{3,}", content)
+            if re.search(r"[a-z]", w) and w not in MATH_TEXT_KEPT]
+
+
+def math_texts(text: str, display: bool) -> list[str]:
+    r"""The ``\text{}`` contents of a message's maths (``display``: the message is one maths block)."""
+    if display:
+        return [c for _, _, c in _text_groups(text)]
+    found = []
+    for pattern in (RST_ROLE, MYST_ROLE):
+        for m in pattern.finditer(text):
+            if m["name"] == "math":
+                found += [c for _, _, c in _text_groups(m["body"])]
+        text = pattern.sub(" ", text)
+    for m in MATH.finditer(text):
+        found += [c for _, _, c in _text_groups(m["d"] or m["body"])]
+    return found
+
+
+def has_math_words(msgid: str) -> bool:
+    r"""A display-maths message with English words in ``\text{}``: it carries a translation."""
+    return any(_english_words(c) for c in math_texts(msgid, display=True))
+
+
+def math_text_problems(msgid: str, msgstr: str, display: bool) -> list[str]:
+    r"""``\text{}`` words left in English, changed without being translated, or off-glossary."""
+    problems = []
+    if display and math_skeleton(msgid) != math_skeleton(msgstr):
+        problems.append("the maths differ outside \\text{...}: keep everything but the words there")
+    english, chinese = math_texts(msgid, display), math_texts(msgstr, display)
+    for content in chinese:
+        if content in english and _english_words(content):
+            problems.append(f"English inside \\text{{{content}}}: translate the words "
+                            f"({', '.join(_english_words(content))})")
+        elif content not in english and not CJK.search(content):
+            problems.append(f"\\text{{{content}}} is neither the English's nor a translation")
+    if english or chinese:
+        problems += [f"in \\text{{}}: {p}" for p in term_problems(" ".join(english), " ".join(chinese))]
+    return problems
+
+
 def pieces(text: str) -> tuple[Counter, str]:
     """The pieces a translation must keep (a multiset) and the text left once they are cut out."""
     kept: Counter = Counter()
@@ -100,12 +181,17 @@ def pieces(text: str) -> tuple[Counter, str]:
             return " "
         return pattern.sub(one, s)
 
+    def role(m: re.Match) -> tuple:
+        if m["name"] == "math":
+            return ("math", math_skeleton(m["body"]))
+        return ("role", m["name"], _role_target(m["name"], m["body"]))
+
     s = cut(RST_LINK, lambda m: ("url", m["url"]), text)
-    s = cut(RST_ROLE, lambda m: ("role", m["name"], _role_target(m["name"], m["body"])), s)
-    s = cut(MYST_ROLE, lambda m: ("role", m["name"], _role_target(m["name"], m["body"])), s)
+    s = cut(RST_ROLE, role, s)
+    s = cut(MYST_ROLE, role, s)
     s = cut(RST_CODE, lambda m: ("code", m["body"]), s)
     s = cut(MD_CODE, lambda m: ("code", m["body"]), s)
-    s = cut(MATH, lambda m: ("math", m["d"] or m["body"]), s)
+    s = cut(MATH, lambda m: ("math", math_skeleton(m["d"] or m["body"])), s)
     s = cut(URL, lambda m: ("url", m.group(0)), s)
     for n in NUMBER.findall(s):
         kept[("number", n.replace(",", ""))] += 1
@@ -168,8 +254,153 @@ def is_list_paragraph(msgid: str) -> bool:
 
 
 def kept_verbatim(page: str, msgid: str) -> bool:
-    return not is_prose(msgid) or is_list_paragraph(msgid) or \
+    """Messages that are their own translation: maths and code with no English words (display
+    maths whose ``\\text{}`` holds English is translated), napoleon's bullet-list paragraphs, and
+    the glossary's English term lines."""
+    return (not is_prose(msgid) and not has_math_words(msgid)) or is_list_paragraph(msgid) or \
         (page == "book/glossary" and msgid in glossary_terms())
+
+
+# ---------------------------------------------------------------------------------------------
+# Spacing (CONTRIBUTING.md, "The Chinese edition"): markup is invisible; the characters a reader
+# sees on either side of a space decide.
+#   1. no space between two Chinese characters, also where one of them is inside emphasis, a
+#      link's text or a {term}'s display text;
+#   2. no space next to full-width punctuation (，。、；：？！（）“”‘’《》——), on either side, also
+#      between it and inline code, maths or a role;
+#   3. one space between a Chinese character and a Latin letter, a digit, inline code, maths or
+#      a role that shows code or a number.
+# ---------------------------------------------------------------------------------------------
+
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+FULL_WIDTH_PUNCTUATION = "\u3000-\u303f\uff00-\uffef“”‘’—"
+#: Roles that show code or a number (half-width); {cite}, {ref} without text and the like show
+#: something else and take no side.
+CODE_ROLES = {"func", "meth", "class", "mod", "attr", "data", "exc", "obj", "code", "kbd",
+              "file", "samp", "math", "glue", "glue:text", "glue:any", "py:func", "py:class",
+              "py:meth", "py:mod", "py:attr", "py:data", "py:obj"}
+_HALF, _NEUTRAL = "\x01", "\x02"  # stand-ins for an atom's visible ends
+_ATOM = re.compile(
+    r"(?P<role>\{(?P<name>[a-z:+-]+)\}`(?P<body>[^`]*)`)"
+    r"|(?P<code>``.+?``|(?<!`)`[^`]+`(?!`))"
+    r"|(?P<math>\$\$.+?\$\$|\$[^$\n]+?\$)"
+    r"|(?P<link>!?\[(?P<text>[^\]]*)\]\([^)]*\))"
+    r"|(?P<url><https?://[^>]+>|https?://[^\s)>\]，。；：）]+)"
+    r"|(?P<tag></?[a-z][^>]*>)"
+    r"|(?P<escape>\\[^A-Za-z0-9\s])"
+    r"|(?P<stars>\*+)", re.S)
+
+
+def _visible(text: str) -> list[tuple[int, str]]:
+    """The characters a reader sees, each with its position in ``text``: markup delimiters are
+    dropped, code, maths and code roles become one half-width stand-in at each end."""
+    out: list[tuple[int, str]] = []
+    pos = 0
+    for m in _ATOM.finditer(text):
+        out += [(i, text[i]) for i in range(pos, m.start())]
+        pos = m.end()
+        if m["role"]:
+            name, body = m["name"], m["body"]
+            shown = re.match(r"(?s)(.*?)\s*<[^<>]*>\s*$", body)
+            if name in CODE_ROLES:
+                out += [(m.start(), _HALF), (m.end() - 1, _HALF)]
+            elif shown or name.endswith("term"):
+                start = m.start("body")
+                text_of = shown.group(1) if shown else body
+                out += [(start + i, c) for i, c in enumerate(text_of)]
+            else:
+                out += [(m.start(), _NEUTRAL), (m.end() - 1, _NEUTRAL)]
+        elif m["code"] or m["math"] or m["url"]:
+            out += [(m.start(), _HALF), (m.end() - 1, _HALF)]
+        elif m["tag"]:  # <sub>, <sup>: the text inside belongs to the character before
+            out.append((m.start(), _NEUTRAL))
+        elif m["link"]:
+            start = m.start("text")
+            out += [(start + i, c) for i, c in enumerate(m["text"])]
+        elif m["escape"]:
+            out.append((m.start() + 1, m["escape"][1]))
+    out += [(i, text[i]) for i in range(pos, len(text))]
+    return out
+
+
+def _kind(c: str) -> str:
+    if re.match(f"[{HAN}]", c):
+        return "han"
+    if re.match(f"[{FULL_WIDTH_PUNCTUATION}]", c):
+        return "punct"
+    if c == _HALF or re.match(r"[A-Za-z0-9]", c):
+        return "half"
+    return "other"
+
+
+def _spacing_spots(text: str) -> list[tuple[str, str, int, int]]:
+    """Where the spacing breaks the convention: (rule, action, start, end) in ``text``.  "drop":
+    the space text[start:end] should go; "insert": a space belongs somewhere in text[start:end]
+    (between the two visible characters, on either side of the markup between them)."""
+    seen = _visible(text)
+    spots = []
+    k = 0
+    while k < len(seen):
+        i, c = seen[k]
+        if c in " \t\n":
+            j = k
+            while j < len(seen) and seen[j][1] in " \t\n":
+                j += 1
+            if 0 < k and j < len(seen):
+                left, right = _kind(seen[k - 1][1]), _kind(seen[j][1])
+                if "punct" in (left, right):
+                    spots.append(("a space next to full-width punctuation", "drop", i,
+                                  seen[j - 1][0] + 1))
+                elif left == right == "han":
+                    spots.append(("a space between Chinese characters", "drop", i,
+                                  seen[j - 1][0] + 1))
+            k = j
+            continue
+        if k + 1 < len(seen) and seen[k + 1][1] not in " \t\n":
+            if {_kind(c), _kind(seen[k + 1][1])} == {"han", "half"}:
+                spots.append(("no space between a Chinese character and Latin, a digit or code",
+                              "insert", i + 1, seen[k + 1][0]))
+        k += 1
+    return spots
+
+
+def _same_structure(a: str, b: str) -> bool:
+    return _markdown_signature(a) == _markdown_signature(b) and pieces(a)[0] == pieces(b)[0]
+
+
+def _respaced(text: str, action: str, a: int, b: int) -> str | None:
+    """``text`` with one spot fixed without changing its markdown structure, or None when the
+    markup needs the space as it is (``**{term}`x`**`` must be preceded by a space)."""
+    if action == "drop":
+        candidates = [text[:a] + text[b:]]
+        m = re.search(f"([{FULL_WIDTH_PUNCTUATION}])(\\*+)$", text[:a])
+        if m:  # "**标题。** 正文" -> "**标题**。正文": the bold may touch the Chinese then
+            candidates.append(text[:m.start()] + m.group(2) + m.group(1) + text[b:])
+    else:
+        candidates = [text[:p] + " " + text[p:] for p in range(a, b + 1)]
+    return next((c for c in candidates if _same_structure(c, text)), None)
+
+
+def spacing_problems(msgstr: str) -> list[str]:
+    """The convention's breaches in one translation, each with a little context.  A space that
+    the markup needs (no fix keeps the emphasis and the kept pieces) is not one."""
+    return [f"spacing: {rule}: {msgstr[max(0, a - 6):b + 6]!r}"
+            for rule, action, a, b in _spacing_spots(msgstr)
+            if _respaced(msgstr, action, a, b) is not None]
+
+
+def fix_spacing(msgstr: str) -> str:
+    """``msgstr`` respaced to the convention, one spot at a time, wherever the markup allows."""
+    text = msgstr
+    for _ in range(500):
+        for _rule, action, a, b in _spacing_spots(text):
+            fixed = _respaced(text, action, a, b)
+            if fixed is not None:
+                text = fixed
+                break
+        else:
+            return text
+    return text
 
 
 def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
@@ -178,6 +409,8 @@ def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
         return ["untranslated"]
     if page == "book/glossary" and msgid in glossary_terms():
         return [] if msgstr == msgid else ["a glossary term line: keep it exactly as the English"]
+    if not is_prose(msgid) and has_math_words(msgid):
+        return math_text_problems(msgid, msgstr, display=True)
     if not is_prose(msgid):
         return [] if msgstr == msgid else ["not prose (maths, code, numbers): keep it exactly as the English"]
     if is_list_paragraph(msgid):
@@ -201,10 +434,12 @@ def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
     english, chinese = _markdown_signature(rst_to_myst(msgid)), _markdown_signature(msgstr)
     if english != chinese:
         problems.append(f"markdown structure differs: {dict(english)} vs {dict(chinese)} "
-                        "(bold/italic next to punctuation needs a space)")
+                        "(bold/italic next to punctuation needs a space, or write “**词**” for **“词”**)")
     if not CJK.search(msgstr) and re.search(r"[A-Za-z]{3,}\s+[a-z]{3,}", pieces(msgid)[1]):
         problems.append("no Chinese in the translation")
     problems += term_problems(msgid, msgstr)
+    problems += math_text_problems(msgid, msgstr, display=False)
+    problems += spacing_problems(msgstr)
     return problems
 
 
@@ -283,8 +518,10 @@ def read_tables(files) -> dict[str, str]:
 
 def cmd_lint(args) -> int:
     """Check translations in JSON files against their English, without touching any catalog."""
-    table = {key: rst_to_myst(zh) for key, zh in read_tables(args.files).items()}
     english = {message_id(e.msgid): e.msgid for po in catalogs().values() for e in po}
+    # Display maths is no MyST paragraph: its "\ " is LaTeX's space, not reST's escape.
+    table = {key: rst_to_myst(zh) if key not in english or is_prose(english[key]) else zh
+             for key, zh in read_tables(args.files).items()}
     problems = 0
     for key, zh in table.items():
         if key not in english:
@@ -299,7 +536,8 @@ def cmd_lint(args) -> int:
 
 
 def cmd_import(args) -> int:
-    table = {key: rst_to_myst(zh) for key, zh in read_tables(args.files).items()}
+    raw = read_tables(args.files)
+    table = {key: rst_to_myst(zh) for key, zh in raw.items()}
     used, problems = set(), 0
     lock = _catalog_lock()  # noqa: F841 (several translators may import at once: one at a time)
     for name, po in catalogs().items():
@@ -309,11 +547,12 @@ def cmd_import(args) -> int:
             if key in table and kept_verbatim(name, e.msgid) and is_prose(e.msgid):
                 continue  # a glossary term line stays English on the glossary page
             if key in table:
-                for p in entry_problems(e.msgid, table[key], name):
+                value = table[key] if is_prose(e.msgid) else raw[key]  # maths: no reST in it
+                for p in entry_problems(e.msgid, value, name):
                     if p != "untranslated":
                         print(f"{key} ({name}): {p}")
                         problems += 1
-                e.msgstr = table[key]
+                e.msgstr = value
                 if "fuzzy" in e.flags:
                     e.flags.remove("fuzzy")
                 e.previous_msgid = None
@@ -325,6 +564,54 @@ def cmd_import(args) -> int:
         print(f"{key}: no catalog has this message")
     print(f"imported {len(used)} messages, {problems} problems")
     return 0
+
+
+MYTH_BOX = re.compile(r"\((?P<label>myth-[\w-]+)\)=\s*\n`{3,}\{admonition\} Myth: \"(?P<title>.+?)\"")
+MYTHS_PAGE = "book/myths"
+
+
+def myth_boxes() -> dict[str, str]:
+    """The English title of every myth box, by the label in front of it (chapters and pages)."""
+    import json
+
+    boxes = {}
+    for path in sorted((ROOT / "book").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        boxes.update((m["label"], m["title"]) for m in MYTH_BOX.finditer(text))
+    for path in sorted((ROOT / "book").glob("*.md")):
+        boxes.update((m["label"], m["title"]) for m in MYTH_BOX.finditer(path.read_text("utf-8")))
+    return boxes
+
+
+def myth_title_problems(cats: dict[str, polib.POFile] | None = None) -> list[str]:
+    """The Myths index quotes each box's title; where the English quotes are the same, the Chinese
+    must be too (a reader who follows the link lands on a box with the title they clicked)."""
+    cats = cats if cats is not None else catalogs()
+    if MYTHS_PAGE not in cats:
+        return []
+    boxes = myth_boxes()
+    box_zh = {e.msgid: e.msgstr for po in cats.values() for e in po
+              if not e.obsolete and e.msgid.startswith('Myth: "')}
+    out = []
+    for e in cats[MYTHS_PAGE]:
+        title = re.match(r'\*\*"(.+?)"\*\*', e.msgid)
+        label = re.search(r"<(myth-[\w-]+)>", e.msgid)
+        if e.obsolete or not title or not label or label[1] not in boxes:
+            continue
+        english = boxes[label[1]]
+        if english.casefold() != title[1].casefold() or not e.msgstr or "fuzzy" in e.flags:
+            continue  # different English (or not translated yet): nothing to compare
+        box = box_zh.get(f'Myth: "{english}"', "")
+        index_title = re.match(r"\*\*“(.+?)”\*\*", e.msgstr)
+        box_title = re.match(r"误区：“(.+)”$", box)
+        if not index_title or not box_title:
+            out.append(f"{MYTHS_PAGE} {message_id(e.msgid)}: myth title: write the index entry as "
+                       f"**“标题”** and the box as 误区：“标题”")
+        elif index_title[1] != box_title[1]:
+            out.append(f"{MYTHS_PAGE} {message_id(e.msgid)}: myth title differs from its box "
+                       f"({label[1]}): “{index_title[1]}” here, “{box_title[1]}” in the box")
+    return out
 
 
 def all_problems(pages=None) -> list[str]:
@@ -340,7 +627,33 @@ def all_problems(pages=None) -> list[str]:
                 out.append(f"{where}: fuzzy (the English changed since it was translated)")
                 continue
             out += [f"{where}: {p}" for p in entry_problems(e.msgid, e.msgstr, name)]
+    if not pages or any(MYTHS_PAGE.startswith(p) or p.startswith(MYTHS_PAGE) for p in pages):
+        out += myth_title_problems()
     return out
+
+
+def cmd_spacing(args) -> int:
+    """Write ``{id: translation}`` for every translation whose spacing breaks the convention,
+    respaced (``import`` takes the file); list those that need a hand."""
+    fixed: dict[str, str] = {}
+    by_hand = []
+    for name, po in catalogs().items():
+        if args.pages and not any(name.startswith(p) for p in args.pages):
+            continue
+        for e in po:
+            if e.obsolete or not e.msgstr or "fuzzy" in e.flags or kept_verbatim(name, e.msgid) \
+                    or not spacing_problems(e.msgstr):
+                continue
+            new = fix_spacing(e.msgstr)
+            if spacing_problems(new):
+                by_hand.append(f"{name} {message_id(e.msgid)}: {spacing_problems(new)[0]}")
+            if new != e.msgstr:
+                fixed[message_id(e.msgid)] = new
+    Path(args.out).write_text(json.dumps(fixed, ensure_ascii=False, indent=1), encoding="utf-8")
+    for line in by_hand:
+        print(line)
+    print(f"{len(fixed)} translations respaced -> {args.out}; {len(by_hand)} need a hand")
+    return 0
 
 
 def cmd_check(args) -> int:
@@ -382,6 +695,10 @@ def main(argv=None) -> int:
     p = sub.add_parser("check")
     p.add_argument("--pages", nargs="*")
     p.set_defaults(func=cmd_check)
+    p = sub.add_parser("spacing")
+    p.add_argument("out")
+    p.add_argument("--pages", nargs="*")
+    p.set_defaults(func=cmd_spacing)
     sub.add_parser("stats").set_defaults(func=cmd_stats)
     args = parser.parse_args(argv)
     return args.func(args)

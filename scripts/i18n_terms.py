@@ -6,6 +6,12 @@ English phrasings that are not the term (the verb "recall", "double precision").
 ambiguous 精度 is refused everywhere except in the fixed phrases that do not mean a metric
 (平均精度 for average precision, 单精度/双精度 for number formats), and the misspelling 阀值 and the
 association-rule 支持度 are refused.
+
+One term per concept (the Chinese edition's review, issue 22): 正类/反类 for the positive/negative
+class and 正例/反例 for positive/negative samples (Zhou Zhihua's convention, which 真正例/假反例
+follow), never 负类/负样本/正样本; F1 值 and Fβ 值, never F1 分数, F-β 分数 or an English
+"F-beta"; 物体 for a detected object (目标检测 stays the field's name); 最大概率类别 for the
+top-label view of calibration, never 最高标签.
 """
 
 from __future__ import annotations
@@ -13,8 +19,22 @@ from __future__ import annotations
 import hashlib
 import re
 
+#: "object" in senses that are not a detected object: the field, a Python object, OKS ...
+OBJECT_NOT_DETECTED = (r"\bobject[- ]detect\w*|\bobject keypoint similarity\b|\bmetric objects?\b|"
+                       r"\bobject arrays?\b|\barrays? of objects\b|\bhuman-object\b|"
+                       r"\bobject interaction\b|\b(Python|callable|file|array-like|dict|"
+                       r"NumPy|result|report) objects?\b|`\s*objects?\b|\bobject dtype\b")
+
 # (English term, English pattern, required Chinese pattern, English exceptions)
 CORE_TERMS: list[tuple[str, str, str, str | None]] = [
+    ("positive class", r"\bpositive[- ]class(es)?\b", r"正类", None),
+    ("negative class", r"\bnegative[- ]class(es)?\b", r"反类", None),
+    ("positives", r"\bpositives\b", r"正例", None),
+    ("negatives", r"\bnegatives\b", r"反例", None),
+    ("F1 score", r"\bF1[- ]scores?\b", r"F1 值", None),
+    ("F-beta", r"(?-i:\bF-beta\b|Fβ|F-β)", r"Fβ", None),
+    ("top-label", r"\btop-label\b", r"最大概率类别", None),
+    ("object", r"\bobjects?\b", r"物体", OBJECT_NOT_DETECTED),
     ("accuracy", r"\baccurac(y|ies)\b", r"准确率", r"\brelative accuracy\b"),
     ("precision", r"\bprecisions?\b", r"精确率",
      r"\b(average|mean average|double|single|half|floating[- ]point|float\d*|numeric(al)?|machine|"
@@ -48,18 +68,43 @@ CORE_TERMS: list[tuple[str, str, str, str | None]] = [
     ("prevalence", r"\bprevalences?\b", r"正类比例|患病率|流行率", None),
 ]
 
-#: Chinese that is never right here, and the fixed phrases that contain it but are right.
+#: Chinese that is never right here, and the fixed phrases that contain it but are right.  A
+#: message whose English quotes the forbidden Chinese itself (the glossary's "Also F1 分数") is
+#: not checked for it.
 FORBIDDEN = [
     ("精度 (ambiguous: precision, accuracy or number format)", r"精度",
      r"平均精度|单精度|双精度|半精度|浮点精度|数值精度|机器精度|计算精度|定位精度"),
     ("阀值 (a misspelling of 阈值)", r"阀值", None),
     ("支持度 (association-rule support; the class count is 支持数)", r"支持度", None),
+    ("负类 (the negative class is 反类)", r"负类", None),
+    ("负样本/负例 (negative samples are 反例)", r"负样本|负例", None),
+    ("正样本 (positive samples are 正例)", r"正样本", None),
+    ("F1 分数 (the glossary's term is F1 值)", r"F1 ?分数", None),
+    ("Fβ 分数 (the glossary's term is Fβ 值)", r"F[-_]?β ?分数", None),
+    ("最高标签 (top-label is 最大概率类别)", r"最高标签", None),
 ]
+
+#: English left in the Chinese prose where the glossary has a Chinese term (checked whatever the
+#: English says), and the forms that may keep it: a gloss in brackets after the Chinese term.
+ENGLISH_LEFT_IN = [
+    ("F-beta (write Fβ)", r"F-beta|F-β", r"（F-beta[^）]*）"),
+    ("top-label (write 最大概率类别; the English may follow it once, in brackets)", r"top-label",
+     r"最大概率类别（top-label）"),
+]
+
+#: When the English names a detected object, the Chinese says 物体, not 目标 (except in 目标检测,
+#: the field's name, the COCO term 目标关键点相似度 (OKS), and 目标值, the label array).
+OBJECT_NOT_DETECTED_ZH = r"目标(?!检测|关键点相似度|值)"
 
 #: Messages where an English core word does not mean the metric: (message id, term) -> the sense.
 NOT_THE_METRIC = {
     ("7193c3d33f", "precision"): "the numeric precision of float32 (chapter 6b)",
     ("771d75b6f9", "precision"): "how precisely an annotator places a joint (chapter 7c)",
+    ("dc163d016a", "object"): "Python objects re-exported by a module (API plots)",
+    ("7a26d40dc6", "object"): "the same Python object as in another module (API plots)",
+    ("6ae8b84ee4", "object"): "the same Python object as in another module (API plots)",
+    ("d4975a0c98", "object"): "the same Python object as in another module (API plots)",
+    ("1d0dc9a84f", "object"): "NumPy's object dtype (parity page)",
 }
 
 _CODE = re.compile(r"``.+?``|(?<![`}:])`[^`]+`(?!`)|\$\$.+?\$\$|\$[^$\n]+?\$|https?://\S+", re.S)
@@ -89,10 +134,16 @@ def term_problems(msgid: str, msgstr: str) -> list[str]:
             hits = [m for m in hits if not any(a <= m.start() < b for a, b in spans)]
         if hits and not re.search(required, chinese):
             problems.append(f"term {name!r}: the translation should use {required}")
+        if name == "object" and hits and re.search(OBJECT_NOT_DETECTED_ZH, chinese):
+            problems.append("term 'object': a detected object is 物体, not 目标 (目标检测 stays)")
     for name, pattern, allowed in FORBIDDEN:
         if re.search(pattern, msgid):
             continue  # the English text itself discusses the word
         rest = re.sub(allowed, "", chinese) if allowed else chinese
         if re.search(pattern, rest):
             problems.append(f"forbidden {name}")
+    for name, pattern, allowed in ENGLISH_LEFT_IN:
+        rest = re.sub(allowed, "", chinese) if allowed else chinese
+        if re.search(pattern, rest):
+            problems.append(f"English left in: {name}")
     return problems

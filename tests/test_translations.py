@@ -95,6 +95,22 @@ def test_the_translation_is_complete_and_counted():
     ("{term}`accuracy` is misleading.", "{term}`正确率 <accuracy>`会误导。", ["accuracy"]),
     ("Call `precision_score`.", "调用 `precision_score`。", []),
     ("The word 精度 is ambiguous.", "精度一词有歧义。", []),
+    # One term per concept (issue 22): negative class, F1/Fβ, object, top-label.
+    ("The recall of the negative class.", "反类的召回率。", []),
+    ("The recall of the negative class.", "负类的召回率。", ["negative class", "负类"]),
+    ("Two negatives among the positives.", "正例之间的两个反例。", []),
+    ("Two negatives among the positives.", "正样本之间的两个负样本。",
+     ["positives", "negatives", "负样本", "正样本"]),
+    ("The F1 score of each class.", "每个类别的 F1 值。", []),
+    ("The F1 score of each class.", "每个类别的 F1 分数。", ["F1 score", "F1 分数"]),
+    ("The best F-beta threshold.", "最佳 Fβ 阈值。", []),
+    ("The best F-beta threshold.", "最佳 F-beta 阈值。", ["F-beta", "F-beta"]),
+    ("The top-label ECE.", "最大概率类别（top-label）ECE。", []),
+    ("The top-label ECE.", "top-label ECE。", ["top-label", "top-label"]),
+    ("The top-label ECE.", "最高标签 ECE。", ["top-label", "最高标签"]),
+    ("A duplicate of the same object.", "对同一物体的重复检测。", []),
+    ("A duplicate of the same object.", "对同一目标的重复检测。", ["物体", "目标"]),
+    ("Object detection benchmarks.", "目标检测基准。", []),
 ])
 def test_glossary_terms_are_enforced(english, chinese, expected):
     found = term_problems(english, chinese)
@@ -122,6 +138,82 @@ def test_structure_is_compared(english, chinese, expected):
         assert problems == []
     else:
         assert any(expected in p for p in problems), problems
+
+
+@pytest.mark.parametrize("chinese, broken", [
+    ("它对*任何* 101 类模型都报告 0.98，见[第 1 章](01.ipynb)。", None),
+    ("它对 *任何* 101 类模型都报告 0.98。", "between Chinese characters"),
+    ("见 [第 1 章](01.ipynb) 的表。", "between Chinese characters"),
+    ("读作{term}`召回率 <recall>`，而不是 {term}`准确率 <accuracy>` 。", "full-width punctuation"),
+    ("（ `labels` ）", "full-width punctuation"),
+    ("调用`f`。", "no space"),
+    ("第6b章", "no space"),
+    ("**在测试集上调参。** 阈值要在验证数据上选择。", "full-width punctuation"),
+    ("**在测试集上调参**。阈值要在验证数据上选择。", None),
+    # The markup needs this space: "**" followed by a role opens bold only after a space.
+    ("计算 **{term}`马修斯相关系数 <MCC>`** 和它的区间。", None),
+    ("TN<sub>k</sub> 是其余的一切。", None),
+])
+def test_one_spacing_convention(chinese, broken):
+    problems = i18n.spacing_problems(chinese)
+    if broken is None:
+        assert problems == []
+    else:
+        assert problems and any(broken in p for p in problems), problems
+
+
+@pytest.mark.parametrize("chinese, fixed", [
+    ("它对 *任何* 101 类模型。", "它对*任何* 101 类模型。"),
+    ("见 [第 1 章](01.ipynb) 的表 ；", "见[第 1 章](01.ipynb)的表；"),
+    ("（ {func}`f` ）", "（{func}`f`）"),
+    ("**在测试集上调参。** 阈值", "**在测试集上调参**。阈值"),
+    ("用{term}`F1 值 <F1 score>`比较", "用 {term}`F1 值 <F1 score>`比较"),  # 值 and 比: no space
+])
+def test_spacing_is_fixed_without_changing_the_markup(chinese, fixed):
+    assert i18n.fix_spacing(chinese) == fixed
+    assert i18n.spacing_problems(fixed) == []
+
+
+@pytest.mark.parametrize("english, chinese, expected", [
+    ("\\text{accuracy} = \\frac{TP + TN}{N}", "\\text{准确率} = \\frac{TP + TN}{N}", None),
+    ("\\text{accuracy} = \\frac{TP + TN}{N}", "\\text{accuracy} = \\frac{TP + TN}{N}", "English inside"),
+    ("\\text{accuracy} = \\frac{TP + TN}{N}", "\\text{准确率} = \\frac{TP + FN}{N}", "differ outside"),
+    ("\\text{accuracy} = \\frac{TP + TN}{N}", "\\text{精度} = \\frac{TP + TN}{N}", "准确率"),
+    ("P@k = \\#\\{\\text{relevant documents among the top } k\\}",
+     "P@k = \\#\\{\\text{前 } k \\text{ 个结果中的相关文档}\\}", None),
+    ("p_{\\text{interp}}(r) = \\max p", "p_{\\text{interp}}(r) = \\max p", None),
+    ("\\text{BA}_\\text{adjusted} = 1", "\\text{AB}_\\text{调整后} = 1", "neither"),
+])
+def test_words_in_display_maths_are_translated(english, chinese, expected):
+    assert not i18n.is_prose(english)
+    problems = i18n.entry_problems(english, chinese)
+    if expected is None:
+        assert problems == []
+    else:
+        assert any(expected in p for p in problems), problems
+
+
+def test_inline_maths_keeps_all_but_its_words():
+    english = "Summing gives $\\text{buggy} = 1 - 2(1 - \\text{accuracy}) / C$ for any model."
+    good = "求和得到 $\\text{有误版本} = 1 - 2(1 - \\text{准确率}) / C$，对任何模型都如此。"
+    assert i18n.entry_problems(english, good) == []
+    assert any("English inside" in p for p in
+               i18n.entry_problems(english, good.replace("有误版本", "buggy")))
+    assert any("kept pieces" in p for p in
+               i18n.entry_problems(english, good.replace("/ C", "/ N")))
+
+
+def test_display_maths_with_words_carries_a_translation():
+    assert not i18n.kept_verbatim("book/02_accuracy_trap", "\n\\text{for two classes}\\quad x\n")
+    assert i18n.kept_verbatim("book/07_map_detection", "\np_{\\text{interp}}(r)\n")
+    assert i18n.kept_verbatim("book/02_accuracy_trap", "\n\\text{MCC} = \\frac{a}{b}\n")
+
+
+def test_myth_titles_of_the_index_equal_their_boxes():
+    """The Myths index quotes every box's title: in Chinese too, the same words."""
+    boxes = i18n.myth_boxes()
+    assert len(boxes) >= 20 and all(title for title in boxes.values())
+    assert i18n.myth_title_problems() == []
 
 
 def test_rest_markup_is_written_as_myst():
