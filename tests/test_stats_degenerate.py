@@ -79,3 +79,11 @@ def test_arrays_and_numpy_scalars_are_still_fine():
     assert r.low.shape == (2,)
     r = bootstrap_ci(lambda t, p: np.float32(np.mean(t == p)), Y, P, n_resamples=50, random_state=0)
     assert r.low <= r.estimate <= r.high
+
+
+def test_zero_d_arrays_are_numbers():
+    """``np.array(3)`` is a number: it was refused as "got array(3)"."""
+    from mltutor.stats import proportion_ci
+
+    low, high = proportion_ci(np.array(3), np.array(10))
+    assert (float(low), float(high)) == proportion_ci(3, 10)

@@ -128,7 +128,8 @@ def check_proportion_counts(count: Any, nobs: Any) -> tuple[np.ndarray, np.ndarr
     nobs > 0.  Returned as float64 arrays of the broadcast shape."""
     arrays = []
     for x, name in ((count, "count"), (nobs, "nobs")):
-        if not_array_like(x) and not _is_real(x):
+        zero_d = isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iuf"
+        if not_array_like(x) and not _is_real(x) and not zero_d:
             raise TypeError(f"{name} must be a number or an array of numbers; got {x!r}.")
         a = as_real_array(x, name).astype(np.float64)
         if not np.isfinite(a).all():
