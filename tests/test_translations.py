@@ -10,6 +10,7 @@ prose without ``make gettext`` and a translation fails here.
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -214,6 +215,35 @@ def test_myth_titles_of_the_index_equal_their_boxes():
     boxes = i18n.myth_boxes()
     assert len(boxes) >= 20 and all(title for title in boxes.values())
     assert i18n.myth_title_problems() == []
+
+
+def test_translated_display_maths_reaches_the_page(tmp_path):
+    """Sphinx alone would turn a translated maths block of a MyST page into \\[::\\]; the book's
+    extension (book/_ext/mltutor_site.py, item 5) puts the translated LaTeX in place."""
+    src = tmp_path / "src"
+    (src / "locales" / "zh_CN" / "LC_MESSAGES").mkdir(parents=True)
+    (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'mltutor_site']\nmyst_enable_extensions = ['dollarmath']\n"
+        "locale_dirs = ['locales']\nhtml_theme = 'basic'\n", encoding="utf-8")
+    (src / "index.md").write_text("# T\n\n$$\n\\text{accuracy} = \\frac{1}{N}\n$$\n", encoding="utf-8")
+    po = polib.POFile()
+    po.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    po.append(polib.POEntry(msgid="\n\\text{accuracy} = \\frac{1}{N}\n",
+                            msgstr="\n\\text{准确率} = \\frac{1}{N}\n"))
+    po.save_as_mofile(str(src / "locales" / "zh_CN" / "LC_MESSAGES" / "index.mo"))
+    subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-D", "language=zh_CN",
+                    str(src), str(tmp_path / "html")], check=True, cwd=tmp_path,
+                   capture_output=True)
+    page = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    assert "\\text{准确率} = \\frac{1}{N}" in page and "\\[::\\]" not in page
+
+
+def test_chinese_emphasis_is_upright():
+    """No faux italic on the Chinese pages (<html lang="zh-CN">): emphasis dots instead."""
+    css = (ROOT / "book" / "_static" / "mltutor.css").read_text(encoding="utf-8")
+    rule = re.search(r":lang\(zh\) em \{(.*?)\}", css, re.S)
+    assert rule and "font-style: normal" in rule[1] and "text-emphasis: filled dot" in rule[1]
 
 
 def test_rest_markup_is_written_as_myst():

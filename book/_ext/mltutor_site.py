@@ -22,6 +22,11 @@
    page's header carries a link to the same page in the other edition
    (``book/_templates/language-switch.html``; :func:`other_edition`), and a
    ``<link rel="alternate" hreflang>`` for search engines.
+5. **Translated display maths.** A display-maths block whose ``\\text{}`` holds English words has a
+   translation in the catalogs (``scripts/i18n.py``: everything but those words is kept).
+   Sphinx's own i18n transform would parse that translation as reST (``"::"`` and an indented
+   block) with the page's parser, MyST, and turn the block into ``\\[::\\]``;
+   :class:`TranslatedDisplayMath` puts the translated LaTeX in place first, as it is.
 """
 
 from __future__ import annotations
@@ -161,7 +166,38 @@ def drop_install_cells_while_placeholder(app, exception) -> None:
         f"{len(changed)} downloadable notebooks")
 
 
+def translated_display_math():
+    """The transform of item 5 (a factory, so that importing this module needs no Sphinx)."""
+    from os import path
+
+    from docutils import nodes
+    from sphinx.locale import init as init_locale
+    from sphinx.transforms import SphinxTransform
+    from sphinx.util.i18n import docname_to_domain
+
+    class TranslatedDisplayMath(SphinxTransform):
+        default_priority = 19  # just before sphinx.transforms.i18n.Locale (20)
+
+        def apply(self, **kwargs: Any) -> None:
+            if self.config.language in (None, "", "en"):
+                return
+            domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+            dirs = [path.join(self.env.srcdir, d) for d in self.config.locale_dirs]
+            catalog, found = init_locale(dirs, self.config.language, domain)
+            if not found:
+                return
+            for node in self.document.findall(nodes.math_block):
+                message = node.rawsource or node.astext()
+                translated = catalog.gettext(message)
+                if translated and translated != message:
+                    node.children = [nodes.Text(translated)]
+                    node.rawsource = translated
+
+    return TranslatedDisplayMath
+
+
 def setup(app) -> dict[str, Any]:
+    app.add_transform(translated_display_math())
     app.connect("config-inited", configure_theme)
     # After every other handler (sphinx-thebe, myst-nb, the theme) has added its scripts.
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
