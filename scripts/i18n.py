@@ -135,7 +135,7 @@ def _english_words(content: str) -> list[str]:
 
 
 def math_texts(text: str, display: bool) -> list[str]:
-    r"""The ``\text{}`` contents of a message's maths (``display``: the message is one maths block)."""
+    r"""The ``\text{}`` contents of a message's maths (``display``: the message is one block)."""
     if display:
         return [c for _, _, c in _text_groups(text)]
     found = []
@@ -167,7 +167,8 @@ def math_text_problems(msgid: str, msgstr: str, display: bool) -> list[str]:
         elif content not in english and not CJK.search(content):
             problems.append(f"\\text{{{content}}} is neither the English's nor a translation")
     if english or chinese:
-        problems += [f"in \\text{{}}: {p}" for p in term_problems(" ".join(english), " ".join(chinese))]
+        problems += [f"in \\text{{}}: {p}"
+                     for p in term_problems(" ".join(english), " ".join(chinese))]
     return problems
 
 
@@ -434,7 +435,8 @@ def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
     english, chinese = _markdown_signature(rst_to_myst(msgid)), _markdown_signature(msgstr)
     if english != chinese:
         problems.append(f"markdown structure differs: {dict(english)} vs {dict(chinese)} "
-                        "(bold/italic next to punctuation needs a space, or write “**词**” for **“词”**)")
+                        "(bold/italic next to punctuation needs a space; write “**词**”, "
+                        "not **“词”**)")
     if not CJK.search(msgstr) and re.search(r"[A-Za-z]{3,}\s+[a-z]{3,}", pieces(msgid)[1]):
         problems.append("no Chinese in the translation")
     problems += term_problems(msgid, msgstr)
@@ -566,7 +568,8 @@ def cmd_import(args) -> int:
     return 0
 
 
-MYTH_BOX = re.compile(r"\((?P<label>myth-[\w-]+)\)=\s*\n`{3,}\{admonition\} Myth: \"(?P<title>.+?)\"")
+MYTH_BOX = re.compile(r"\((?P<label>myth-[\w-]+)\)=\s*\n`{3,}\{admonition\} "
+                      r"Myth: \"(?P<title>.+?)\"")
 MYTHS_PAGE = "book/myths"
 
 

@@ -177,7 +177,8 @@ def test_spacing_is_fixed_without_changing_the_markup(chinese, fixed):
 
 @pytest.mark.parametrize("english, chinese, expected", [
     ("\\text{accuracy} = \\frac{TP + TN}{N}", "\\text{准确率} = \\frac{TP + TN}{N}", None),
-    ("\\text{accuracy} = \\frac{TP + TN}{N}", "\\text{accuracy} = \\frac{TP + TN}{N}", "English inside"),
+    ("\\text{accuracy} = \\frac{TP + TN}{N}", "\\text{accuracy} = \\frac{TP + TN}{N}",
+     "English inside"),
     ("\\text{accuracy} = \\frac{TP + TN}{N}", "\\text{准确率} = \\frac{TP + FN}{N}", "differ outside"),
     ("\\text{accuracy} = \\frac{TP + TN}{N}", "\\text{精度} = \\frac{TP + TN}{N}", "准确率"),
     ("P@k = \\#\\{\\text{relevant documents among the top } k\\}",
@@ -226,7 +227,8 @@ def test_translated_display_maths_reaches_the_page(tmp_path):
         f"import sys\nsys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
         "extensions = ['myst_parser', 'mltutor_site']\nmyst_enable_extensions = ['dollarmath']\n"
         "locale_dirs = ['locales']\nhtml_theme = 'basic'\n", encoding="utf-8")
-    (src / "index.md").write_text("# T\n\n$$\n\\text{accuracy} = \\frac{1}{N}\n$$\n", encoding="utf-8")
+    (src / "index.md").write_text("# T\n\n$$\n\\text{accuracy} = \\frac{1}{N}\n$$\n",
+                                  encoding="utf-8")
     po = polib.POFile()
     po.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
     po.append(polib.POEntry(msgid="\n\\text{accuracy} = \\frac{1}{N}\n",
