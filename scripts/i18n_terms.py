@@ -82,6 +82,9 @@ FORBIDDEN = [
     ("F1 分数 (the glossary's term is F1 值)", r"F1 ?分数", None),
     ("Fβ 分数 (the glossary's term is Fβ 值)", r"F[-_]?β ?分数", None),
     ("最高标签 (top-label is 最大概率类别)", r"最高标签", None),
+    ("发生率 (that is incidence; prevalence is 患病率, or 正类比例 outside medicine)", r"发生率", None),
+    ("紧致 (a skin-care word: a tight box is 贴合的框 or 最小外接框, a tight detector "
+     "定位精准的检测器)", r"紧致", None),
 ]
 
 #: English left in the Chinese prose where the glossary has a Chinese term (checked whatever the

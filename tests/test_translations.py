@@ -112,6 +112,8 @@ def test_the_translation_is_complete_and_counted():
     ("A duplicate of the same object.", "对同一物体的重复检测。", []),
     ("A duplicate of the same object.", "对同一目标的重复检测。", ["物体", "目标"]),
     ("Object detection benchmarks.", "目标检测基准。", []),
+    ("A disease that affects 1 in 1,000.", "某疾病的发生率为 1/1,000。", ["发生率"]),
+    ("A tight box.", "一个紧致的框。", ["紧致"]),
 ])
 def test_glossary_terms_are_enforced(english, chinese, expected):
     found = term_problems(english, chinese)
