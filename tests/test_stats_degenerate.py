@@ -87,3 +87,13 @@ def test_zero_d_arrays_are_numbers():
 
     low, high = proportion_ci(np.array(3), np.array(10))
     assert (float(low), float(high)) == proportion_ci(3, 10)
+
+
+@pytest.mark.parametrize("bad", [np.r_[np.arange(59.0), np.nan],
+                                 np.array([f"g{i}" for i in range(59)] + [None], dtype=object)])
+def test_missing_group_ids_are_refused(bad):
+    with pytest.raises(ValueError, match="groups contains"):
+        bootstrap_ci(accuracy, Y, P, groups=bad, n_resamples=5, random_state=0)
+    with pytest.raises(ValueError, match="strata contains"):
+        bootstrap_ci(accuracy, Y, P, groups=np.arange(60) // 2, strata=np.r_[Y[:-1], np.nan],
+                     n_resamples=5, random_state=0)

@@ -187,6 +187,7 @@ def _check_groups(groups: Any, strata: Any, n: int):
     groups = np.asarray(groups)
     if groups.ndim != 1 or groups.shape[0] != n:
         raise ValueError(f"groups must have one id per sample, shape ({n},), got {groups.shape}")
+    _refuse_missing_ids(groups, "groups")
     _, group_code = np.unique(groups, return_inverse=True)
     if strata is None:
         strata_code = np.zeros(n, dtype=np.int64)
@@ -194,6 +195,7 @@ def _check_groups(groups: Any, strata: Any, n: int):
         strata = np.asarray(strata)
         if strata.ndim != 1 or strata.shape[0] != n:
             raise ValueError(f"strata must have one value per sample, shape ({n},), got {strata.shape}")
+        _refuse_missing_ids(strata, "strata")
         _, strata_code = np.unique(strata, return_inverse=True)
         first = np.zeros(group_code.max() + 1, dtype=np.int64)
         first[group_code] = strata_code
@@ -204,6 +206,18 @@ def _check_groups(groups: Any, strata: Any, n: int):
     bounds = np.r_[np.flatnonzero(new_group), n]
     _check_groups_vary(strata_code[members[bounds[:-1]]], strata is not None)
     return members, bounds, strata_code
+
+
+def _refuse_missing_ids(ids: np.ndarray, name: str) -> None:
+    """NaN (or None) is no group id: ``np.unique`` would quietly make one group of them all."""
+    if ids.dtype.kind == "f" and np.isnan(ids).any():
+        raise ValueError(f"{name} contains NaN at index {int(np.flatnonzero(np.isnan(ids))[0])}; "
+                         "every sample needs a real id")
+    if ids.dtype.kind == "O":
+        missing = [i for i, v in enumerate(ids.tolist()) if v is None or v != v]
+        if missing:
+            raise ValueError(f"{name} contains a missing id (None or NaN) at index {missing[0]}; "
+                             "every sample needs a real id")
 
 
 def _check_groups_vary(group_stratum: np.ndarray, stratified: bool) -> None:
