@@ -108,10 +108,12 @@ ALT_TEXT: dict[str, dict[str, str]] = {
         "line at the prevalence, close to zero.",
     },
     "book/06b_calibration_uncertainty.ipynb": {
-        "c8b1bb28": "Coverage of 95 % intervals for a proportion against the true rate p from "
-        "0.02 to 0.98, for a class of 20 samples and 20,000 draws per p. The dashed Wald curve "
-        "is saw-toothed and falls far below the grey 0.95 line near p = 0 and p = 1; the solid "
-        "Wilson curve stays close to 0.95 across the whole range.",
+        "c8b1bb28": "Exact coverage of three 95 % intervals for a proportion against the true rate p "
+        "from 0 to 1, for a class of 20 samples. The dashed Wald curve is saw-toothed and "
+        "falls far below the grey 0.95 line, towards 0 near p = 0 and p = 1. The solid "
+        "Wilson curve oscillates around 0.95 but dips to about 0.84 in narrow spikes "
+        "close to p = 0 and p = 1. The dotted Clopper-Pearson curve stays on or above "
+        "0.95 everywhere, mostly well above it.",
         "ch06b-014": "Two panels on temperature scaling of an over-confident ten-class model. "
         "Left: validation log loss against the temperature T on a log axis, a single valley "
         "with its minimum at the fitted T marked by a dashed line. Right: top-label "
