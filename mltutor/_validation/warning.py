@@ -16,10 +16,12 @@ class UndefinedMetricWarning(UserWarning):
     Same name and meaning as ``sklearn.exceptions.UndefinedMetricWarning``; mltutor defines its own
     so that it does not need scikit-learn at run time.  Where scikit-learn is installed, the
     warning is *issued* as a subclass of both classes, so a filter a learner already has for
-    scikit-learn's (``warnings.filterwarnings("ignore", category=sklearn.exceptions.
-    UndefinedMetricWarning)``) still applies after swapping ``sklearn.metrics`` for
-    ``mltutor.metrics``, and so does a filter for this one.  scikit-learn is imported at the first
-    such warning, not when mltutor is imported.
+    scikit-learn's class still applies after swapping ``sklearn.metrics`` for
+    ``mltutor.metrics``, and so does a filter for this one::
+
+        warnings.filterwarnings("ignore", category=sklearn.exceptions.UndefinedMetricWarning)
+
+    scikit-learn is imported at the first such warning, not when mltutor is imported.
     """
 
 
