@@ -218,7 +218,8 @@ class EvaluationReport:
         lines = [self._title()]
         for key, name in HEADLINE:
             lines.append(f"  {name:<18} {getattr(self, key)}")
-        lines.append(f"  {'majority baseline':<18} {self.majority_baseline:.3f}")
+        lines.append(f"  {'best constant':<18} {self.majority_baseline:.3f}  "
+                     "(the largest test class: chosen with the test labels)")
         lines.append("  " + self._calibration_line())
         shown = self.per_class[:n_classes]
         lines.append(f"Worst {len(shown)} classes by F1:")
@@ -242,7 +243,8 @@ class EvaluationReport:
         for key, name in HEADLINE:
             m = getattr(self, key)
             out.append(f"| {name} | {m.estimate:.3f} | [{m.low:.3f}, {m.high:.3f}] |")
-        out.append(f"| majority baseline | {self.majority_baseline:.3f} | |")
+        out.append(f"| best constant (the largest test class, chosen with the test labels) | "
+                   f"{self.majority_baseline:.3f} | |")
         out += ["", self._calibration_line(), "", "Worst classes by F1:", "",
                 "| class | precision | recall | F1 | support |", "|---|---:|---:|---:|---:|"]
         for r in self.per_class[:10]:
