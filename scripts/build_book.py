@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = {
     "en": ("html", "_build/html", "_build/.doctrees", {}),
     "zh": ("html", "_build/html/zh", "_build/.doctrees-zh",
-           {"language": "zh_CN", "html_title": "如实评估分类器与检测器",
+           {"language": "zh_CN", "html_title": "如实评估分类器与检测器", "author": "mltutor 作者团队",
             # Jupyter Book sets this theme string itself, so Sphinx's catalogs never see it.
             "html_theme_options": {"search_bar_text": "搜索本书……"},
             # sphinx-togglebutton ships these in a zh-cn folder that language zh_CN never finds.
