@@ -406,8 +406,9 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
         miss, but it can absorb one detection; see :mod:`mltutor.detection.keypoints`).
     detections : list of dict
         COCO results: ``image_id``, ``category_id``, ``score`` and ``bbox`` ([x, y, width, height]),
-        ``segmentation`` (an RLE dict, compressed or not, or polygons — pycocotools itself takes only
-        RLEs) or ``keypoints`` (3 numbers per keypoint; the third is not used).  A detection's area,
+        ``segmentation`` (an RLE dict, compressed or not, or polygons — the ``loadRes`` of pycocotools
+        2.0.11 takes only compressed RLEs) or ``keypoints`` (3 numbers per keypoint; the third is not
+        used).  A detection's area,
         for the size ranges, is its box's, its mask's, or its keypoints' extent
         ``(max x - min x)(max y - min y)``, as pycocotools' ``loadRes`` computes it; mask and keypoint
         results that also carry a ``bbox`` take its area ``width * height``, and keypoint results
