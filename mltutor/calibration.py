@@ -237,7 +237,7 @@ def calibration_curve(
         \\text{prob\\_pred}_k = \\frac{1}{|B_k|}\\sum_{i\\in B_k} p_i
 
     and empty bins are left out, so fewer than ``n_bins`` points may come back.  A calibrated
-    model lies on the diagonal.
+    model lies on the diagonal up to each bin's sampling noise.
 
     Parameters
     ----------
@@ -428,9 +428,10 @@ def expected_calibration_error(
 
     ECE depends on the binning (more bins: a noisier, usually larger estimate) and is 0 for a
     model that predicts the test set's class frequencies for every sample, so report it next to
-    a proper score (log loss, Brier), not alone.  It is biased upwards: even a perfectly
-    calibrated model has an ECE above 0 on a finite sample, about 0.022 on 3,000 samples with 15
-    bins in chapter 6b's ten-class simulation (about 0.04 with 50 bins, or on 1,000 samples).
+    a proper score (log loss, Brier), not alone.  It is biased upwards: on a finite sample the
+    expected ECE of a perfectly calibrated model is above 0 (unless all its probabilities are 0
+    or 1), about 0.022 on 3,000 samples with 15 bins in chapter 6b's ten-class simulation (about
+    0.04 with 50 bins, or on 1,000 samples).
     Compare an ECE, or a difference between two, with that noise floor for the same number of
     samples and bins.
 
@@ -810,8 +811,10 @@ def fit_platt(
     (a, b) : tuple of float
         scikit-learn stores the same map as ``expit(-(A s + B))``: ``A = -a``, ``B = -b``.
         With ``a > 0`` the map is increasing and keeps the ranking (AUC unchanged), while the
-        accuracy at a fixed cut-off such as 0.5 can change; ``a < 0`` means the scores were
-        anti-correlated with the labels and the map reverses them.
+        accuracy at a fixed cut-off such as 0.5 can change; ``a < 0`` reverses the
+        ranking (the AUC becomes 1 − AUC): the fit gives it to scores anti-correlated with the
+        labels, and can give it to a score that ranks most pairs the right way round when a few
+        outlying scores pull the other way (chapter 6b), so check its sign.
 
     Examples
     --------
