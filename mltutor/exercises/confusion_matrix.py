@@ -236,7 +236,8 @@ ex6 = ChoiceExercise(
     options={
         "a": ("TP / (TP + FN) = 27 / 30, the sensitivity (recall)",
               "27 / 30 is the share of the *sick* who test positive. Her question starts from the "
-              "other end: she is among the 60 who tested positive, not among the 30 who are sick."),
+              "other end: what she knows is that she is among the 60 who tested positive; whether "
+              "she is among the 30 who are sick is what she asks."),
         "b": ("TP / (TP + FP) = 27 / 60, the positive predictive value (precision)",
               "among the 60 positive results, 27 are sick: a positive result means the disease "
               "about 45 % of the time, although the test finds 90 % of the sick. The other 33 "
