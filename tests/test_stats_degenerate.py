@@ -97,3 +97,13 @@ def test_missing_group_ids_are_refused(bad):
     with pytest.raises(ValueError, match="strata contains"):
         bootstrap_ci(accuracy, Y, P, groups=np.arange(60) // 2, strata=np.r_[Y[:-1], np.nan],
                      n_resamples=5, random_state=0)
+
+
+def test_zero_d_array_messages_say_what_they_got():
+    """A 0-d array is named as one ("got array(1)" read like a valid array)."""
+    from mltutor import metrics
+
+    with pytest.raises(TypeError, match="0-d array"):
+        metrics.accuracy_score(np.array(1), np.array(1))
+    with pytest.raises(TypeError, match="0-d array"):
+        metrics.roc_auc_score([0, 1], np.array(0.5))

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["as_numpy", "check_lengths", "column_or_1d", "describe", "not_array_like"]
+__all__ = ["as_numpy", "check_lengths", "column_or_1d", "describe", "not_array_like", "shown"]
 
 
 def not_array_like(x: Any) -> bool:
@@ -41,6 +41,13 @@ def describe(x: Any) -> str:
     if x is None or isinstance(x, (str, bytes)):
         return repr(x)[:60]
     return type(x).__name__
+
+
+def shown(x: Any) -> str:
+    """``repr(x)`` for an error message, except that a 0-d array says what it is."""
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        return describe(x)
+    return f"{x!r:.80}"
 
 
 def column_or_1d(arr: np.ndarray, name: str) -> np.ndarray:

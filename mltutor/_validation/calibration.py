@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import as_numpy, check_lengths, not_array_like
+from .arrays import as_numpy, check_lengths, not_array_like, shown
 from .labels import as_label_array, check_labels_1d, equals_label, label_kind
 from .warning import warn
 from .weights import check_sample_weight
@@ -41,7 +41,7 @@ def check_real_array(
     infinity, empty input and the wrong number of dimensions (ValueError).
     """
     if not_array_like(x):
-        raise TypeError(f"{name} must be an array-like of numbers; got {x!r}.")
+        raise TypeError(f"{name} must be an array-like of numbers; got {shown(x)}.")
     try:
         arr = as_numpy(x, name)
     except ValueError as exc:  # ragged nested lists
@@ -137,7 +137,7 @@ def sklearn_binary_targets(
     """scikit-learn's ``_validate_binary_probabilistic_prediction``: one-hot (n, 2) targets,
     (n, 2) probabilities [1 - p, p] and the weights."""
     if not_array_like(y_true):
-        raise TypeError(f"y_true must be an array-like of labels; got {y_true!r}.")
+        raise TypeError(f"y_true must be an array-like of labels; got {shown(y_true)}.")
     yt = check_labels_1d(y_true, "y_true")
     p = y_prob.reshape(-1)
     weights = None if not_array_like(sample_weight) else as_numpy(sample_weight, "sample_weight")
@@ -161,13 +161,13 @@ def sklearn_binary_targets(
 
 def _label_array(labels: Any) -> np.ndarray:
     if not_array_like(labels):
-        raise TypeError(f"labels must be an array-like of class labels; got {labels!r}.")
+        raise TypeError(f"labels must be an array-like of class labels; got {shown(labels)}.")
     arr, _ = as_label_array(labels, "labels")
     if arr.ndim != 1:
         raise ValueError(f"labels must be 1-D; got shape {arr.shape}.")
     kind = _target_kind(arr, "labels")
     if kind not in ("binary", "multiclass"):
-        raise ValueError(f"labels must be class labels (not {kind}); got {labels!r}.")
+        raise ValueError(f"labels must be class labels (not {kind}); got {shown(labels)}.")
     return arr
 
 
@@ -178,7 +178,7 @@ def sklearn_multiclass_targets(
     sorted labels of ``labels`` or of ``y_true``; the columns of an indicator ``y_true``)."""
     check_probabilities_range(y_prob, "y_prob")
     if not_array_like(y_true):
-        raise TypeError(f"y_true must be an array-like of labels; got {y_true!r}.")
+        raise TypeError(f"y_true must be an array-like of labels; got {shown(y_true)}.")
     yt, _ = as_label_array(y_true, "y_true")
     weights = None if not_array_like(sample_weight) else as_numpy(sample_weight, "sample_weight")
     check_lengths("", y_prob=y_prob, y_true=yt, sample_weight=weights)
@@ -190,7 +190,7 @@ def sklearn_multiclass_targets(
         lab = _label_array(labels)
         classes = np.unique(lab)
         if classes.shape != lab.shape:
-            raise ValueError(f"labels must not repeat a label; got {labels!r}.")
+            raise ValueError(f"labels must not repeat a label; got {shown(labels)}.")
         if not np.array_equal(classes, lab):
             warn(
                 f"Labels passed were {labels}. But this function assumes labels are ordered "

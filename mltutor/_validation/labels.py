@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import as_numpy, check_lengths, not_array_like
+from .arrays import as_numpy, check_lengths, not_array_like, shown
 from .params import AVERAGES
 from .warning import warn
 from .weights import check_sample_weight
@@ -73,7 +73,7 @@ def as_label_array(y: Any, name: str) -> tuple[np.ndarray, bool]:
     refused by :func:`label_kind`.
     """
     if y is None or isinstance(y, (str, bytes)) or np.ndim(y) == 0 and not hasattr(y, "toarray"):
-        raise TypeError(f"{name} must be an array-like of labels (list, array, Series); got {y!r}.")
+        raise TypeError(f"{name} must be an array-like of labels (list, array, Series); got {shown(y)}.")
     if _missing_values(y):
         raise ValueError(
             f"Input {name} contains NaN: missing values (pandas NA) cannot be class labels. "
@@ -212,7 +212,7 @@ def score_target_type(y_true: Any) -> tuple[np.ndarray, str]:
 def check_labels_1d(y: Any, name: str) -> np.ndarray:
     """1-D class labels (a column vector is flattened); NaN and infinity refused."""
     if not_array_like(y):
-        raise TypeError(f"{name} must be an array-like of labels; got {y!r}.")
+        raise TypeError(f"{name} must be an array-like of labels; got {shown(y)}.")
     arr, _ = as_label_array(y, name)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr.reshape(-1)

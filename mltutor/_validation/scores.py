@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import as_numpy, check_lengths, column_or_1d, not_array_like
+from .arrays import as_numpy, check_lengths, column_or_1d, not_array_like, shown
 from .labels import (
     as_label_array,
     check_labels,
@@ -71,7 +71,7 @@ def check_real_scores(
 def check_score_array(y_score: Any, n_samples: int) -> np.ndarray:
     """Scores of shape (n_samples,) or (n_samples, n_columns): real, finite, non-empty."""
     if not_array_like(y_score):
-        raise TypeError(f"y_score must be an array-like of scores; got {y_score!r}.")
+        raise TypeError(f"y_score must be an array-like of scores; got {shown(y_score)}.")
     s = as_numpy(y_score, "y_score")
     if s.ndim > 2:
         raise ValueError(f"y_score must be 1-D or 2-D; got an array of shape {s.shape}.")
@@ -144,7 +144,7 @@ def check_binary_scores(
         raise TypeError("y_true must be a dense 1-D array of labels; got a sparse matrix.")
     yt = column_or_1d(yt, "y_true")
     if not_array_like(y_score):
-        raise TypeError(f"y_score must be an array-like of scores (one per sample); got {y_score!r}.")
+        raise TypeError(f"y_score must be an array-like of scores (one per sample); got {shown(y_score)}.")
     scores = column_or_1d(check_real_scores(y_score, dtype_error=TypeError), "y_score")
     if yt.shape[0] != scores.shape[0]:
         raise ValueError(
@@ -231,7 +231,7 @@ class TopKInputs:
 def _top_k_scores(y_score: Any) -> np.ndarray:
     """Scores are a finite real 1-D or 2-D array (no strings, no NaN, no infinity)."""
     if not_array_like(y_score):
-        raise TypeError(f"y_score must be an array-like of scores; got {y_score!r}.")
+        raise TypeError(f"y_score must be an array-like of scores; got {shown(y_score)}.")
     s = as_numpy(y_score, "y_score")
     if s.ndim > 2:
         raise ValueError(f"y_score must be 1-D or 2-D (n_samples, n_classes); got shape {s.shape}.")

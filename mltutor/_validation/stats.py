@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import check_lengths, column_or_1d, describe, not_array_like
+from .arrays import check_lengths, column_or_1d, describe, not_array_like, shown
 from .scores import as_real_array
 
 __all__ = [
@@ -130,7 +130,7 @@ def check_proportion_counts(count: Any, nobs: Any) -> tuple[np.ndarray, np.ndarr
     for x, name in ((count, "count"), (nobs, "nobs")):
         zero_d = isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iuf"
         if not_array_like(x) and not _is_real(x) and not zero_d:
-            raise TypeError(f"{name} must be a number or an array of numbers; got {x!r}.")
+            raise TypeError(f"{name} must be a number or an array of numbers; got {shown(x)}.")
         a = as_real_array(x, name).astype(np.float64)
         if not np.isfinite(a).all():
             raise ValueError(f"{name} must be finite (no NaN or inf).")

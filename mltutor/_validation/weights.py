@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .arrays import as_numpy, column_or_1d, not_array_like
+from .arrays import as_numpy, column_or_1d, not_array_like, shown
 
 __all__ = ["check_sample_weight"]
 
@@ -84,7 +84,7 @@ def check_sample_weight(
         return None
     if not_array_like(sample_weight):
         raise TypeError(
-            f"sample_weight must be an array-like with one weight per sample; got {sample_weight!r}."
+            f"sample_weight must be an array-like with one weight per sample; got {shown(sample_weight)}."
         )
     try:
         w = as_numpy(sample_weight, "sample_weight")
