@@ -19,6 +19,12 @@ Then recall = TP / (number of non-difficult boxes) and precision = TP / (TP + FP
 (kernel 2), and the AP is the area under the interpolated curve, computed by
 :func:`mltutor.interpolated_ap.interpolated_average_precision`.
 
+``"voc2007"`` reads the envelope at the exact levels k/10.  The VOC2007 devkit's MATLAB loop
+``t=0:0.1:1`` holds 0.30000000000000004 as its fourth level, and Python ports that loop over
+``np.arange(0., 1.1, 0.1)`` also put the levels for 0.6 and 0.7 just above them, so on a class whose
+recall reaches such a level exactly (3 of 10 objects, say) their 11-point AP can be lower than this
+one.
+
 The devkit measures boxes in whole pixels and adds 1 to every width and height; here coordinates are
 continuous (``width = x2 - x1``), like COCO and torchvision.
 """

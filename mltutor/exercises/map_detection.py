@@ -221,8 +221,10 @@ ex4 = Exercise(
     ],
     hints=[
         "Use exactly the eleven recall levels `np.arange(11) / 10`. `np.arange(0, 1.1, 0.1)` "
-        "looks the same but holds 0.30000000000000004 instead of 0.3, so a recall of exactly "
-        "0.3 would not count as reaching it.",
+        "looks the same but holds 0.30000000000000004 instead of 0.3 (and drifts at 0.6 and 0.7 "
+        "too), so a recall of exactly 0.3 would not count as reaching it. Some reference code "
+        "(the VOC2007 devkit's `0:0.1:1`, py-faster-rcnn's `voc_eval.py`) does use such drifted "
+        "levels; this exercise uses the exact ones.",
         "At each level t take the *largest* precision among the points with recall >= t (that "
         "is the envelope), or 0 if the list never reaches t; average the 11 values.",
     ],
