@@ -3,7 +3,7 @@
 AP says *how much* is wrong, not *what*.  TIDE gives every false positive and every missed object
 one cause, then asks for each cause: "how much higher would AP be if exactly these errors were
 fixed, and nothing else?"  The thresholds are TIDE's: foreground ``t_f = 0.5`` (what counts as a
-hit) and background ``t_b = 0.1`` (below it a box overlaps nothing).
+hit) and background ``t_b = 0.1`` (at or below it a box overlaps nothing).
 
 Matching
 --------
@@ -58,7 +58,9 @@ Where and why this differs from ``tidecv``
 * AP is exactly COCO's AP at IoU ``t_f`` — 101 recall points, precision ``tp / (tp + fp + eps)``,
   the mean over categories that have ground truth — so the baseline ``AP`` equals
   :func:`mltutor.detection.evaluate_coco`'s ``AP50`` and every fixed AP equals ``evaluate_coco`` on
-  the "fixed" dataset.  tidecv uses the same 101-point rule (in percent, without the eps) but also
+  the "fixed" dataset, as long as no image has more than 100 detections of one category (a fix
+  keeps the detections that were kept before it; ``evaluate_coco`` would pick the 100 best of
+  each image and category again).  tidecv uses the same 101-point rule (in percent, without the eps) but also
   averages in, as AP 0, a category with detections and no ground truth, and drops a category
   the moment a fix empties it; a fix could then move the mean for bookkeeping reasons alone.
   tidecv also samples precision at recall ``i / 100``, pycocotools at ``np.linspace(0, 1, 101)``;
