@@ -7,8 +7,8 @@ The formats are::
     trainlist01.txt     ApplyEyeMakeup/v_ApplyEyeMakeup_g08_c01.avi 1
     testlist01.txt      ApplyEyeMakeup/v_ApplyEyeMakeup_g01_c01.avi
 
-The official files end their lines with CRLF and end with a blank line; both are accepted, as are
-blank lines anywhere and a UTF-8 byte-order mark.
+The official files end their lines with CRLF; CRLF and LF line ends are accepted, as are blank
+lines anywhere (a trailing one included) and a UTF-8 byte-order mark.
 
 **Class names are compared without regard to case.**  The official files spell one class two
 ways: ``classInd.txt`` and the folder say ``HandstandPushups``, the file names say

@@ -28,8 +28,10 @@ A frame of clip ``i`` (class ``c``, group ``g``) at time ``t`` is
 with :math:`\\mu_c` the unit-norm class signature, :math:`m_{it} \\in \\{0, 1\\}` the action mask,
 :math:`o_{cg}` the group offset, :math:`u_i` a per-clip offset and :math:`\\varepsilon_{it}` frame
 noise, all Gaussian.  The scales are parameters of :func:`simulate_ucf101`; the defaults are
-tuned so that a small model (temporal mean-pool and a one-hidden-layer MLP, a few epochs on a
-CPU) reaches roughly 55--80 % top-1 accuracy on split 1.
+tuned so that a small model (a hidden layer applied to each frame, a temporal mean-pool and a
+linear classifier, a few epochs on a CPU) reaches about 76 % top-1 accuracy on split 1 from 8
+uniformly sampled frames; chapter 8 shows how key frames, several views or a long-tailed
+training set move that number.
 
 Everything is NumPy; nothing here needs PyTorch.
 
@@ -132,7 +134,7 @@ class SimulatedUCF101:
         """Indices of the training and test clips of official split ``k`` (1, 2 or 3).
 
         Split ``k`` tests on groups ``7k - 6`` ... ``7k`` of every class and trains on the others,
-        so no group (actor, background) is on both sides.
+        so no group (whose clips can share an actor or a background) is on both sides.
 
         Returns
         -------
