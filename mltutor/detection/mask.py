@@ -135,7 +135,7 @@ class RleSet:
 
     @cached_property
     def areas(self) -> np.ndarray:
-        """Pixels set in each mask: the sum of its odd-numbered runs."""
+        """Pixels set in each mask: the sum of its runs of ones (the second, fourth, ... run)."""
         offsets = self.ones[2]
         return self.ones_before[offsets[1:]] - self.ones_before[offsets[:-1]]
 
@@ -357,7 +357,10 @@ def _area(r: RleSet) -> np.ndarray:
 
 
 def area(rles: Any) -> int | np.ndarray:
-    """Pixels set in each mask (``pycocotools.mask.area``): the sum of the odd-numbered runs.
+    """Pixels set in each mask (``pycocotools.mask.area``): the sum of the runs of ones.
+
+    The runs of ones are the counts :math:`c_j` at odd positions *j*, counting from 0 (the second,
+    fourth, ... count):
 
     .. math:: |M| = \\sum_{j\\ \\text{odd}} c_j
 
