@@ -253,7 +253,8 @@ ex6 = ChoiceExercise(
               "on test."),
         "c": ("checkpoint 2, reporting its validation macro-F1 0.64",
               "0.64 is the maximum of three validation scores, so it is biased upwards by the "
-              "choice itself; it also measures a different metric from the one asked."),
+              "choice itself: the number to report comes from data that the choice did not "
+              "look at."),
         "d": ("the checkpoint with the best mean of the two columns",
               "mixing test scores into the choice again leaks the test set."),
     },
