@@ -428,8 +428,9 @@ def claim_rows() -> list[tuple[Page, list[dict]]]:
 
 
 def _quote_cell(page: Page, claim: dict, title: str, zh: bool = False) -> str:
-    quote = claim["zh_quote"] if zh else claim["quote"]
-    return _cell(f"“{normalise(quote)}” ([{title}]({_link(page)}))")
+    if zh:  # full-width brackets, no spaces beside them (the Chinese edition's convention)
+        return _cell(f"“{normalise(claim['zh_quote'])}”（[{title}]({_link(page)})）")
+    return _cell(f"“{normalise(claim['quote'])}” ([{title}]({_link(page)}))")
 
 
 def render_page() -> str:
@@ -462,6 +463,9 @@ def zh_table() -> dict[str, str]:
     def unescape(cell: str) -> str:  # a table cell's message is its text without the \| escape
         return cell.replace("\\|", "|")
 
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from i18n import fix_spacing
+
     table = {message_id(en): zh for en, zh in (PAGE_TITLE, PAGE_INTRO, *COLUMNS)}
     for page, claims in claim_rows():
         title, zh_title = _page_title(page), _zh_title(page)
@@ -471,7 +475,7 @@ def zh_table() -> dict[str, str]:
             zh = unescape(_quote_cell(page, claim, zh_title.replace("\\.", ".", 1), zh=True))
             table[message_id(en)] = zh
             table[message_id(unescape(_cell(claim["proof"])))] = unescape(_cell(claim["zh_proof"]))
-    return table
+    return {key: fix_spacing(zh) for key, zh in table.items()}
 
 
 # ---------------------------------------------------------------------------------------------
