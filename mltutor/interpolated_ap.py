@@ -10,8 +10,10 @@ a non-increasing staircase), and then average it:
 
 * ``"voc2007"`` — 11 points: :math:`\frac{1}{11}\sum_{t \in \{0, 0.1, \dots, 1\}} p_{\mathrm{interp}}(t)`,
   with :math:`p_{\mathrm{interp}}(t) = 0` when no point reaches recall :math:`t`.  The recall
-  points are exactly :math:`k/10`; ``np.arange(0, 1.1, 0.1)`` would give 0.30000000000000004 for
-  0.3, which flips the comparison ``recall >= t`` at a recall of exactly 0.3.
+  points here are exactly :math:`k/10`.  The official VOC2007 devkit (``for t=0:0.1:1`` in
+  MATLAB) and ``voc_eval.py`` of py-faster-rcnn (``np.arange(0., 1.1, 0.1)``) use floating
+  levels instead, such as 0.30000000000000004 for 0.3, which flips ``recall >= t`` at a recall of
+  exactly 0.3: to reproduce a published number, use the levels of the code that produced it.
 * ``"all-point"`` (VOC 2010 and later) — the exact area under the envelope:
   :math:`\sum_n (r_n - r_{n-1})\, p_{\mathrm{interp}}(r_n)`.
 * ``"coco"`` — 101 points ``np.linspace(0, 1, 101)``, as pycocotools' ``COCOeval.accumulate``:
