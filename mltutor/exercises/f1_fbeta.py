@@ -222,9 +222,11 @@ ex6 = ChoiceExercise(
         "b": ("two missed defects becoming detected",
               "that turns two false negatives into true positives, which raises F1."),
         "c": ("adding 100 defect-free items that the detector wrongly flags",
-              "those are 100 new false positives; they lower precision and F1."),
+              "those are 100 new false positives; they lower precision and F1 (unless the "
+              "detector finds no defect at all, when both are already 0)."),
         "d": ("adding 100 defects that the detector misses",
-              "those are 100 new false negatives; they lower recall and F1."),
+              "those are 100 new false negatives; they lower recall and F1 (unless the "
+              "detector finds no defect at all, when both are already 0)."),
     },
     answer="a",
     hints=[

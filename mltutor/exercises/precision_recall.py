@@ -281,7 +281,8 @@ ex7 = ChoiceExercise(
               "recall, computed from the validation positives, is at least 0.95",
               "the bound keeps a margin for the sampling noise of the validation recall, so the "
               "target holds in the population in at least 95 % of validation studies (for "
-              "continuous scores), and it shows when there are too few positives to promise it. "
+              "continuous scores and validation positives drawn independently from that "
+              "population), and it shows when there are too few positives to promise it. "
               "Among the thresholds that qualify the highest sends the fewest people to the "
               "follow-up: the bound, like the recall, never rises with the threshold."),
         "c": ("the highest threshold whose recall on validation data is at least 0.95",
