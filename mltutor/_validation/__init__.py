@@ -17,6 +17,7 @@ module              checks
 ``detection``       COCO dicts and per-image box lists
 ``stats``           kappa and LR options, proportions, paired tests, conformal sets
 ``warning``         ``UndefinedMetricWarning`` and the learner-facing ``warn``
+``monitoring``      label streams, 0/1 alarm streams, windows, priors of :mod:`mltutor.monitoring`
 ``streaming``       torch tensors of :mod:`mltutor.streaming` (needs torch, so it is imported
                     by ``mltutor.streaming`` only, not here)
 ==================  ======================================================================
