@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -13,7 +14,8 @@ from .._validation.stats import (
     check_proportion_counts,
     check_proportion_method,
 )
-from ._special import beta_ppf, norm_isf
+from ._beta_quantile import beta_lower_quantile
+from ._special import norm_isf
 
 
 def proportion_ci(
@@ -87,16 +89,9 @@ def _interval(
     """The interval of validated float64 arrays, in statsmodels' order of operations."""
     tail = alpha / 2.0
     q = c / n
-    if method == "clopper-pearson":
-        low = np.zeros(q.shape)
-        high = np.ones(q.shape)
-        some, not_all = q > 0, q < 1  # Beta(0, .) and Beta(., 0) do not exist: the ends are 0, 1
-        low[some] = beta_ppf(tail, c[some], n[some] - c[some] + 1)
-        high[not_all] = 1.0 - beta_ppf(tail, n[not_all] - c[not_all], c[not_all] + 1)
+    if method in ("clopper-pearson", "jeffreys"):
+        low, _, _, high = _exact_ends(c, n, tail, method)
         return low, high
-    if method == "jeffreys":
-        a, b = c + 0.5, n - c + 0.5
-        return beta_ppf(tail, a, b), 1.0 - beta_ppf(tail, b, a)
     crit = norm_isf(tail)
     if method == "normal":
         dist = crit * np.sqrt(q * (1 - q) / n)
@@ -113,6 +108,37 @@ def _interval(
         dist = crit * np.sqrt(q * (1.0 - q) / n + crit2 / (4.0 * n**2)) / denom
         low, high = center - dist, center + dist
     return np.clip(low, 0, 1), np.clip(high, 0, 1)
+
+
+def _exact_ends(
+    c: np.ndarray, n: np.ndarray, tail: float, method: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The exact ends as ``(low, 1 - low, 1 - high, high)``, each to about one unit in its last
+    place.
+
+    Both ends are lower ``tail``-quantiles of a Beta distribution (the upper end through
+    ``1 - high``, the lower quantile of the swapped parameters), so only small probabilities are
+    ever solved for, and each quantile comes with its complement, so that ``1 - high`` keeps its
+    relative precision where ``high`` is next to 1 (and ``high`` where it is next to 0).
+    Clopper–Pearson's Beta(0, .) at ``count = 0`` and Beta(., 0) at ``count = nobs`` do not
+    exist: those ends are 0 and 1."""
+    if method == "clopper-pearson":
+        a_low, b_low, a_high, b_high = c, n - c + 1.0, n - c, c + 1.0
+        has_low, has_high = c > 0, c < n
+    else:
+        a_low, b_low = c + 0.5, n - c + 0.5
+        a_high, b_high = b_low, a_low
+        has_low = has_high = np.ones(c.shape, dtype=bool)
+    low, one_minus_low = np.zeros(c.shape), np.ones(c.shape)
+    one_minus_high, high = np.zeros(c.shape), np.ones(c.shape)
+    k = int(has_low.sum())
+    # one solver call for both ends (each entry is solved on its own either way)
+    x, y = beta_lower_quantile(math.log(tail),
+                               np.concatenate([a_low[has_low], a_high[has_high]]),
+                               np.concatenate([b_low[has_low], b_high[has_high]]))
+    low[has_low], one_minus_low[has_low] = x[:k], y[:k]
+    one_minus_high[has_high], high[has_high] = x[k:], y[k:]
+    return low, one_minus_low, one_minus_high, high
 
 
 class Rate(NamedTuple):
@@ -165,18 +191,26 @@ def confusion_rate_intervals(cm: Any, alpha: float = 0.05, method: str = "wilson
     fp, fn = pred_sum - tp, true_sum - tp
     tn = total - tp - fp - fn
     pairs = {"recall": (tp, tp + fn), "precision": (tp, tp + fp), "specificity": (tn, tn + fp)}
-    return RateIntervals(**{name: _rate(name, k, n, alpha, method)
-                            for name, (k, n) in pairs.items()})
-
-
-def _rate(name: str, count: np.ndarray, nobs: np.ndarray, alpha: float, method: str) -> Rate:
+    # the three rates' intervals in one call (each interval is computed on its own either way)
+    count = np.concatenate([k for k, _ in pairs.values()])
+    nobs = np.concatenate([n for _, n in pairs.values()])
     defined = nobs > 0
-    estimate = np.full(count.shape, np.nan)
     low, high = np.zeros(count.shape), np.ones(count.shape)
     if defined.any():
-        estimate[defined] = count[defined] / nobs[defined]
-        low[defined], high[defined] = _interval(count[defined], nobs[defined], alpha, method)
+        low[defined], high[defined] = _interval(count[defined].astype(np.float64),
+                                                nobs[defined].astype(np.float64), alpha, method)
+    k = tp.size
+    return RateIntervals(**{name: _rate(name, kn[0], kn[1], low[i * k:(i + 1) * k],
+                                        high[i * k:(i + 1) * k])
+                            for i, (name, kn) in enumerate(pairs.items())})
+
+
+def _rate(name: str, count: np.ndarray, nobs: np.ndarray, low: np.ndarray,
+          high: np.ndarray) -> Rate:
+    defined = nobs > 0
+    estimate = np.full(count.shape, np.nan)
+    estimate[defined] = count[defined] / nobs[defined]
     if not defined.all():
         warn(f"{name} is undefined (0/0) for classes {np.flatnonzero(~defined).tolist()}: "
              "estimate set to NaN, interval to [0, 1].", UndefinedMetricWarning)
-    return Rate(estimate, low, high, count, nobs)
+    return Rate(estimate, low.copy(), high.copy(), count, nobs)
