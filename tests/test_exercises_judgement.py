@@ -11,7 +11,7 @@ from mltutor.check import CORRECT, INCORRECT, ChoiceExercise
 #: The chapters of this issue, in course order (the rows of book/instructors.md).
 CHAPTERS = ("confusion_matrix", "accuracy_trap", "precision_recall", "f1_fbeta", "averaging",
             "roc_pr", "prediction_sets", "map_detection", "masks_keypoints_errors",
-            "ucf101_case_study")
+            "ucf101_case_study", "monitoring")
 #: Chapters whose judgement exercises are still to come (none now).
 PENDING: set[str] = set()
 
