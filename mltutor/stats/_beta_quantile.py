@@ -586,12 +586,13 @@ def _log_basym(a, b, lam, bcorr):
     j0 = 0.5 / e0 * _erfc_scaled(z0)
     j1 = e1
     total = j0 + D[0] * w0 * j1
+    result = np.full(a.shape, np.nan)  # NaN where 20 terms did not converge: never silent
+    idx = np.arange(a.size)
     s = np.ones(a.shape)
     h2 = h * h
     hn = np.ones(a.shape)
     w = w0
     znm1, zn = z, z2
-    going = np.ones(a.shape, dtype=bool)
     for n in range(2, _BASYM_TERMS + 1, 2):
         hn = hn * h2
         A[n - 1] = r0 * 2.0 * (h * hn + 1.0) / (n + 2.0)
@@ -602,13 +603,13 @@ def _log_basym(a, b, lam, bcorr):
             r = (i + 1.0) * -0.5
             B = [r * A[0]]
             for m in range(2, i + 1):
-                bsum = np.zeros(a.shape)
-                for jj in range(1, m):
+                bsum = (r - (m - 1)) * A[0] * B[m - 2]
+                for jj in range(2, m):
                     bsum = bsum + (jj * r - (m - jj)) * A[jj - 1] * B[m - jj - 1]
                 B.append(r * A[m - 1] + bsum / m)
             C[i - 1] = B[i - 1] / (i + 1.0)
-            dsum = np.zeros(a.shape)
-            for jj in range(1, i):
+            dsum = D[i - 2] * C[0] if i > 1 else 0.0
+            for jj in range(2, i):
                 dsum = dsum + D[i - jj - 1] * C[jj - 1]
             D[i - 1] = -(dsum + C[i - 1])
         j0 = e1 * znm1 + (n - 1.0) * j0
@@ -619,10 +620,20 @@ def _log_basym(a, b, lam, bcorr):
         t0 = D[n - 1] * w * j0
         w = w * w0
         t1 = D[np1 - 1] * w * j1
-        total = np.where(going, total + t0 + t1, total)
-        going &= ~(np.abs(t0) + np.abs(t1) <= eps * total)
-        if not going.any():
-            break
+        total = total + t0 + t1
+        done = np.abs(t0) + np.abs(t1) <= eps * total
+        if done.any():  # record those entries and go on with the others only
+            result[idx[done]] = total[done]
+            keep = ~done
+            if not keep.any():
+                break
+            idx, h, h2, r0, r1, w0, z2, s, hn, w, znm1, zn, j0, j1, total = (
+                v[keep] for v in (idx, h, h2, r0, r1, w0, z2, s, hn, w, znm1, zn, j0, j1,
+                                  total))
+            A = [v if v is None else v[keep] for v in A]
+            C = [v if v is None else v[keep] for v in C]
+            D = [v if v is None else v[keep] for v in D]
+    total = result
     with np.errstate(invalid="ignore", divide="ignore"):
         return ln_e0 + t - bcorr + np.log(total)
 
