@@ -130,7 +130,7 @@ def _errors(c, n, alpha, method):
     with mp.workdps(DPS):
         low, one_minus_low, one_minus_high, high = (
             float(v[0]) for v in _exact_ends(np.array([float(c)]), np.array([float(n)]),
-                                            alpha / 2, method))
+                                            alpha, method))
         pub_low, pub_high = proportion_ci(c, n, alpha=alpha, method=method)
         assert (pub_low, pub_high) == (low, high)
         low_t, omh_t = _reference_ends(c, n, alpha, method,
@@ -239,10 +239,23 @@ def test_tiny_alpha_lower_end():
     low, high = proportion_ci(3, 20, alpha=1e-300, method="clopper-pearson")
     assert low == pytest.approx((5e-301 / 1140) ** (1 / 3), rel=1e-13)
     # high is 1 - 1.6e-17 (it rounds to 1.0); its complement is held apart
-    one_minus_high = _exact_ends(np.array([3.0]), np.array([20.0]), 5e-301,
+    one_minus_high = _exact_ends(np.array([3.0]), np.array([20.0]), 1e-300,
                                  "clopper-pearson")[2][0]
     assert high == 1.0 and 1e-18 < one_minus_high < 1e-16
     _assert_exact(3, 20, 1e-300, "clopper-pearson")
+
+
+def test_smallest_alpha_and_the_nobs_limit():
+    """alpha = 5e-324 (alpha / 2 underflows to 0: the level is taken in log scale), and nobs
+    above 1e15 refused for the exact methods, by name (Wilson has no such limit)."""
+    low, high = proportion_ci(3, 20, alpha=5e-324, method="clopper-pearson")
+    with mp.workdps(DPS):  # I_x(3, 18) = 1140 x^3 (1 + O(x)) near 0
+        truth = (mp.mpf(5e-324) / 2 / 1140) ** (mp.mpf(1) / 3)
+    assert abs(low - truth) <= 1e-13 * truth and high == 1.0
+    for method in ("clopper-pearson", "jeffreys"):
+        with pytest.raises(ValueError, match=r"nobs must be at most 1e\+15 for the"):
+            proportion_ci(3, [10, 2e15], method=method)
+    assert proportion_ci(3, 2e15)[0] > 0
 
 
 def test_edges_are_exact_zero_and_one():

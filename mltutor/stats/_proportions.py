@@ -17,6 +17,9 @@ from .._validation.stats import (
 from ._beta_quantile import beta_lower_quantile
 from ._special import norm_isf
 
+#: The largest ``nobs`` the exact (Clopper–Pearson, Jeffreys) intervals accept.
+MAX_EXACT_NOBS = 1e15
+
 
 def proportion_ci(
     count: Any, nobs: Any, alpha: float = 0.05, method: str = "wilson"
@@ -49,10 +52,10 @@ def proportion_ci(
     inputs (up to 5,000 trials and ``alpha`` down to 1e-4 in the tests).  The Clopper–Pearson
     and Jeffreys ends are computed with NumPy alone (the incomplete beta function of ACM TOMS
     708, DiDonato and Morris 1992, in log scale), each entry of an array on its own, and are
-    checked against 40-digit references for ``nobs`` up to 1e15 and ``alpha`` down to 1e-300:
-    within 1e-10 of the interval's width, or within two units in the last place where a float64
-    cannot hold that (at ``nobs = 1e15`` with ``count / nobs`` near 1/2, one unit is 9e-10 of
-    the width).  There SciPy 1.17's ``beta.ppf``, which statsmodels calls, can be far off:
+    checked against 40-digit references for ``nobs`` up to 1e15 (larger ``nobs`` are refused
+    for these two methods) and ``alpha`` down to 1e-300: within 1e-10 of the interval's width,
+    or within two units in the last place where a float64 cannot hold that (at ``nobs = 1e15``
+    with ``count / nobs`` near 1/2, one unit is 9e-10 of the width).  There SciPy 1.17's ``beta.ppf``, which statsmodels calls, can be far off:
     ``beta.ppf(5e-301, 3, 18)`` gives 1.75e-33, where the root is 7.6e-102.  Unlike
     statsmodels, the default method is ``"wilson"``: the Wald interval is unreliable on small or
     extreme counts, and erratic even for large ``n`` :cite:p:`brown2001interval`.  Every method
@@ -98,7 +101,13 @@ def _interval(
     tail = alpha / 2.0
     q = c / n
     if method in ("clopper-pearson", "jeffreys"):
-        low, _, _, high = _exact_ends(c, n, tail, method)
+        if c.size and n.max() > MAX_EXACT_NOBS:
+            raise ValueError(
+                f"nobs must be at most {MAX_EXACT_NOBS:g} for the {method} interval (got "
+                f"{n.max():g}): its ends are checked to 1e-10 of the width up to there, and "
+                "beyond about 1e30 trials the interval is narrower than the spacing of float64 "
+                "numbers.")
+        low, _, _, high = _exact_ends(c, n, alpha, method)
         return low, high
     crit = norm_isf(tail)
     if method == "normal":
@@ -119,10 +128,13 @@ def _interval(
 
 
 def _exact_ends(
-    c: np.ndarray, n: np.ndarray, tail: float, method: str
+    c: np.ndarray, n: np.ndarray, alpha: float, method: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The exact ends as ``(low, 1 - low, 1 - high, high)``, each to about one unit in its last
     place.
+
+    Both ends solve ``I = alpha / 2``, taken in log scale (``alpha / 2`` underflows to 0 for
+    ``alpha = 5e-324``).
 
     Both ends are lower ``tail``-quantiles of a Beta distribution (the upper end through
     ``1 - high``, the lower quantile of the swapped parameters), so only small probabilities are
@@ -141,9 +153,12 @@ def _exact_ends(
     one_minus_high, high = np.zeros(c.shape), np.ones(c.shape)
     k = int(has_low.sum())
     # one solver call for both ends (each entry is solved on its own either way)
-    x, y = beta_lower_quantile(math.log(tail),
+    x, y = beta_lower_quantile(math.log(alpha) - math.log(2.0),
                                np.concatenate([a_low[has_low], a_high[has_high]]),
                                np.concatenate([b_low[has_low], b_high[has_high]]))
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):  # never returned silently
+        raise RuntimeError("the Beta quantile did not converge for some entries: please report "
+                           "the counts to the mltutor maintainers.")
     low[has_low], one_minus_low[has_low] = x[:k], y[:k]
     one_minus_high[has_high], high[has_high] = x[k:], y[k:]
     return low, one_minus_low, one_minus_high, high
