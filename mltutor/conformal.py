@@ -125,14 +125,32 @@ def lac_scores(proba: np.ndarray) -> np.ndarray:
     return 1.0 - proba
 
 
+def _ranked_cumulative(proba: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's classes by descending ``p̂`` (ties by class index, a stable sort) and the
+    cumulative mass along that order: the one sort behind both APS quantities."""
+    order = np.argsort(-proba, axis=1, kind="stable")
+    return order, np.cumsum(np.take_along_axis(proba, order, axis=1), axis=1)
+
+
+def _unrank(order: np.ndarray, ranked: np.ndarray) -> np.ndarray:
+    out = np.empty_like(ranked)
+    np.put_along_axis(out, order, ranked, axis=1)
+    return out
+
+
+def _shifted(cumulative: np.ndarray) -> np.ndarray:
+    """The exclusive cumulative sum: the mass ranked strictly above each position."""
+    above = np.zeros_like(cumulative)
+    above[:, 1:] = cumulative[:, :-1]
+    return above
+
+
 def aps_scores(proba: np.ndarray, u: np.ndarray | None = None) -> np.ndarray:
     """APS score of every class: the probability mass of the classes ranked at or above it
     (descending ``p̂``, ties by class index), less ``u * p̂`` when ``u`` (one per row) is
     given."""
-    order = np.argsort(-proba, axis=1, kind="stable")
-    cumulative = np.cumsum(np.take_along_axis(proba, order, axis=1), axis=1)
-    scores = np.empty_like(proba)
-    np.put_along_axis(scores, order, cumulative, axis=1)
+    order, cumulative = _ranked_cumulative(proba)
+    scores = _unrank(order, cumulative)
     if u is not None:
         scores -= u[:, None] * proba
     return scores
@@ -145,13 +163,8 @@ def mass_above(proba: np.ndarray) -> np.ndarray:
     >>> mass_above(np.array([[0.2, 0.5, 0.3]])).round(2).tolist()
     [[0.8, 0.0, 0.5]]
     """
-    order = np.argsort(-proba, axis=1, kind="stable")
-    ranked = np.take_along_axis(proba, order, axis=1)
-    above = np.zeros_like(proba)
-    above[:, 1:] = np.cumsum(ranked, axis=1)[:, :-1]
-    out = np.empty_like(proba)
-    np.put_along_axis(out, order, above, axis=1)
-    return out
+    order, cumulative = _ranked_cumulative(proba)
+    return _unrank(order, _shifted(cumulative))
 
 
 def coverage(sets: np.ndarray, labels: Any) -> float:
@@ -270,6 +283,7 @@ def _plain_aps_sets(proba: np.ndarray, quantile: float) -> np.ndarray:
     ``{y : s(x, y) <= q̂}`` restores the superset of the split-conformal set, so coverage is at
     least ``1 − α``; the top class keeps the sets non-empty even when ``q̂ = 0``.
     """
-    sets = (mass_above(proba) < quantile) | (aps_scores(proba) <= quantile)
-    sets[np.arange(proba.shape[0]), np.argmax(proba, axis=1)] = True
-    return sets
+    order, cumulative = _ranked_cumulative(proba)  # one sort for both (two took 2.2x as long)
+    ranked = (_shifted(cumulative) < quantile) | (cumulative <= quantile)
+    ranked[:, 0] = True  # the top class (the first in the stable order, as np.argmax)
+    return _unrank(order, ranked)

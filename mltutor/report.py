@@ -33,6 +33,8 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from ._validation import UndefinedMetricWarning, warn
+from ._validation.arrays import as_numpy, float_eps
+from ._validation.stats import check_group_ids
 from .calibration import expected_calibration_error, log_softmax
 from .stats import bootstrap_ci
 
@@ -45,8 +47,8 @@ HEADLINE = (
     ("macro_f1", "macro F1"),
     ("weighted_f1", "weighted F1"),
 )
-#: Rows of probabilities must sum to 1, and lie in [0, 1], within this tolerance (or within the
-#: rounding of their own dtype, if that is coarser: float16 rows of 3 sum to 1 +- 1.5e-3).
+#: Rows of probabilities must lie in [0, 1] within this tolerance, and sum to 1 within it (or
+#: within the rounding of their own dtype, if coarser: float16 rows of 3 sum to 1 +- 1.5e-3).
 _PROB_ATOL = 1e-4
 
 
@@ -301,7 +303,7 @@ def _check_int(value: Any, name: str, low: int) -> int:
 
 
 def _class_indices(values: Any, name: str) -> np.ndarray:
-    arr = np.asarray(values)
+    arr = as_numpy(values, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D class indices, got shape {arr.shape}")
     if arr.size == 0:
@@ -321,9 +323,10 @@ def _check_groups(groups: Any, y: np.ndarray) -> np.ndarray | None:
     """One group id per sample, each group within one true class (the bootstrap's strata)."""
     if groups is None:
         return None
-    groups = np.asarray(groups)
+    groups = as_numpy(groups, "groups")
     if groups.shape != y.shape:
         raise ValueError(f"groups must have one id per sample, shape {y.shape}, got {groups.shape}")
+    check_group_ids(groups, "groups")  # before np.unique, which makes one group of all NaNs
     _, code = np.unique(groups, return_inverse=True)
     first_class = np.zeros(code.max() + 1, dtype=y.dtype)
     first_class[code] = y
@@ -346,44 +349,60 @@ def _check_names(class_names: Any, k: int | None) -> tuple[str, ...] | None:
     return names
 
 
-def _probability_rows(scores: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """Which rows are probabilities: in [0, 1] and summing to 1, up to ``dtype``'s rounding."""
+def _probability_rows(scores: np.ndarray, eps: float) -> np.ndarray:
+    """Which rows are probabilities: in [0, 1] and summing to 1.
+
+    The entries may stray from [0, 1] by 1e-4 only (arithmetic noise such as -1e-9: rounding a
+    probability to a coarser dtype never takes it outside); the sum by 1e-4 or ``k * eps``, the
+    rounding of the dtype the scores came in (``eps``), if that is coarser.
+    """
     k = scores.shape[1]
-    eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
-    atol = max(_PROB_ATOL, k * eps)
-    in_range = np.all((scores >= -atol) & (scores <= 1 + atol), axis=1)
-    return in_range & (np.abs(scores.sum(axis=1) - 1.0) <= atol)
+    in_range = np.all((scores >= -_PROB_ATOL) & (scores <= 1 + _PROB_ATOL), axis=1)
+    return in_range & (np.abs(scores.sum(axis=1) - 1.0) <= max(_PROB_ATOL, k * eps))
+
+
+def _not_probabilities(scores: np.ndarray, rows: np.ndarray) -> str:
+    """The first row that is not a probability vector, and how to make it one, for a message."""
+    bad = int(np.flatnonzero(~rows)[0])
+    row = scores[bad]
+    return (f"row {bad} ({np.array2string(row, precision=4, threshold=8)}) sums to "
+            f"{row.sum():.6g}, with entries from {row.min():.4g} to {row.max():.4g}. If they "
+            "are probabilities rounded on the way (saved with a few decimals, say), renormalise "
+            "them first: P / P.sum(axis=1, keepdims=True)")
 
 
 def _probabilities(scores: np.ndarray, logits: Any,
-                   dtype: np.dtype) -> tuple[np.ndarray, np.ndarray | None]:
+                   eps: float) -> tuple[np.ndarray, np.ndarray | None]:
     """(probabilities, log-probabilities or None when the scores were probabilities).
 
     ``"auto"`` takes the scores as probabilities when every row is one (up to the rounding of
-    the dtype they came in), as logits when no row is, and refuses a mix: a softmax of rows that
-    are probabilities changes every calibration number without a word.
+    the dtype they came in, ``eps``), as logits when no row is, or when fewer than half are and
+    some score is negative (a few rows of logits look like probabilities by chance: 2 classes of
+    100,000 samples have some), and refuses any other mix: a softmax of rows that are
+    probabilities changes every calibration number without a word.
     """
     if isinstance(logits, str) and logits == "auto":
-        rows = _probability_rows(scores, dtype)
+        rows = _probability_rows(scores, eps)
         if rows.all():
             logits = False
-        elif not rows.any():
+        elif not rows.any() or (2 * rows.sum() < rows.size and scores.min() < -_PROB_ATOL):
             logits = True
         else:
-            bad = int(np.flatnonzero(~rows)[0])
             raise ValueError(
                 f"scores_or_logits: {int(rows.sum())} of {rows.size} rows are probabilities (in "
-                f"[0, 1], summing to 1) and the others are not (row {bad}: "
-                f"{np.array2string(scores[bad], precision=4, threshold=8)}); say which they are "
-                "with logits=True (softmax every row) or logits=False (rows are probabilities)")
+                "[0, 1], summing to 1) and the others are not: "
+                f"{_not_probabilities(scores, rows)}; if they are logits, pass logits=True "
+                "(softmax every row)")
     elif logits is not True and logits is not False:
         raise ValueError(f"logits must be 'auto', True or False, got {logits!r}")
     if logits:
         logp = log_softmax(scores, axis=1)
         return np.exp(logp), logp
-    if not _probability_rows(scores, dtype).all():
-        raise ValueError("logits=False but the rows are not probabilities (each row must lie in "
-                         "[0, 1] and sum to 1); pass logits=True or 'auto' for raw scores")
+    rows = _probability_rows(scores, eps)
+    if not rows.all():
+        raise ValueError("logits=False but some rows are not probabilities (each row must lie "
+                         f"in [0, 1] and sum to 1): {_not_probabilities(scores, rows)}; if they "
+                         "are logits or other raw scores, pass logits=True (softmax every row)")
     probs = np.clip(scores, 0.0, None)  # rounding noise (-1e-9) is not a negative probability
     return probs / probs.sum(axis=1, keepdims=True), None
 
@@ -403,7 +422,8 @@ def _nll(y: np.ndarray, probs: np.ndarray, logp: np.ndarray | None) -> float:
     if zero:
         warn(f"{zero} sample(s) give their true class probability 0: their negative "
              "log-likelihood is infinite. The NLL shown clips probabilities to [eps, 1 - eps] "
-             "(eps = 2.2e-16) as scikit-learn's log_loss does.", UndefinedMetricWarning)
+             "(eps = 2.2e-16) as scikit-learn's log_loss does for float64 probabilities "
+             "(it clips float32 ones at 1.2e-7).", UndefinedMetricWarning)
     eps = np.finfo(np.float64).eps
     return float(-np.log(np.clip(p_true, eps, 1 - eps)).mean())
 
@@ -458,9 +478,11 @@ def evaluate(
         Seed of the resampling; the default makes the report reproducible to the last digit.
     logits : {"auto", True, False}, default "auto"
         ``True``: the scores are logits, apply softmax.  ``False``: they are probabilities (rows
-        in [0, 1] summing to 1, up to 1e-4 or the rounding of their dtype; checked, and
-        renormalised).  ``"auto"``: probabilities if every row is one, logits if no row is; a
-        mix is refused (say which with ``True`` or ``False``).
+        in [0, 1] up to 1e-4, summing to 1 up to 1e-4 or the rounding of their dtype; checked,
+        and renormalised).  ``"auto"``: probabilities if every row is one; logits if no row is,
+        or if fewer than half are and some score is negative (a few rows of logits can look like
+        probabilities by chance); any other mix is refused (say which with ``True`` or
+        ``False``).
     top_confusions : int, default 10
         How many most-confused (true, predicted) pairs to list.
     n_bins : int, default 15
@@ -499,14 +521,14 @@ def evaluate(
     ['b', 'a', 'c']
     """
     y = _class_indices(y_true, "y_true")
-    scores = np.asarray(scores_or_logits)
+    scores = as_numpy(scores_or_logits, "scores_or_logits")
     n_resamples = _check_int(n_resamples, "n_resamples", 1)
     top_confusions = _check_int(top_confusions, "top_confusions", 0)
     n_bins = _check_int(n_bins, "n_bins", 1)
     if scores.ndim == 2:
         if scores.dtype.kind not in "iufb" or scores.dtype.kind == "b":
             raise TypeError(f"scores_or_logits must be numbers, got dtype {scores.dtype}")
-        given_dtype = scores.dtype
+        eps = float_eps(scores_or_logits, scores)  # of the dtype given (bfloat16: 2**-7)
         scores = scores.astype(np.float64)
         if not np.all(np.isfinite(scores)):
             raise ValueError("scores_or_logits holds NaN or infinite values")
@@ -535,7 +557,7 @@ def evaluate(
     groups = _check_groups(groups, y)
 
     if scores.ndim == 2:
-        probs, logp = _probabilities(scores, logits, given_dtype)
+        probs, logp = _probabilities(scores, logits, eps)
         pred = scores.argmax(axis=1)
         ece = expected_calibration_error(y, probs, n_bins=n_bins)
         mean_conf = float(probs.max(axis=1).mean())

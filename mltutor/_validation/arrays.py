@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 
-__all__ = ["as_numpy", "check_lengths", "column_or_1d", "describe", "not_array_like", "shown"]
+__all__ = ["as_numpy", "check_lengths", "column_or_1d", "describe", "float_eps", "not_array_like",
+           "shown"]
 
 
 def not_array_like(x: Any) -> bool:
@@ -14,22 +16,36 @@ def not_array_like(x: Any) -> bool:
     return x is None or isinstance(x, (str, bytes)) or np.ndim(x) == 0
 
 
+def _torch_tensor(x: Any) -> bool:
+    """Whether ``x`` is a torch tensor (a subclass too), without importing torch."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(x, torch.Tensor)
+
+
 def as_numpy(x: Any, name: str) -> np.ndarray:
     """``np.asarray(x)``, except that a torch tensor is first detached and moved to the CPU, and
     a bfloat16 one widened to float32 (exactly: bfloat16 is float32 with a shorter mantissa),
     since NumPy has no bfloat16 and ``np.asarray`` would fail without naming the argument.
 
-    torch is never imported here: a tensor is recognised by its type's module.
+    torch is never imported here: a tensor is recognised only once torch has been imported.
     """
-    if type(x).__module__.startswith("torch") and hasattr(x, "detach"):
+    if _torch_tensor(x):
         try:
-            x = x.detach().cpu()
+            x = x.detach().cpu().resolve_conj().resolve_neg()  # a lazy negation: numpy() refuses it
             if str(x.dtype) == "torch.bfloat16":
                 x = x.float()
             return x.numpy()
         except (RuntimeError, TypeError) as exc:
             raise TypeError(f"{name} is a torch tensor NumPy cannot read ({exc}).") from None
     return np.asarray(x)
+
+
+def float_eps(x: Any, arr: np.ndarray) -> float:
+    """The machine epsilon of the float dtype ``x`` came in, ``arr`` being ``as_numpy(x)``: a
+    torch bfloat16 tensor's 2**-7, not that of the float32 it was widened to.  0.0 for integers."""
+    if _torch_tensor(x) and x.dtype.is_floating_point:
+        return float(sys.modules["torch"].finfo(x.dtype).eps)
+    return float(np.finfo(arr.dtype).eps) if arr.dtype.kind == "f" else 0.0
 
 
 def describe(x: Any) -> str:

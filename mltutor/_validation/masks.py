@@ -159,7 +159,8 @@ def bulk_rle_strings(rles: Any) -> tuple[bytes, np.ndarray, np.ndarray, np.ndarr
 
 def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, widths: np.ndarray,
                   where: Callable[[int], str]) -> np.ndarray:
-    """Decoded compressed strings: run lengths non-negative and summing to h·w for every object.
+    """Decoded compressed strings: run lengths in [0, h·w] and summing to h·w (exactly, not in
+    wrapped int64) for every object.
 
     Returns the running sum of ``counts`` it checks with (the run ends on one axis for all objects),
     which the caller may keep rather than compute again."""
@@ -168,13 +169,32 @@ def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, 
     after = offsets > 0
     at[after] = running[offsets[after] - 1]
     sums = np.diff(at)
+    hw = heights * widths
+    per_obj = np.diff(offsets)
     neg = np.zeros(heights.shape[0], dtype=bool)
-    if counts.shape[0] and counts.min() < 0:
-        neg[np.repeat(np.arange(heights.shape[0]), np.diff(offsets))[counts < 0]] = True
-    bad = neg | (sums != heights * widths)
+    long = np.zeros(heights.shape[0], dtype=bool)
+    if counts.shape[0] and (counts.min() < 0 or counts.max() > hw.min()):
+        owner = np.repeat(np.arange(heights.shape[0]), per_obj)
+        neg[owner[counts < 0]] = True
+        # A run longer than the image: deltas can build runs of any size, whose int64 sum may
+        # wrap around to h·w (64 runs of 2**58 plus 4 "sum to" 2 x 2 pixels).
+        long[owner[counts > hw[owner]]] = True
+    # Runs of at most h·w each: an object's int64 sum wraps only if it has 2**63 / (h·w) of
+    # them; such objects (rare: huge images) are added exactly.
+    exact = {i: sum(counts[offsets[i]:offsets[i + 1]].tolist())
+             for i in np.flatnonzero(per_obj.astype(np.float64) * hw >= 2.0**63).tolist()}
+    bad = neg | long | (sums != hw)
+    for i, total in exact.items():
+        bad[i] = neg[i] or long[i] or total != hw[i]
     if bad.any():
         i = int(np.argmax(bad))
-        why = "a negative run length" if neg[i] else f"runs summing to {int(sums[i])}, not h·w = {heights[i] * widths[i]}"
+        if neg[i]:
+            why = "a negative run length"
+        elif long[i]:
+            run = int(counts[offsets[i]:offsets[i + 1]].max())
+            why = f"a run of {run} pixels, more than h·w = {hw[i]}"
+        else:
+            why = f"runs summing to {exact.get(i, int(sums[i]))}, not h·w = {hw[i]}"
         raise ValueError(f"{where(i)}['counts'] decodes to {why}; it is not a valid RLE of size "
                          f"{[int(heights[i]), int(widths[i])]}.")
     return running

@@ -7,12 +7,13 @@ McNemar's and DeLong's tests, and the probability matrices of split-conformal pr
 
 from __future__ import annotations
 
+from decimal import Decimal
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
-from .arrays import check_lengths, column_or_1d, describe, not_array_like, shown
+from .arrays import as_numpy, check_lengths, column_or_1d, describe, not_array_like, shown
 from .scores import as_real_array
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "check_class_labels",
     "check_confusion_counts",
     "check_conformal_scores",
+    "check_group_ids",
     "check_kappa_replace",
     "check_kappa_weights",
     "check_lr_replace",
@@ -294,13 +296,18 @@ def check_metric_value(value: Any, where: str) -> np.ndarray:
 
     ``None``, strings (``"0.5"``), bools, complex numbers, dicts and other objects are refused with
     the call named (``where``): ``float("0.5")`` or ``np.asarray(None, float)`` would turn them
-    into a number (or NaN) without a word.
+    into a number (or NaN) without a word.  Exact real numbers (``Fraction``, ``Decimal``) are
+    real numbers, and a torch tensor is read as :func:`~.arrays.as_numpy` reads it.
     """
     kind = type(value).__name__
     if isinstance(value, (bool, np.bool_, str, bytes, dict)) or value is None:
         raise TypeError(f"the metric must return a real number or an array of them; {where} it "
                         f"returned {kind} {value!r:.60}")
-    arr = np.asarray(value)
+    arr = as_numpy(value, f"what the metric returned {where}")
+    if arr.dtype.kind == "O" and all(
+            isinstance(v, (Real, Decimal)) and not isinstance(v, (bool, np.bool_))
+            for v in arr.ravel().tolist()):
+        arr = arr.astype(float)
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"the metric must return a real number or an array of them; {where} it "
                         f"returned {kind} of dtype {arr.dtype}")
@@ -308,9 +315,11 @@ def check_metric_value(value: Any, where: str) -> np.ndarray:
 
 
 def check_conformal_scores(scores: Any, name: str = "scores") -> np.ndarray:
-    """Calibration non-conformity scores: a non-empty 1-D array of finite reals.
+    """Calibration non-conformity scores: a non-empty 1-D array of reals, NaN refused.
 
     ``np.partition`` sorts NaN last without a word, so a NaN score would move the threshold.
+    Infinite scores are ordered like any other (a score of ``inf`` for an impossible label, say),
+    as in MAPIE: the threshold is then ``inf`` only when the ``k``-th smallest is.
     """
     if not_array_like(scores):
         raise TypeError(f"{name} must be a 1-D array of non-conformity scores; "
@@ -321,6 +330,32 @@ def check_conformal_scores(scores: Any, name: str = "scores") -> np.ndarray:
                          f"got shape {s.shape}.")
     if s.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one calibration score is required.")
-    if not np.isfinite(s).all():
-        raise ValueError(f"{name} contains NaN or inf.")
+    if np.isnan(s).any():
+        raise ValueError(f"{name} contains NaN at index {int(np.flatnonzero(np.isnan(s))[0])}.")
     return s
+
+
+def _missing(value: Any) -> bool:
+    """None, NaN, NaT or pandas' NA (whose ``NA != NA`` is NA, and ``bool(NA)`` raises)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except TypeError:
+        return True
+
+
+def check_group_ids(ids: np.ndarray, name: str) -> None:
+    """NaN, NaT, None or pandas' NA is no group id: ``np.unique`` would quietly make one group of
+    them all (and one NA raised "boolean value of NA is ambiguous")."""
+    if ids.dtype.kind in "fc":
+        missing = np.flatnonzero(np.isnan(ids))
+    elif ids.dtype.kind in "mM":
+        missing = np.flatnonzero(np.isnat(ids))
+    elif ids.dtype.kind == "O":
+        missing = [i for i, v in enumerate(ids.tolist()) if _missing(v)]
+    else:
+        return
+    if len(missing):
+        raise ValueError(f"{name} contains a missing id (None, NaN or NaT) at index "
+                         f"{int(missing[0])}; every sample needs a real id")

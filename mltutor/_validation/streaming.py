@@ -234,8 +234,9 @@ def check_loaded_state(metric_name: str, tensors: object, specs: dict[str, tuple
     ``specs`` maps each state's name to ``(reduction, default, low, high)``: a ``"sum"`` state
     must have the default's shape, a ``"cat"`` state its row shape; both its dtype (a float or
     bool tensor where counts are kept is refused, not cast); every value must lie in
-    ``[low, high]`` (``None``: unbounded) and a float state must be finite.  The states named
-    together in ``parallel`` hold one row per sample and must have as many rows.
+    ``[low, high]`` (``None``: unbounded) and a float state must hold no NaN (infinite scores
+    are kept by ``update`` with ``validate_args=False``, and sort like any other).  The states
+    named together in ``parallel`` hold one row per sample and must have as many rows.
     """
     where = f"state_dict['state'] for {metric_name}"
     if not isinstance(tensors, dict):
@@ -262,8 +263,8 @@ def check_loaded_state(metric_name: str, tensors: object, specs: dict[str, tuple
                              f"{tuple(default.shape[1:])} expected.")
         if value.numel() == 0:
             continue
-        if value.is_floating_point() and not bool(torch.isfinite(value).all()):
-            raise ValueError(f"{where}: {name!r} holds NaN or infinite values.")
+        if value.is_floating_point() and bool(torch.isnan(value).any()):
+            raise ValueError(f"{where}: {name!r} holds NaN values.")
         if low is not None and bool((value < low).any()):
             raise ValueError(f"{where}: {name!r} holds {value.min().item()}, below {low} "
                              "(counts and codes cannot be negative or out of range).")

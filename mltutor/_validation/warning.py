@@ -34,8 +34,22 @@ def _issued_as(category: type[Warning]) -> type[Warning]:
         from sklearn.exceptions import UndefinedMetricWarning as sklearn_warning
     except ImportError:
         return category
+    # Its own qualified name, found by the module's __getattr__, so that pickle finds the class
+    # (a worker process that turned the warning into an error sends it back pickled).
     return type("UndefinedMetricWarning", (UndefinedMetricWarning, sklearn_warning),
-                {"__module__": __name__, "__doc__": UndefinedMetricWarning.__doc__})
+                {"__module__": __name__, "__qualname__": _ISSUED_NAME,
+                 "__doc__": UndefinedMetricWarning.__doc__})
+
+
+#: The name under which pickle finds the class issued where scikit-learn is installed.
+_ISSUED_NAME = "_UndefinedMetricWarningAsSklearns"
+
+
+def __getattr__(name: str) -> type[Warning]:
+    """The issued class, created on first use (unpickling may be that first use)."""
+    if name == _ISSUED_NAME:
+        return _issued_as(UndefinedMetricWarning)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: The ``mltutor`` folder — frames from files under it are skipped when attributing a warning.

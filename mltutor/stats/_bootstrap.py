@@ -42,7 +42,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_bool, warn
-from .._validation.stats import check_metric_value
+from .._validation.arrays import as_numpy
+from .._validation.stats import check_group_ids, check_metric_value
 
 __all__ = ["BootstrapResult", "PairedBootstrapResult", "bootstrap_ci", "paired_bootstrap"]
 
@@ -157,7 +158,7 @@ def _check_samples(**arrays: Any) -> tuple[int, dict[str, np.ndarray]]:
     """Arrays with the same (non-zero) number of samples along axis 0."""
     out: dict[str, np.ndarray] = {}
     for name, value in arrays.items():
-        arr = np.asarray(value)
+        arr = as_numpy(value, name)
         if arr.ndim == 0:
             raise ValueError(f"{name} must be an array of samples, got a scalar {value!r}")
         out[name] = arr
@@ -184,18 +185,18 @@ def _check_groups(groups: Any, strata: Any, n: int):
         if strata is not None:
             raise ValueError("strata needs groups: pass groups= as well (one group id per sample)")
         return None
-    groups = np.asarray(groups)
+    groups = as_numpy(groups, "groups")
     if groups.ndim != 1 or groups.shape[0] != n:
         raise ValueError(f"groups must have one id per sample, shape ({n},), got {groups.shape}")
-    _refuse_missing_ids(groups, "groups")
+    check_group_ids(groups, "groups")
     _, group_code = np.unique(groups, return_inverse=True)
     if strata is None:
         strata_code = np.zeros(n, dtype=np.int64)
     else:
-        strata = np.asarray(strata)
+        strata = as_numpy(strata, "strata")
         if strata.ndim != 1 or strata.shape[0] != n:
             raise ValueError(f"strata must have one value per sample, shape ({n},), got {strata.shape}")
-        _refuse_missing_ids(strata, "strata")
+        check_group_ids(strata, "strata")
         _, strata_code = np.unique(strata, return_inverse=True)
         first = np.zeros(group_code.max() + 1, dtype=np.int64)
         first[group_code] = strata_code
@@ -206,18 +207,6 @@ def _check_groups(groups: Any, strata: Any, n: int):
     bounds = np.r_[np.flatnonzero(new_group), n]
     _check_groups_vary(strata_code[members[bounds[:-1]]], strata is not None)
     return members, bounds, strata_code
-
-
-def _refuse_missing_ids(ids: np.ndarray, name: str) -> None:
-    """NaN (or None) is no group id: ``np.unique`` would quietly make one group of them all."""
-    if ids.dtype.kind == "f" and np.isnan(ids).any():
-        raise ValueError(f"{name} contains NaN at index {int(np.flatnonzero(np.isnan(ids))[0])}; "
-                         "every sample needs a real id")
-    if ids.dtype.kind == "O":
-        missing = [i for i, v in enumerate(ids.tolist()) if v is None or v != v]
-        if missing:
-            raise ValueError(f"{name} contains a missing id (None or NaN) at index {missing[0]}; "
-                             "every sample needs a real id")
 
 
 def _check_groups_vary(group_stratum: np.ndarray, stratified: bool) -> None:
