@@ -917,12 +917,13 @@ def beta_lower_quantile(log_q, a, b) -> tuple[np.ndarray, np.ndarray]:
             # Halley near the root only: far from it |log I| is large and g''/g' (a difference
             # of large terms) loses its digits; Newton is safe anywhere (g concave).
             halley = np.isfinite(big_l) & (big_l <= 0) & (np.abs(u * big_l) < 1.0)
-            big_l = np.where(halley, big_l, np.minimum(big_l, 0.0))
-            step = np.where(halley, -u / (1.0 - 0.5 * u * big_l), -u)
-            # predicted error after the step: Halley |C| step^3, Newton |g''/2g'| step^2
+            step = np.where(halley, -u / (1.0 - 0.5 * np.minimum(big_l, 0.0) * u), -u)
+            # predicted error after the step: Halley |C| step^3, Newton |g''/2g'| step^2, with
+            # |g''/g'| <= |a (1 - x) - b x| + g' where the computed g''/g' is not to be trusted
             c3 = big_l * big_l / 12.0 - dlam / 6.0 + gp * big_l / 6.0
+            kappa = np.where(big_l <= 0, -big_l, np.abs(aa * y - bb * x) + gp)
             err = np.where(halley, 4.0 * np.abs(c3 * step) * step * step,
-                           0.5 * np.abs(big_l) * step * step)
+                           0.5 * kappa * step * step)
         new = s + step
         new = np.where(np.isfinite(new), np.maximum(new, left), left)
         finished = np.isfinite(step) & (err <= 2.0**-57) & (np.abs(step) <= 1e-6)
