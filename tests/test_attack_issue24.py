@@ -315,3 +315,38 @@ def test_real_tensors_with_a_lazy_negation_and_subclasses_are_read():
     tagged = torch.tensor(values, dtype=torch.bfloat16).as_subclass(_Tagged)
     exact = torch.tensor(values, dtype=torch.bfloat16).float().numpy()
     assert metrics.roc_auc_score(y, tagged) == metrics.roc_auc_score(y, exact)
+
+
+# ---------------------------------------------------------------------------------------------
+# streaming states whose counts disagree with each other
+# ---------------------------------------------------------------------------------------------
+
+
+def test_per_class_counts_that_no_data_gives_are_refused():
+    from mltutor.streaming import MulticlassMetrics
+
+    m = MulticlassMetrics(3, dense=False)
+    m.update(torch.tensor([0, 1, 2, 1]), torch.tensor([0, 1, 1, 2]))
+    assert MulticlassMetrics(3, dense=False).load_state_dict(m.state_dict()).compute()[
+        "accuracy"].item() == 0.5
+    state = m.state_dict()
+    state["state"]["class_counts"][0] = 5          # tp of class 0 > its support: accuracy 1.5
+    with pytest.raises(ValueError, match="true positives for class 0"):
+        MulticlassMetrics(3, dense=False).load_state_dict(state)
+    state = m.state_dict()
+    state["state"]["class_counts"][3 + 2] += 1     # one more sample by true class only
+    with pytest.raises(ValueError, match="by predicted class"):
+        MulticlassMetrics(3, dense=False).load_state_dict(state)
+
+
+@pytest.mark.parametrize("thresholds, cell", [(None, 3), (5, 7)])
+def test_binary_counts_must_agree_with_the_kept_rows(thresholds, cell):
+    from mltutor.streaming import BinaryMetrics
+
+    m = BinaryMetrics(thresholds=thresholds)
+    m.update(torch.tensor([0.1, 0.9, 0.6, 0.3]), torch.tensor([0, 1, 0, 1]))
+    state = m.state_dict()
+    name = "counts" if thresholds is None else "hist"
+    state["state"][name][cell] += 50               # exact: recall 0.98 instead of 0.5
+    with pytest.raises(ValueError, match="count the same samples"):
+        BinaryMetrics(thresholds=thresholds).load_state_dict(state)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["check_binary", "check_multiclass", "check_sample_ids", "check_loaded_state"]
+__all__ = ["check_binary", "check_multiclass", "check_sample_ids", "check_loaded_state",
+           "check_class_counts", "check_label_totals"]
 
 
 def _is_tensor(x: object, name: str) -> None:
@@ -274,3 +275,41 @@ def check_loaded_state(metric_name: str, tensors: object, specs: dict[str, tuple
         rows = {name: tensors[name].shape[0] for name in names if name in tensors}
         if len(set(rows.values())) > 1:
             raise ValueError(f"{where}: the per-sample states {rows} must have as many rows.")
+
+
+def check_class_counts(metric_name: str, counts: torch.Tensor, num_classes: int) -> None:
+    """A loaded per-class state ``[tp | support | predicted | spare]`` that counts could give.
+
+    Every counted sample adds one to its true class's support and one to its predicted class's
+    count, and to ``tp`` only where they agree: so ``tp <= support``, ``tp <= predicted`` and both
+    totals are equal.  A tampered ``tp`` above the support loaded silently and gave a recall of 5
+    and an accuracy of 1.5.
+    """
+    c = num_classes
+    tp, support, predicted = counts[:c], counts[c:2 * c], counts[2 * c:3 * c]
+    where = f"state_dict['state'] for {metric_name}: 'class_counts'"
+    over = (tp > torch.minimum(support, predicted)).nonzero().flatten()
+    if over.numel():
+        k = int(over[0])
+        raise ValueError(f"{where} has {int(tp[k])} true positives for class {k} but a support of "
+                         f"{int(support[k])} and {int(predicted[k])} predictions; a count cannot "
+                         "give that.")
+    if int(support.sum()) != int(predicted.sum()):
+        raise ValueError(f"{where} has {int(support.sum())} samples by true class but "
+                         f"{int(predicted.sum())} by predicted class; each sample counts in both.")
+
+
+def check_label_totals(metric_name: str, counts: torch.Tensor, per_label: torch.Tensor,
+                       name: str) -> None:
+    """A loaded binary state whose outcome counts agree, label by label, with the kept rows.
+
+    ``counts`` holds ``2 * label + (score >= threshold)`` tallies; every sample counted there is
+    also a row of ``labels`` (exact mode) or a cell of ``hist`` (binned), so the two give the same
+    number of negatives, positives and ignored samples.
+    """
+    by_counts = counts.view(3, 2).sum(dim=1).tolist()
+    by_rows = per_label.tolist()
+    if by_counts != by_rows:
+        raise ValueError(f"state_dict['state'] for {metric_name}: 'counts' holds {by_counts} "
+                         f"negatives, positives and ignored samples but {name!r} holds "
+                         f"{by_rows}; they count the same samples.")

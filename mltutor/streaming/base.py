@@ -335,8 +335,9 @@ class StreamingMetric:
             The dict was saved by another class, with other settings, or is not a state dict of
             this format; or a state in it is one this metric could not have produced (a missing
             or extra state, another shape or dtype, a negative count, a code out of range, a NaN
-            score, per-sample states of unequal length).  The message names the state and what
-            differs, and the metric is left as it was.
+            score, per-sample states of unequal length, counts that disagree with each other
+            such as more true positives than samples of the class).  The message names the state
+            and what differs, and the metric is left as it was.
         """
         if not isinstance(state_dict, dict) or not {"version", "layout", "state"} <= state_dict.keys():
             raise ValueError(
@@ -366,6 +367,7 @@ class StreamingMetric:
             {name: (reduction, self._defaults[name], *self._state_range(name))
              for name, reduction in self._reductions.items()},
             self._parallel_states())
+        self._check_loaded_totals(tensors)
         n_updates, synced = state_dict.get("n_updates", 0), state_dict.get("synced", False)
         if isinstance(n_updates, bool) or not isinstance(n_updates, int) or n_updates < 0:
             raise ValueError(f"state_dict['n_updates'] must be an integer >= 0; got {n_updates!r}.")
@@ -387,6 +389,9 @@ class StreamingMetric:
     def _parallel_states(self) -> tuple[tuple[str, ...], ...]:
         """Groups of "cat" states that hold one row per sample each (equal row counts)."""
         return ()
+
+    def _check_loaded_totals(self, tensors: dict[str, torch.Tensor]) -> None:
+        """Refuse states that disagree with each other (checked ones, after the layout)."""
 
     # ---------------------------------------------------------------- helpers for update()
 

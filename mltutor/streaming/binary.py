@@ -285,6 +285,14 @@ class BinaryMetrics(StreamingMetric):
     def _parallel_states(self) -> tuple[tuple[str, ...], ...]:
         return (("scores", "labels"), ("ids", "id_codes", "id_scores", "id_buckets"))
 
+    def _check_loaded_totals(self, tensors: dict[str, torch.Tensor]) -> None:
+        if self.binned:
+            per_label, name = tensors["hist"].view(3, -1).sum(dim=1), "hist"
+        else:
+            per_label = torch.bincount(tensors["labels"].long(), minlength=_IGNORED + 1)
+            name = "labels"
+        _checks.check_label_totals(type(self).__name__, tensors["counts"], per_label, name)
+
     @property
     def binned(self) -> bool:
         """Whether the curves are binned (fixed memory) rather than exact."""
