@@ -32,6 +32,7 @@ PAGE = ROOT / "book" / "parity.md"
 #: The test files whose property tests feed ``CASES``.
 PROPERTY_TESTS = [
     "tests/test_metrics_parity.py",
+    "tests/test_monitoring.py",
     "tests/test_metrics_multilabel_extra.py",
     "tests/test_many_classes.py",
     "tests/test_curves.py",
@@ -180,6 +181,18 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
     ("conformal", "ConformalClassifier", "MAPIE 1.6 `SplitConformalClassifier` (LAC sets); a "
      "per-sample brute force of Romano et al.'s APS (plain and randomised)",
      ["ConformalClassifier (lac vs MAPIE)", "ConformalClassifier (aps vs brute force)"]),
+    ("monitoring", "rolling_score", "scikit-learn on the samples of each window (accuracy, "
+     "precision, recall, F1 binary and macro, balanced accuracy; zero_division 0, 1, NaN); river "
+     "0.26.1 `utils.Rolling` on streams of 200", ["rolling_score (windows vs scikit-learn)",
+                                                 "rolling_score (streams vs river)"]),
+    ("monitoring", "tumbling_score", "scikit-learn on the labelled samples of each time window "
+     "(delayed labels, by prediction or label time)", ["tumbling_score"]),
+    ("monitoring", "bernoulli_cusum", "the CUSUM recursion written as a loop", ["bernoulli_cusum"]),
+    ("monitoring", "em_prior_shift", "QuaPy 0.2.3 `EMQ.EM` (prior and posteriors, to 1e-12)",
+     ["em_prior_shift"]),
+    ("monitoring", "bbse_prior_shift", "the two-class adjusted count (q - FPR) / (TPR - FPR)",
+     ["bbse_prior_shift"]),
+    ("monitoring", "ks_statistic", "SciPy 1.17 `stats.ks_2samp` (statistic; ties)", ["ks_statistic"]),
     ("streaming", "MulticlassMetrics", "scikit-learn on the concatenated batches, any batching; "
      "the dense C x C state against the per-class-counts mode",
      ["streaming MulticlassMetrics == sklearn (any batching)",
