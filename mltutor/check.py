@@ -48,14 +48,38 @@ passed on to the previous ``warnings.showwarning``).
 Time limit
 ----------
 Each case runs under a time limit (:data:`DEFAULT_TIME_LIMIT` seconds, ``time_limit=`` on the
-exercise or on ``check``).  In the main thread (where a Jupyter kernel runs cells) an interval
-timer, :func:`signal.setitimer`, interrupts the learner's code; elsewhere a watchdog thread raises
-the same exception asynchronously in the checking thread.  Both stop a Python loop and leave the
-kernel alive with its variables.  A fork or subprocess per case was not chosen: a forked kernel
-with torch or OpenMP threads can deadlock, results would have to be pickled back, JupyterLite
-(Pyodide) has neither ``fork`` nor subprocesses, and Windows has no ``fork``.  Neither way can
-stop one long call into C (a huge NumPy operation) before it returns; the batch grader
-(:mod:`mltutor.grade`) adds a per-process limit for that.
+exercise or on ``check``).  The learner's function runs in a thread of its own while the
+checking thread waits for it at most that long: from the deadline on, a watchdog raises a
+time-out in the function's thread, and again and again after it, which stops a Python loop even if the
+loop swallows one time-out (``except BaseException``) or switches a timer off
+(``signal.setitimer``); and a result that arrives after the deadline counts as a time-out.
+The result is converted to plain types (see :func:`compare`) inside the same limit.  The check
+waits 0.2 s past the deadline, then reports the time-out; the kernel keeps its variables.  What it cannot
+do is kill the thread: a function that catches every exception in an endless loop, or one long
+call into C (a huge NumPy operation, a ``time.sleep``), goes on in the background until it
+ends; the batch grader (:mod:`mltutor.grade`), which runs each submission in a process of its
+own, stops those too.  A fork or subprocess per case was not chosen for the learner's check: a
+forked kernel with torch or OpenMP threads can deadlock, results would have to be pickled back,
+JupyterLite (Pyodide) has neither ``fork`` nor subprocesses, and Windows has no ``fork``.
+Where no thread can be started (Pyodide), the function runs in the checking thread under an
+interval timer, :func:`signal.setitimer`, in the main thread, which a function can switch off.
+
+Comparisons
+-----------
+Before anything is compared, the learner's value is converted to exact built-in or NumPy base
+types without running any method of its own class (a ``float`` subclass becomes a ``float``, an
+``ndarray`` subclass a fresh ``ndarray``); a Python object that cannot be converted so is
+refused.  The expected values are computed before the learner's function runs, so a function that
+replaces ``ex.reference`` or ``ex.cases`` while it is checked changes neither.  Checks run in
+the learner's own kernel, which the learner controls: they help a learner who wants to learn,
+and are not a guard against one who patches them (for grading, see :mod:`mltutor.grade` and
+:mod:`mltutor.grading.nbgrader`).
+
+Icons
+-----
+Results start with ✅, ❌ or ⏳.  With ``MLTUTOR_ICONS=plain`` in the environment they start with
+✔, ✘ or ○ instead, symbols that common text fonts have (``scripts/lab.py`` sets it where no
+emoji font is installed).
 
 Strict mode
 -----------
@@ -95,6 +119,7 @@ __all__ = [
     "ChoiceExercise",
     "DEFAULT_TIME_LIMIT",
     "Exercise",
+    "ICONS_ENV",
     "KINDS",
     "Misconception",
     "ValueExercise",
@@ -118,8 +143,26 @@ KINDS = ("implement", "value", "judgement")
 #: Seconds one case may run before the check reports it (``time_limit=`` overrides it).
 DEFAULT_TIME_LIMIT = 5.0
 
+#: Environment variable that, when ``plain``, makes results use text symbols (✔, ✘, ○) instead of
+#: emoji, for browsers without an emoji font (``scripts/lab.py`` sets it where it finds none).
+ICONS_ENV = "MLTUTOR_ICONS"
+
 _ICONS = {CORRECT: "✅", INCORRECT: "❌", NOT_ATTEMPTED: "⏳"}
+_PLAIN_ICONS = {CORRECT: "✔", INCORRECT: "✘", NOT_ATTEMPTED: "○"}
 _LABELS = {CORRECT: "Correct", INCORRECT: "Incorrect", NOT_ATTEMPTED: "Not attempted"}
+
+
+def _plain_icons() -> bool:
+    return os.environ.get(ICONS_ENV, "").strip().lower() in {"plain", "text"}
+
+
+def _icon(status: str) -> str:
+    return (_PLAIN_ICONS if _plain_icons() else _ICONS)[status]
+
+
+def _bulb() -> str:
+    """The hint and solution marker: an emoji, or nothing in plain mode."""
+    return "" if _plain_icons() else "💡 "
 
 
 class _Placeholder:
@@ -203,12 +246,12 @@ class CheckResult:
     __hash__ = None  # mutable-looking value object; not meant for sets
 
     def __str__(self) -> str:
-        return f"{_ICONS[self.status]} {_LABELS[self.status]}: {self.message}"
+        return f"{_icon(self.status)} {_LABELS[self.status]}: {self.message}"
 
     __repr__ = __str__
 
     def _repr_markdown_(self) -> str:
-        return f"{_ICONS[self.status]} **{_LABELS[self.status]}:** {self.message}"
+        return f"{_icon(self.status)} **{_LABELS[self.status]}:** {self.message}"
 
 
 class CheckFailed(AssertionError):
@@ -361,6 +404,67 @@ def _index_text(idx: tuple[int, ...]) -> str:
     return str(idx[0]) if len(idx) == 1 else "(" + ", ".join(str(i) for i in idx) + ")"
 
 
+class _Refused(Exception):
+    """A value that :func:`_plain` does not convert; ``str()`` names it ("a Foo")."""
+
+
+# NumPy's own scalar types (not subclasses of them): their values are read without running any
+# code of the learner's.
+_NUMPY_SCALARS = frozenset(np.dtype(code).type for code in "?bhilqpBHILQPefdgFDG")
+_MAX_DEPTH = 32
+_type_name = type.__dict__["__name__"].__get__  # a class's own name, whatever its metaclass says
+
+
+def _plain(value: Any, _depth: int = 0) -> Any:
+    """``value`` as exact built-in or NumPy base types, or :class:`_Refused`.
+
+    ``int``, ``float``, ``complex``, ``str``, ``bytes``, ``bool`` and ``None`` come back as they
+    are; a subclass of one of them as a fresh value of the base type, read with the base type's
+    own method (``float.__float__``), so no method of the subclass runs.  NumPy's scalar types
+    come back as they are; an array as a fresh ``np.ndarray`` (``subok=False``: an overridden
+    ``any()`` or ``__eq__`` does not travel with it), refused when it holds Python objects.
+    Lists, tuples and dicts (and their subclasses) are rebuilt as plain ``list``, ``tuple`` and
+    ``dict`` of converted items.  Anything else is refused.  The conversion runs no code of the
+    value's class, so a checker that compares only converted values cannot be fooled by an
+    object that claims to equal everything.
+    """
+    t = type(value)
+    if value is None or t is bool or t is int or t is float or t is str or t is complex or t is bytes:
+        return value
+    if t is np.ndarray or isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            raise _Refused("an array of Python objects")
+        return value if t is np.ndarray else np.array(value, subok=False, copy=True)
+    if t in _NUMPY_SCALARS:
+        return value
+    if _depth > _MAX_DEPTH:
+        raise _Refused("a structure nested too deeply")
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, complex):
+        return complex.__complex__(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, bytes):
+        return bytes.__getitem__(value, slice(None))
+    if isinstance(value, list):
+        return [_plain(v, _depth + 1) for v in list.copy(value)]
+    if isinstance(value, tuple):
+        return tuple([_plain(v, _depth + 1) for v in tuple.__getitem__(value, slice(None))])
+    if isinstance(value, dict):
+        items = dict.copy(value)
+        return {_plain(k, _depth + 1): _plain(v, _depth + 1) for k, v in dict.items(items)}
+    name = _type_name(t)
+    raise _Refused(f"a {name}" if len(name) <= 40 else "an object of an unusual type")
+
+
+def _refused_text(what: str) -> str:
+    return (f"returned {what}, which the checker does not compare: return plain numbers, text, "
+            "tuples or lists of them, or a NumPy array")
+
+
 def compare(expected: Any, got: Any, *, rtol: float = 1e-9, atol: float = 1e-12,
             names: Sequence[str] | None = None) -> str | None:
     """Compare a learner's result with the reference result.
@@ -373,7 +477,17 @@ def compare(expected: Any, got: Any, *, rtol: float = 1e-9, atol: float = 1e-12,
       such: it usually means an unhandled 0/0);
     * tuples and lists are compared item by item; ``names`` labels the items in messages
       (``("tp", "fp", "fn", "tn")``).
+
+    ``got`` is first converted to exact built-in or NumPy base types (a subclass of ``float``
+    becomes a ``float``, an ``ndarray`` subclass a fresh ``ndarray``, a ``list`` subclass a
+    ``list``), without running any method of its own class; a Python object that cannot be
+    converted so is refused with a message.  A Python object that overrides ``__eq__``,
+    ``__float__`` or ``any()`` therefore cannot make a wrong answer compare equal.
     """
+    try:
+        got = _plain(got)
+    except _Refused as exc:
+        return _refused_text(str(exc))
     if got is None:
         return "your function returned None -- did you forget a `return`?"
 
@@ -428,10 +542,10 @@ def _kind(x: Any) -> str:
     if isinstance(x, np.ndarray):
         return f"an array of shape {x.shape}"
     if isinstance(x, (tuple, list)):
-        return f"a {type(x).__name__} of {len(x)} values"
+        return f"a {_type_name(type(x))} of {len(x)} values"
     if _is_number(x):
         return "a single number"
-    return f"a {type(x).__name__}"
+    return f"a {_type_name(type(x))}"
 
 
 def _compare_arrays(expected: np.ndarray, got: Any, *, rtol: float, atol: float) -> str | None:
@@ -504,6 +618,7 @@ class Misconception:
 #: Stand-ins for a case's result when the learner's function raised or ran out of time.
 _RAISED = object()
 _TIMED_OUT = object()
+_REFUSED = object()
 
 
 class _CaseTimeout(BaseException):
@@ -517,6 +632,8 @@ class _BaseExercise:
     """What every exercise shares: name, title, kind, hints, solution, strict handling."""
 
     kind = "implement"
+    #: True in a graded copy (:meth:`graded_copy`): ``solution()`` refuses, messages do not offer it.
+    graded = False
 
     def __init__(self, name: str, *, title: str = "", hints: Sequence[str] = (),
                  solution: str | Callable[[], str] | None = None,
@@ -541,6 +658,8 @@ class _BaseExercise:
     def _way_forward(self) -> str:
         if self.hints:
             return f"Try `{self.name}.hint()`."
+        if self.graded:
+            return "No hints for this one."
         return f"No hints for this one: `{self.name}.solution()` shows our answer."
 
     def _result(self, status: str, message: str, case: int | None = None,
@@ -566,7 +685,9 @@ class _BaseExercise:
         ``{"exercise", "title", "kind", "status", "passed", "total", "score", "misconception",
         "message", "cases"}``; ``score`` is ``passed / total``.  Never raises for a wrong answer.
         """
-        result = self._grade_result(answer)
+        return self._grade_dict(self._grade_result(answer))
+
+    def _grade_dict(self, result: CheckResult) -> dict[str, Any]:
         total = result.total if result.total is not None else len(getattr(self, "cases", [1]))
         passed = result.passed if result.passed is not None else int(result.correct)
         return {
@@ -585,6 +706,8 @@ class _BaseExercise:
     def hint(self, n: int | None = None) -> _Markdown:
         """Hint number ``n`` (1-based); without ``n``, the next hint each time it is called."""
         if not self.hints:
+            if self.graded:
+                return _Markdown(f"No hints for `{self.name}`.")
             return _Markdown(f"No hints for `{self.name}`; `{self.name}.solution()` shows our answer.")
         if n is None:
             n = min(self._next_hint, len(self.hints) - 1) + 1
@@ -593,11 +716,28 @@ class _BaseExercise:
             raise ValueError(f"{self.name} has hints 1 to {len(self.hints)}, got n={n}")
         more = (f"Run `{self.name}.hint()` again for hint {n + 1} of {len(self.hints)}."
                 if n < len(self.hints)
+                else "That was the last hint." if self.graded
                 else f"That was the last hint; `{self.name}.solution()` shows our answer.")
-        return _Markdown(f"💡 **Hint {n} of {len(self.hints)}:** {self.hints[n - 1]}\n\n{more}")
+        return _Markdown(f"{_bulb()}**Hint {n} of {len(self.hints)}:** {self.hints[n - 1]}\n\n{more}")
+
+    def graded_copy(self):
+        """A copy of this exercise for a graded assignment: the same checks and hints, no solution.
+
+        Its :meth:`solution` says that solutions are not shown, and no message offers one.  The
+        copy still holds the reference that its checks need; a student with the package can read
+        it in the package's source (``book/instructors.md`` says how to grade without relying on
+        this copy).
+        """
+        other = copy.copy(self)
+        other.graded = True
+        other._solution = None
+        other._next_hint = 0
+        return other
 
     def solution_code(self) -> str:
         """The reference solution as Python source."""
+        if self.graded:
+            raise ValueError(f"{self.name} is part of a graded assignment: no solution is shown")
         sol = self._solution
         if callable(sol):
             sol = sol()
@@ -606,8 +746,13 @@ class _BaseExercise:
         return textwrap.dedent(sol).strip("\n")
 
     def solution(self) -> _Markdown:
-        """Our solution, as a Markdown code block."""
-        return _Markdown(f"💡 **Solution for `{self.name}`:**\n\n```python\n{self.solution_code()}\n```")
+        """Our solution, as a Markdown code block (in a graded copy, a note that none is shown)."""
+        if self.graded:
+            return _Markdown(f"Solutions are not shown in a graded assignment: `{self.name}` is "
+                             "graded with hidden tests after you hand it in."
+                             + (f" `{self.name}.hint()` is still here." if self.hints else ""))
+        return _Markdown(f"{_bulb()}**Solution for `{self.name}`:**\n\n```python\n"
+                         f"{self.solution_code()}\n```")
 
     def __repr__(self) -> str:
         title = f": {self.title}" if self.title else ""
@@ -697,31 +842,7 @@ class Exercise(_BaseExercise):
         by keyword, under the reference's name.
         """
         args, kwargs = c.copy_inputs()
-        if self._signature is None:
-            return args, kwargs
-        try:
-            bound = self._signature.bind(*args, **kwargs)
-        except TypeError:
-            return args, kwargs
-        try:
-            theirs = inspect.signature(candidate) if candidate is not None else None
-        except (TypeError, ValueError):
-            theirs = None
-        n_pos, kw_only, _ = _positional_capacity(theirs)
-        positional: list[Any] = []
-        keywords: dict[str, Any] = {}
-        for pname, value in bound.arguments.items():
-            kind = self._signature.parameters[pname].kind
-            if kind is inspect.Parameter.VAR_POSITIONAL:
-                positional.extend(value)
-            elif kind is inspect.Parameter.VAR_KEYWORD:
-                keywords.update(value)
-            elif (kind is not inspect.Parameter.KEYWORD_ONLY and not keywords
-                  and len(positional) < n_pos and pname not in kw_only):
-                positional.append(value)
-            else:
-                keywords[pname] = value
-        return tuple(positional), keywords
+        return _arrange(self._signature, args, kwargs, candidate)
 
     def expected(self, i: int) -> Any:
         """The reference result for case ``i`` (0-based); for authors and tests, not learners."""
@@ -733,78 +854,102 @@ class Exercise(_BaseExercise):
             return self._compare(expected, got)
         return compare(expected, got, rtol=self.rtol, atol=self.atol, names=self.outputs)
 
-    def _run_case(self, candidate: Callable[..., Any], i: int, limit: float | None):
-        """Run one case: ``("ok", value, warnings)``, ``("raised", exc, None)`` or ``("timeout", ...)``."""
-        args, kwargs = self._inputs(self.cases[i], candidate)
-        with _recording_warnings() as caught:
-            try:
-                with _time_limit(limit):
-                    got = candidate(*args, **kwargs)
-            except _CaseTimeout:
-                return "timeout", None, None
-            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - the bug is the message
-                return "raised", exc, None
-        return "ok", got, list(caught)
+    def _snapshot(self) -> tuple[list[Case], list[tuple[bool, Any]]]:
+        """The cases and the reference's result on each, taken before the learner's code runs.
 
-    def _case_label(self, candidate: Any, i: int) -> str:
-        c = self.cases[i]
-        label = f"case {i + 1} of {len(self.cases)}" + (f" ({c.note})" if c.note else "")
+        A function that replaces ``ex.reference`` or ``ex.cases`` while it is being checked
+        changes neither the cases nor the expected values of that check.
+        """
+        reference, cases = self.reference, list(self.cases)
+        expected = []
+        for c in cases:
+            args, kwargs = c.copy_inputs()
+            try:
+                expected.append((True, reference(*args, **kwargs)))
+            except Exception as exc:  # noqa: BLE001 - reported when that case is compared
+                expected.append((False, exc))
+        return cases, expected
+
+    def _run_case(self, candidate: Callable[..., Any], c: Case, limit: float | None) -> tuple:
+        """Run one case; see :func:`_run_call` for the outcomes."""
+        args, kwargs = self._inputs(c, candidate)
+        return _run_call(candidate, args, kwargs, limit)
+
+    def _case_label(self, fname: str, i: int, cases: Sequence[Case] | None = None) -> str:
+        cases = self.cases if cases is None else cases
+        c = cases[i]
+        label = f"case {i + 1} of {len(cases)}" + (f" ({c.note})" if c.note else "")
         big = [*c.args, *c.kwargs.values()]
         if any(isinstance(a, np.ndarray) and a.size > _MAX_SHOWN for a in big):
-            fname = getattr(candidate, "__name__", "")
             fname = fname if fname.isidentifier() else "your_function"
             label += f", rerun it with `{self.name}.cases[{i}].run({fname})`"
         return f"{label}, `{_call_text(self._func_name, self._params, c)}`"
 
     @staticmethod
-    def _raised_text(exc: BaseException) -> str:
-        if isinstance(exc, SystemExit):
+    def _raised_text(info: dict) -> str:
+        if info.get("exit"):
             return ("your function raised SystemExit (a call to exit() or sys.exit()?): a function "
                     "should return its result, not stop Python")
-        if isinstance(exc, KeyboardInterrupt):
+        if info.get("interrupt"):
             return "your function was interrupted (KeyboardInterrupt)"
-        return f"your function raised {_short_exc(exc)}"
+        return f"your function raised {info['text']}"
 
-    def _evaluate(self, candidate: Callable[..., Any], limit: float | None,
+    def _evaluate(self, run: Callable[[int], tuple], cases: list[Case],
+                  expected: list[tuple[bool, Any]], limit: float | None,
                   stop_after_timeout: bool) -> tuple[list[dict], list[Any], str | None]:
-        """Every case's outcome, the learner's results (None where none) and a not-attempted text."""
+        """Every case's outcome, the learner's results (None where none) and a not-attempted text.
+
+        ``run(i)`` runs case ``i`` and returns one of the outcomes of :func:`_run_call` (or
+        ``("crashed", text)`` when the process that ran it died).
+        """
         outcomes: list[dict] = []
         results: list[Any] = []
         stopped = False
-        for i, c in enumerate(self.cases):
+        for i, c in enumerate(cases):
             row = {"case": i + 1, "note": c.note, "passed": False, "problem": None}
             outcomes.append(row)
             results.append(None)
             if stopped:
                 row["problem"] = "not run: an earlier case ran past the time limit"
                 continue
-            how, got, caught = self._run_case(candidate, i, limit)
-            if how == "timeout":
-                row["problem"] = f"took over {limit:g} s -- an infinite loop?"
+            outcome = run(i)
+            how = outcome[0]
+            if how in ("timeout", "crashed"):
+                row["problem"] = (f"took over {limit:g} s -- an infinite loop?" if how == "timeout"
+                                  else outcome[1])
                 results[i] = _TIMED_OUT
                 stopped = stop_after_timeout
                 continue
             if how == "raised":
-                if isinstance(got, NotImplementedError) and i == 0:
+                info = outcome[1]
+                if info.get("not_implemented") and i == 0:
                     return outcomes, results, ("your function still raises NotImplementedError: "
                                                "replace `raise NotImplementedError` with your code.")
-                row["problem"] = self._raised_text(got)
+                row["problem"] = self._raised_text(info)
                 results[i] = _RAISED
                 continue
+            if how == "refused":
+                row["problem"] = _refused_text(outcome[1])
+                results[i] = _REFUSED
+                continue
+            got, caught = outcome[1], outcome[2]
             results[i] = got
+            ok, want = expected[i]
             try:
-                problem = self._diff(self.expected(i), got)
+                if not ok:
+                    raise want
+                problem = self._diff(want, got)
             except Exception as exc:  # noqa: BLE001 - an unusual return value
                 problem = f"could not compare your result ({_short_exc(exc)})"
             if problem is not None and caught:
-                w = caught[0]
-                problem = (f"{_sentence(problem)} Your code also warned: "
-                           f"{w.category.__name__}: {w.message}")
+                category, text = caught[0]
+                problem = f"{_sentence(problem)} Your code also warned: {category}: {text}"
             row["problem"] = problem
             row["passed"] = problem is None
         return outcomes, results, None
 
-    def _matching_misconception(self, results: list[Any]) -> Misconception | None:
+    def _matching_misconception(self, results: list[Any], cases: list[Case],
+                                expected: list[tuple[bool, Any]]) -> Misconception | None:
         """The first known mistake whose results the learner's agree with on every case.
 
         Where the mistake raises, the learner's function must have raised too.
@@ -812,14 +957,15 @@ class Exercise(_BaseExercise):
         if any(r is _TIMED_OUT for r in results):
             return None
         for m in self.misconceptions:
-            if self._same_as(m, results):
+            if self._same_as(m, results, cases, expected):
                 return m
         return None
 
-    def _same_as(self, m: Misconception, results: list[Any]) -> bool:
+    def _same_as(self, m: Misconception, results: list[Any], cases: list[Case],
+                 expected: list[tuple[bool, Any]]) -> bool:
         differs = False
         for i, got in enumerate(results):
-            args, kwargs = self.cases[i].copy_inputs()
+            args, kwargs = cases[i].copy_inputs()
             try:
                 with _recording_warnings(), np.errstate(all="ignore"):
                     wrong = m.function(*args, **kwargs)
@@ -833,7 +979,8 @@ class Exercise(_BaseExercise):
             try:
                 if self._diff(wrong, got) is not None:
                     return False
-                differs = differs or self._diff(self.expected(i), wrong) is not None
+                ok, want = expected[i]
+                differs = differs or not ok or self._diff(want, wrong) is not None
             except Exception:  # noqa: BLE001
                 return False
         return differs
@@ -853,17 +1000,31 @@ class Exercise(_BaseExercise):
 
     def _check(self, candidate: Any, strict: bool | None, time_limit: Any,
                stop_after_timeout: bool) -> CheckResult:
-        n = len(self.cases)
         if self._is_placeholder(candidate):
             return self._not_attempted(strict, f"write your function, then pass it to "
                                                f"`{self.name}.check(...)`.")
         if not callable(candidate):
+            try:
+                what = _kind(_plain(candidate))
+            except _Refused as exc:
+                what = str(exc)
             return self._result(
-                INCORRECT, f"`{self.name}.check` expects your function, got {_kind(candidate)}: "
+                INCORRECT, f"`{self.name}.check` expects your function, got {what}: "
                            f"pass the function, without () -- `{self.name}.check({self._func_name})`",
-                strict=strict, passed=0, total=n)
+                strict=strict, passed=0, total=len(self.cases))
         limit = self.time_limit if time_limit == "default" else time_limit
-        outcomes, results, not_attempted = self._evaluate(candidate, limit, stop_after_timeout)
+        cases, expected = self._snapshot()
+        fname = getattr(candidate, "__name__", "")
+        fname = fname if isinstance(fname, str) else ""
+        return self._verdict(lambda i: self._run_case(candidate, cases[i], limit), cases,
+                             expected, limit, stop_after_timeout, strict, fname)
+
+    def _verdict(self, run: Callable[[int], tuple], cases: list[Case],
+                 expected: list[tuple[bool, Any]], limit: float | None, stop_after_timeout: bool,
+                 strict: bool | None, fname: str) -> CheckResult:
+        n = len(cases)
+        outcomes, results, not_attempted = self._evaluate(run, cases, expected, limit,
+                                                          stop_after_timeout)
         if not_attempted:
             return self._not_attempted(strict, not_attempted)
         passed = sum(row["passed"] for row in outcomes)
@@ -872,33 +1033,218 @@ class Exercise(_BaseExercise):
                                 cases=outcomes)
         first = next(row for row in outcomes if not row["passed"])
         i = first["case"] - 1
-        message = f"{self._case_label(candidate, i)}: {_sentence(first['problem'])}"
+        message = f"{self._case_label(fname, i, cases)}: {_sentence(first['problem'])}"
         message += f" {passed} of {n} cases pass."
-        match = self._matching_misconception(results)
+        match = self._matching_misconception(results, cases, expected)
         if match is not None:
             message += f" Your results match a known mistake: {_sentence(match.message)}"
         return self._result(INCORRECT, message, i + 1, strict, passed=passed, total=n,
                             misconception=match.key if match else None, cases=outcomes)
+
+    def _grade_outcomes(self, run: Callable[[int], tuple], fname: str = "",
+                        limit: float | None | str = "default") -> dict[str, Any]:
+        """:meth:`grade` for a function that runs elsewhere (the batch grader's worker process).
+
+        ``run(i)`` returns case ``i``'s outcome, as :func:`_run_call` does, with the learner's
+        value already converted by :func:`_plain`; the remaining cases are not run after a
+        time-out.
+        """
+        limit = self.time_limit if limit == "default" else limit
+        cases, expected = self._snapshot()
+        return self._grade_dict(self._verdict(run, cases, expected, limit, True, False, fname))
+
+
+def _arrange(signature: inspect.Signature | None, args: tuple, kwargs: dict,
+             candidate: Any = None) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """A case's inputs, bound to the reference's ``signature``, as ``candidate`` can take them."""
+    if signature is None:
+        return args, kwargs
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return args, kwargs
+    try:
+        theirs = inspect.signature(candidate) if candidate is not None else None
+    except (TypeError, ValueError):
+        theirs = None
+    n_pos, kw_only, _ = _positional_capacity(theirs)
+    positional: list[Any] = []
+    keywords: dict[str, Any] = {}
+    for pname, value in bound.arguments.items():
+        kind = signature.parameters[pname].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            positional.extend(value)
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            keywords.update(value)
+        elif (kind is not inspect.Parameter.KEYWORD_ONLY and not keywords
+              and len(positional) < n_pos and pname not in kw_only):
+            positional.append(value)
+        else:
+            keywords[pname] = value
+    return tuple(positional), keywords
+
+
+def _exception_info(exc: BaseException) -> dict:
+    """What the messages need to know about an exception the learner's code raised."""
+    return {"text": _short_exc(exc), "exit": isinstance(exc, SystemExit),
+            "interrupt": isinstance(exc, KeyboardInterrupt),
+            "not_implemented": isinstance(exc, NotImplementedError)}
+
+
+_monotonic = time.monotonic
+#: Seconds a check waits past the time limit for the learner's function to take its time-out.
+_GRACE = 0.2
+
+
+def _run_call(candidate: Callable[..., Any], args: tuple, kwargs: dict,
+              limit: float | None) -> tuple:
+    """Call ``candidate`` under the time limit and convert its result inside that limit.
+
+    Returns ``("ok", value, warnings)`` (``value`` converted by :func:`_plain`, ``warnings`` a list
+    of ``(category name, message)``), ``("raised", info)`` (see :func:`_exception_info`),
+    ``("refused", what)`` for a result that cannot be converted, or ``("timeout",)``.
+
+    With a limit, the function runs in a thread of its own (:func:`_in_thread`) while the
+    checking thread waits at most ``limit`` seconds (and :data:`_GRACE` more): nothing the
+    function does (``signal.setitimer(signal.ITIMER_REAL, 0)``, ``except BaseException``, a long
+    ``time.sleep``) keeps the check waiting longer, and a result that arrives late is a time-out.
+    """
+    if not limit or limit <= 0:
+        return _call_here(candidate, args, kwargs, None)
+    return _in_thread(candidate, args, kwargs, limit)
+
+
+def _call_here(candidate: Callable[..., Any], args: tuple, kwargs: dict,
+               limit: float | None) -> tuple:
+    """:func:`_run_call` in this thread, under :func:`_time_limit` (no thread can be started)."""
+    with _recording_warnings() as caught:
+        started = _monotonic()
+        try:
+            with _time_limit(limit):
+                raw = candidate(*args, **kwargs)
+                try:
+                    got = _plain(raw)
+                except _Refused as exc:
+                    return "refused", str(exc)
+                finally:
+                    del raw
+        except _CaseTimeout:
+            return ("timeout",)
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - the bug is the message
+            return "raised", _exception_info(exc)
+        if limit and limit > 0 and _monotonic() - started > limit:
+            return ("timeout",)
+        warned = [(w.category.__name__, str(w.message)) for w in caught]
+    return "ok", got, warned
+
+
+def _in_thread(candidate: Callable[..., Any], args: tuple, kwargs: dict, limit: float) -> tuple:
+    """Run the call in a daemon thread; from the deadline on, raise time-outs in it.
+
+    A watchdog raises :class:`_CaseTimeout` in the thread at the deadline and again every
+    :data:`_REARM` seconds while the thread lives (more slowly after the check has returned),
+    so a Python loop ends there even if it swallows one.  A function that catches every
+    exception in an endless loop keeps running in the background; the check has reported it as
+    a time-out all the same.
+    """
+    box: dict[str, Any] = {}
+    go = threading.Event()
+    state = threading.Lock()  # held while one side decides whether the thread may get a time-out
+
+    def target() -> None:
+        go.wait()
+        started = _monotonic()
+        try:
+            raw = candidate(*args, **kwargs)
+            try:
+                box["got"] = _plain(raw)
+                box["how"] = "ok"
+            except _Refused as exc:
+                box["how"], box["what"] = "refused", str(exc)
+            finally:
+                del raw
+        except _CaseTimeout:
+            box["how"] = "timeout"
+        except BaseException as exc:  # noqa: BLE001 - SystemExit, KeyboardInterrupt too
+            box["how"], box["info"] = "raised", _exception_info(exc)
+        finally:
+            box["elapsed"] = _monotonic() - started
+            while True:  # no time-out may reach the thread's own shutdown
+                try:
+                    with state:
+                        box["done"] = True
+                        _async_raise(threading.get_ident(), None)
+                    finished.set()
+                    break
+                except _CaseTimeout:
+                    continue
+
+    def watch() -> None:
+        if box.get("done") or finished.wait(limit):
+            return
+        waited = 0.0
+        while True:
+            with state:
+                if box.get("done"):
+                    return
+                _async_raise(worker.ident, _CaseTimeout)
+            pause = _REARM if waited < 2.0 else 0.5
+            waited += pause
+            if finished.wait(pause):
+                return
+
+    worker = threading.Thread(target=target, name="mltutor-candidate", daemon=True)
+    finished = threading.Event()
+    try:
+        worker.start()
+    except RuntimeError:  # no threads here (Pyodide)
+        return _call_here(candidate, args, kwargs, limit)
+    threads = {worker.ident}
+    with _recording_warnings(threads) as caught:
+        watcher = threading.Thread(target=watch, name="mltutor-time-limit", daemon=True)
+        watcher.start()
+        go.set()
+        started = _monotonic()
+        worker.join(limit)
+        if worker.is_alive():
+            worker.join(_GRACE)
+        waited = _monotonic() - started
+        warned = [(w.category.__name__, str(w.message)) for w in caught]
+    how = box.get("how")
+    if not box.get("done") or how == "timeout" or box.get("elapsed", waited) > limit:
+        return ("timeout",)
+    if how == "raised":
+        return "raised", box["info"]
+    if how == "refused":
+        return "refused", box["what"]
+    return "ok", box["got"], warned
 
 
 @contextmanager
 def _time_limit(seconds: float | None) -> Iterator[None]:
     """Raise :class:`_CaseTimeout` inside the block once it has run ``seconds``.
 
-    The main thread uses ``signal.setitimer`` (an earlier timer, if any, is put back afterwards);
-    another thread gets a watchdog that raises the exception in it with
-    ``PyThreadState_SetAsyncExc``.  Without ``seconds`` (0 or None), or where neither works
-    (Pyodide has no threads), the block runs without a limit.
+    The main thread uses ``signal.setitimer`` (an earlier timer, if any, is put back afterwards).
+    Every thread also gets a watchdog thread that, from the deadline on, raises the exception in
+    it with ``PyThreadState_SetAsyncExc``, again every :data:`_REARM` seconds until the block
+    ends: code that switches the timer off (``signal.setitimer(signal.ITIMER_REAL, 0)``) or
+    swallows one time-out (``except BaseException: pass``) gets the next one.  Without
+    ``seconds`` (0 or None) the block runs without a limit; where threads cannot start (Pyodide)
+    only the timer applies, if there is one.
     """
     if not seconds or seconds <= 0:
         yield
         return
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-        with _alarm(seconds):
+        with _alarm(seconds), _watchdog(seconds + _REARM):
             yield
         return
     with _watchdog(seconds):
         yield
+
+
+#: Seconds between two time-outs raised by the watchdog once the deadline has passed.
+_REARM = 0.05
 
 
 @contextmanager
@@ -923,6 +1269,11 @@ def _alarm(seconds: float) -> Iterator[None]:
             signal.setitimer(signal.ITIMER_REAL, left, previous_interval)
 
 
+def _async_raise(target: int, exc: type[BaseException] | None) -> None:
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
+                                               ctypes.py_object(exc) if exc else None)
+
+
 @contextmanager
 def _watchdog(seconds: float) -> Iterator[None]:
     target = threading.get_ident()
@@ -930,24 +1281,32 @@ def _watchdog(seconds: float) -> Iterator[None]:
     fired = threading.Event()
 
     def watch() -> None:
-        if not done.wait(seconds):
+        if done.wait(seconds):
+            return
+        while True:
             fired.set()
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
-                                                       ctypes.py_object(_CaseTimeout))
+            _async_raise(target, _CaseTimeout)
+            if done.wait(_REARM):
+                return
 
     try:
         watcher = threading.Thread(target=watch, name="mltutor-time-limit", daemon=True)
         watcher.start()
-    except RuntimeError:  # no threads here (Pyodide): run without a limit
+    except RuntimeError:  # no threads here (Pyodide): run without a watchdog
         yield
         return
     try:
         yield
     finally:
-        done.set()
-        watcher.join()
-        if fired.is_set():  # a timeout that arrived just after the block: cancel it
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
+        while True:  # a time-out may arrive here too, until the watchdog has stopped
+            try:
+                done.set()
+                watcher.join()
+                break
+            except _CaseTimeout:
+                continue
+        if fired.is_set():  # a time-out raised but not yet delivered: cancel it
+            _async_raise(target, None)
 
 
 #: Serialises every check's use of ``warnings.catch_warnings`` (not thread-safe — interleaved, two
@@ -956,21 +1315,22 @@ _WARNINGS_LOCK = threading.RLock()
 
 
 @contextmanager
-def _recording_warnings() -> Iterator[list[warnings.WarningMessage]]:
-    """Record the warnings that this thread issues inside the block.
+def _recording_warnings(threads: set[int] | None = None) -> Iterator[list[warnings.WarningMessage]]:
+    """Record the warnings that this thread (or the threads in ``threads``) issue in the block.
 
     The filters are left as they are (their content is never changed; ``catch_warnings`` only
     swaps in a copy and puts the original list back, which also resets the once-per-location
     registry so that a warning shown before is recorded again).  Warnings from other threads go
-    on to the previous ``warnings.showwarning``.
+    on to the previous ``warnings.showwarning``.  ``threads`` may be filled in after the block
+    has started (the thread that runs the learner's function, once it exists).
     """
     caught: list[warnings.WarningMessage] = []
-    me = threading.get_ident()
+    mine = threads if threads is not None else {threading.get_ident()}
     with _WARNINGS_LOCK, warnings.catch_warnings():
         previous = warnings.showwarning
 
         def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
-            if threading.get_ident() == me:
+            if threading.get_ident() in mine:
                 caught.append(warnings.WarningMessage(message, category, filename, lineno, file, line))
             else:
                 previous(message, category, filename, lineno, file, line)
@@ -1027,6 +1387,13 @@ class ValueExercise(_BaseExercise):
         """Compare ``value`` with the answer; see :meth:`Exercise.check` for ``strict``."""
         if self._is_placeholder(value):
             return self._not_attempted(strict)
+        if not callable(value) or isinstance(value, np.ndarray):
+            try:
+                value = _plain(value)
+            except _Refused as exc:
+                return self._result(INCORRECT, f"your answer is {exc}, which the check does not "
+                                                "compare: give a number, a tuple or a NumPy array",
+                                    1, strict, passed=0, total=1)
         if callable(value) and not isinstance(value, np.ndarray):
             return self._result(INCORRECT, f"`{self.name}.check` expects a value, got a function "
                                             "-- call it and pass its result.", 1, strict,
@@ -1097,8 +1464,14 @@ class ChoiceExercise(_BaseExercise):
         if self._is_placeholder(choice):
             return self._not_attempted(strict, f"set your answer to one of the letters "
                                                f"{self._letters()}, then run this cell again.")
+        if not callable(choice):
+            try:
+                choice = _plain(choice)
+            except _Refused as exc:
+                choice = _Refused(str(exc))
         if not isinstance(choice, str):
-            return self._result(INCORRECT, f"your answer is {_kind(choice)}; expected one of the "
+            what = str(choice) if isinstance(choice, _Refused) else _kind(choice)
+            return self._result(INCORRECT, f"your answer is {what}; expected one of the "
                                             f"letters {self._letters()}, as a string", 1, strict,
                                 passed=0, total=1)
         letter = choice.strip().lower().strip("()")
