@@ -175,6 +175,26 @@ def _package_paths() -> list[str]:
     return paths
 
 
+def _runtime_dirs() -> list[str]:
+    """Where Python and the installed packages live: a worker must be able to read them."""
+    import sysconfig
+
+    dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix}
+    dirs.update(sysconfig.get_paths().get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib"))
+    dirs.update(p for p in sys.path if p and os.path.isdir(p))
+    return sorted({os.path.realpath(d) for d in dirs if d})
+
+
+def _submission_paths(path: Path) -> list[str]:
+    """What no other submission may read of this one: its folder, or, where that folder holds
+    Python or its packages (a home folder, say), the file alone."""
+    folder = [os.path.abspath(path.parent), os.path.realpath(path.parent)]
+    runtime = _runtime_dirs()
+    if any(r == f or r.startswith(f.rstrip(os.sep) + os.sep) for f in folder for r in runtime):
+        return sorted({os.path.abspath(path), os.path.realpath(path)})
+    return sorted(set(folder))
+
+
 def _function_tasks(module) -> tuple[dict, dict]:
     cases, signatures = {}, {}
     for name in module.__all__:
@@ -356,7 +376,7 @@ def grade_submissions(chapter: str, paths, *, time_limit: float = 120.0,
             snapshots.append((None, f"{p.name} could not be read: {exc.strerror or exc}"))
     protected = _package_paths()
     for p in paths:
-        for form in (os.path.abspath(p.parent), os.path.realpath(p.parent)):
+        for form in _submission_paths(p):
             if form not in protected:
                 protected.append(form)
     limits = _limits(time_limit, case_time_limit, cell_time_limit, memory_limit, cpu_limit,

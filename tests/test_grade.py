@@ -468,3 +468,14 @@ def test_a_malformed_submission_is_its_own_error_never_the_batch(honest, tmp_pat
     assert_full_marks(results["alice"])
     assert_full_marks(results["bob"])
     assert len(list(csv.DictReader(out_csv.open(encoding="utf-8")))) == 6 * (N + 1)
+
+
+def test_a_folder_that_holds_python_is_not_hidden_from_the_workers(tmp_path):
+    """Submissions kept where Python lives (a home folder holding the virtual environment):
+    the other submissions' files are protected one by one, so the workers can still import."""
+    from mltutor.grade import _submission_paths
+
+    inside = Path(sys.prefix) / "alice.py"
+    assert _submission_paths(inside) == sorted({os.path.abspath(inside), os.path.realpath(inside)})
+    elsewhere = tmp_path / "bob.py"
+    assert os.path.realpath(tmp_path) in _submission_paths(elsewhere)
