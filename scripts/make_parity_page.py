@@ -185,6 +185,8 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
      "precision, recall, F1 binary and macro, balanced accuracy; zero_division 0, 1, NaN); river "
      "0.26.1 `utils.Rolling` on streams of 200", ["rolling_score (windows vs scikit-learn)",
                                                  "rolling_score (streams vs river)"]),
+    ("monitoring", "ewm_score", "scikit-learn on the prefix with `sample_weight` = decay ** age",
+     ["ewm_score"]),
     ("monitoring", "tumbling_score", "scikit-learn on the labelled samples of each time window "
      "(delayed labels, by prediction or label time)", ["tumbling_score"]),
     ("monitoring", "bernoulli_cusum", "the CUSUM recursion written as a loop", ["bernoulli_cusum"]),

@@ -57,6 +57,30 @@ def test_rolling_equals_sklearn_on_each_window(metric, average, zero_division):
             CASES["rolling_score (windows vs scikit-learn)"] += 1
 
 
+@pytest.mark.parametrize("metric", list(SK))
+@pytest.mark.parametrize("average", ["binary", "macro"])
+def test_ewm_equals_sklearn_with_decaying_weights(metric, average):
+    rng = np.random.default_rng(zlib.crc32(f"ewm-{metric}-{average}".encode()))
+    for case in range(4):
+        k = 2 if average == "binary" else int(rng.integers(2, 5))
+        n, halflife = int(rng.integers(1, 40)), float(rng.uniform(0.5, 20))
+        t, p = _stream(rng, n, k, p_right=rng.random())
+        got = mon.ewm_score(metric, t, p, halflife, average=average, zero_division=0.0)
+        d = 0.5 ** (1 / halflife)
+        for i in range(n):
+            w = d ** (i - np.arange(i + 1))
+            if metric in ("accuracy", "balanced_accuracy"):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    fn = skm.accuracy_score if metric == "accuracy" else skm.balanced_accuracy_score
+                    want = fn(t[: i + 1], p[: i + 1], sample_weight=w)
+            else:
+                want = SK[metric](t[: i + 1], p[: i + 1], average=average, zero_division=0.0,
+                                  sample_weight=w)
+            np.testing.assert_allclose(got[i], want, rtol=1e-9, err_msg=f"case {case} i={i}")
+            CASES["ewm_score"] += 1
+
+
 def test_rolling_warns_once_with_zero_division_warn():
     with pytest.warns(UserWarning, match="ill-defined"):
         out = mon.rolling_score("precision", [1, 0, 0, 1], [0, 0, 0, 1], window=2)

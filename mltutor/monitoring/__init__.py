@@ -1,7 +1,7 @@
 """Monitoring a deployed classifier: windows, alarms, label shift and drift.
 
 * windows from pooled counts (:func:`rolling_score`, :func:`tumbling_score` with delayed
-  labels), never means of per-batch scores;
+  labels, :func:`ewm_score` with exponentially weighted counts), never means of per-batch scores;
 * alarms whose false-alarm probability is bounded: Page's CUSUM (:func:`bernoulli_cusum`,
   threshold from :func:`cusum_threshold` for a stated horizon), an anytime-valid monitor of an
   error rate (:func:`error_rate_monitor`) and a confidence sequence for a proportion
@@ -28,7 +28,7 @@ from ._shift import (
     em_prior_shift,
     estimate_performance,
 )
-from ._windows import TumblingResult, rolling_score, tumbling_score
+from ._windows import TumblingResult, ewm_score, rolling_score, tumbling_score
 
 __all__ = [
     "AlarmResult",
@@ -42,6 +42,7 @@ __all__ = [
     "em_prior_shift",
     "error_rate_monitor",
     "estimate_performance",
+    "ewm_score",
     "ks_statistic",
     "proportion_confidence_sequence",
     "psi",

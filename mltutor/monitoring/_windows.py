@@ -19,7 +19,7 @@ from .._validation.monitoring import (
 from .._validation.params import check_option, check_zero_division
 from .._validation.warning import UndefinedMetricWarning, warn
 
-__all__ = ["TumblingResult", "rolling_score", "tumbling_score"]
+__all__ = ["TumblingResult", "ewm_score", "rolling_score", "tumbling_score"]
 
 
 def _encode(yt: np.ndarray, yp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -170,6 +170,57 @@ def rolling_score(
                                  lambda ind: _window_counts(ind, window))
     if undefined and isinstance(zero_division, str):
         warn(f"{metric} is ill-defined in some windows; set to 0.0 there. Use zero_division "
+             "to choose another value.", UndefinedMetricWarning)
+    return value
+
+
+def ewm_score(
+    metric: str,
+    y_true: Any,
+    y_pred: Any,
+    halflife: float,
+    *,
+    average: str = "binary",
+    pos_label: Any = 1,
+    zero_division: Any = "warn",
+) -> np.ndarray:
+    """The metric of exponentially weighted counts, after each sample.
+
+    Each count is weighted by ``0.5 ** (age / halflife)``, where ``age`` is the number of samples
+    since it arrived: ``C_t = d * C_{t-1} + x_t`` with ``d = 0.5 ** (1 / halflife)``, run by
+    ``scipy.signal.lfilter``. The value after sample ``i`` equals scikit-learn's metric on samples
+    ``0 .. i`` with ``sample_weight = d ** (i - j)`` (tested). The counts are pooled first, so
+    this is not an exponential average of per-batch scores. A class last seen more than about
+    1,000 half-lives earlier has an underflowed weight of 0 and drops out of a macro average.
+
+    Parameters
+    ----------
+    metric, y_true, y_pred, average, pos_label, zero_division
+        As in :func:`rolling_score`.
+    halflife : float
+        Number of samples after which a count weighs one half.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> ewm_score("accuracy", [1, 1, 0, 0], [1, 1, 1, 1], halflife=1).round(4).tolist()
+    [1.0, 1.0, 0.4286, 0.2]
+    """
+    from scipy.signal import lfilter
+
+    metric, average, zd = _check_common(metric, average, zero_division)
+    decay = 0.5 ** (1.0 / check_positive_real(halflife, "halflife"))
+    yt, yp = check_stream_targets(y_true, y_pred)
+
+    def counts(ind: np.ndarray) -> np.ndarray:
+        return lfilter([1.0], [1.0, -decay], ind.astype(np.float64), axis=0)
+
+    value, undefined = _evaluate(metric, yt, yp, average, pos_label, zd, counts)
+    if undefined and isinstance(zero_division, str):
+        warn(f"{metric} is ill-defined after some samples; set to 0.0 there. Use zero_division "
              "to choose another value.", UndefinedMetricWarning)
     return value
 
