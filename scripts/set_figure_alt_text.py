@@ -190,6 +190,15 @@ ALT_TEXT: dict[str, dict[str, str]] = {
         "colour scale: a strong diagonal of correct predictions with scattered, faint "
         "off-diagonal cells marking the pairs of actions the model confuses.",
     },
+    "book/09_monitoring.ipynb": {
+        # Found by a piece of its source (the figure title): the chapter may be regenerated.
+        "Detection delay against false alarms": "Line chart of the median detection delay, in "
+        "labelled predictions after the error rate rises from 0.15 to 0.20, against the "
+        "false-alarm rate within 10,000 labels, for CUSUM thresholds from 2 to 14: a lower "
+        "threshold gives a shorter delay and more false alarms. A square marks the threshold "
+        "log(T/alpha), with no false alarm and a delay near 1,200; a cross marks the anytime "
+        "monitor, with a false-alarm rate of 0.03 and a delay near 500.",
+    },
     "book/appendix_training_loop.ipynb": {
         "a111b5b2": "Log-log chart of the error of binned AUC and binned AP against the number "
         "of thresholds T: solid lines for the error bound that compute() reports and dashed "
