@@ -267,8 +267,13 @@ def _random_case(rng):
 
 
 def test_em_equals_quapy_emq():
-    pytest.importorskip("quapy")
-    from quapy.method.aggregative import EMQ
+    import matplotlib
+
+    # Importing QuaPy 0.2.3 rewrites matplotlib's global rcParams (dpi 200, font size 18):
+    # keep that out of every later test in this process.
+    with matplotlib.rc_context():
+        pytest.importorskip("quapy")
+        from quapy.method.aggregative import EMQ
 
     rng = np.random.default_rng(11)
     for case in range(300):
