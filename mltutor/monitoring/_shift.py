@@ -141,7 +141,7 @@ class PerformanceEstimate(NamedTuple):
 
 
 def estimate_performance(proba: Any, *, threshold: float = 0.5) -> PerformanceEstimate:
-    """Accuracy and F1 expected from calibrated probabilities, without labels.
+    """Accuracy expected from calibrated probabilities, and F1 of the expected counts, no labels.
 
     If ``proba`` is calibrated on the data scored (``P(y = k | p) = p_k``), each sample is
     correct with probability ``p`` of its predicted class, so the expected number of true
