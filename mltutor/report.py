@@ -271,7 +271,7 @@ class EvaluationReport:
         """
         import matplotlib.pyplot as plt
 
-        from .curve_plots import plot_reliability
+        from .plots import plot_reliability
         from .plots import plot_confusion_matrix
 
         panels = 1 if self.probabilities is None else 2
