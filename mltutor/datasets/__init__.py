@@ -14,8 +14,11 @@ the test suite.
     A seeded simulated stand-in for UCF101's clips (frame features with the real class names,
     clip counts and groups), used by the case-study chapter because the videos cannot be
     downloaded here.
+:mod:`mltutor.datasets.thumos14`
+    THUMOS'14 temporal action detection: its 20 classes (all UCF101 classes) with their UCF101
+    indices, from the official annotation readme.
 """
 
-from . import ucf101, ucf101_lists, ucf101_sim
+from . import thumos14, ucf101, ucf101_lists, ucf101_sim
 
-__all__ = ["ucf101", "ucf101_lists", "ucf101_sim"]
+__all__ = ["thumos14", "ucf101", "ucf101_lists", "ucf101_sim"]

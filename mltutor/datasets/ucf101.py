@@ -60,6 +60,8 @@ __all__ = [
     "SplitCounts",
     "clips_per_class",
     "clips_per_group",
+    "require_disjoint_groups",
+    "shared_groups",
     "split_counts",
     "split_groups",
 ]
@@ -202,3 +204,64 @@ def split_counts(k: int) -> SplitCounts:
     table = _load_table()[1]
     return SplitCounts(train=table[:, np.subtract(train_groups, 1)].sum(axis=1),
                        test=table[:, np.subtract(test_groups, 1)].sum(axis=1))
+
+
+def shared_groups(train_split: int, test_split: int) -> tuple[int, ...]:
+    """The groups in the training part of split ``train_split`` and the test part of ``test_split``.
+
+    .. math:: S = \\mathrm{train}(a) \\cap \\mathrm{test}(b)
+
+    Empty when ``train_split == test_split`` (the official pairing); for two different splits it
+    holds the 7 test groups of ``test_split``, all of which are training groups of the other split.
+    A model trained on split ``a`` and tested on split ``b``'s test list has seen every test video
+    of those groups in training (the lists name the same files).
+
+    Parameters
+    ----------
+    train_split, test_split : int
+        Split numbers, 1, 2 or 3.
+
+    Returns
+    -------
+    tuple of int
+        Group numbers (1-based, ascending).
+
+    Examples
+    --------
+    >>> shared_groups(1, 1)
+    ()
+    >>> shared_groups(1, 2)
+    (8, 9, 10, 11, 12, 13, 14)
+    """
+    train, _ = split_groups(train_split)
+    _, test = split_groups(test_split)
+    return tuple(g for g in test if g in train)
+
+
+def require_disjoint_groups(train_split: int, test_split: int) -> None:
+    """Refuse to score a model of split ``train_split`` on the test list of split ``test_split``.
+
+    Returns ``None`` when the two parts share no group (:func:`shared_groups` is empty), which for
+    the official lists happens exactly when the two split numbers are equal.
+
+    Raises
+    ------
+    ValueError
+        When they share groups; the message names the groups and counts their test clips.
+
+    Examples
+    --------
+    >>> require_disjoint_groups(2, 2)
+    >>> require_disjoint_groups(1, 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: split 1's training part holds split 2's test groups 8-14 (3,734 test clips)...
+    """
+    shared = shared_groups(train_split, test_split)
+    if shared:
+        n_clips = int(split_counts(test_split).test.sum())
+        raise ValueError(
+            f"split {train_split}'s training part holds split {test_split}'s test groups "
+            f"{shared[0]}-{shared[-1]} ({n_clips:,} test clips), so a model trained on split "
+            f"{train_split} has seen every one of those test videos; test it on split "
+            f"{train_split}'s own test list")
