@@ -14,10 +14,18 @@ languages). Warnings are errors; every page is rebuilt (``--all -W --keep-going`
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
+import re
+import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The Chinese edition's folder inside the English site.
+ZH_DIR = "zh"
 
 #: edition -> (Sphinx builder, output folder, doctree folder, extra Sphinx settings)
 EDITIONS = {
@@ -35,6 +43,120 @@ EDITIONS = {
 
 
 LOCALE = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
+
+# --------------------------------------------------------------------------------------------
+# Where the book is published: derived from the environment, never edited into _config.yml.
+# --------------------------------------------------------------------------------------------
+
+
+def repository_url_from_env(environ: Mapping[str, str]) -> str | None:
+    """The repository's URL from the environment, or None (then _config.yml's URL is used).
+
+    ``MLTUTOR_REPOSITORY_URL`` wins; in GitHub Actions, ``GITHUB_SERVER_URL`` and
+    ``GITHUB_REPOSITORY`` (``owner/name``) name the repository the workflow runs in, so a fork
+    publishes its own book with no edit.
+    """
+    explicit = environ.get("MLTUTOR_REPOSITORY_URL", "").strip()
+    if explicit:
+        return explicit.rstrip("/").removesuffix(".git")
+    repository = environ.get("GITHUB_REPOSITORY", "").strip().strip("/")
+    if repository:
+        server = environ.get("GITHUB_SERVER_URL", "").strip().rstrip("/") or "https://github.com"
+        return f"{server}/{repository}"
+    return None
+
+
+def pages_url(repository_url: str, environ: Mapping[str, str]) -> str | None:
+    """The GitHub Pages address of the English edition (ends in ``/``; Chinese: ``+ "zh/"``).
+
+    ``MLTUTOR_PAGES_URL`` wins (the workflow passes ``actions/configure-pages``' ``base_url``,
+    which knows a custom domain); otherwise a github.com repository ``owner/name`` is published
+    at ``https://owner.github.io/name/``, and ``owner/owner.github.io`` at the domain's root.
+    Other servers have no rule here: None.
+    """
+    explicit = environ.get("MLTUTOR_PAGES_URL", "").strip()
+    if explicit:
+        return explicit.rstrip("/") + "/"
+    match = re.fullmatch(r"https://github\.com/([^/]+)/([^/]+)", repository_url.rstrip("/"))
+    if not match:
+        return None
+    owner, name = match.group(1).lower(), match.group(2)
+    if name.lower() == f"{owner}.github.io":
+        return f"https://{owner}.github.io/"
+    return f"https://{owner}.github.io/{name}/"
+
+
+def install_ref(version: str, environ: Mapping[str, str]) -> str:
+    """The git ref the downloaded notebooks' install cell installs ``mltutor`` from.
+
+    ``MLTUTOR_INSTALL_REF`` wins; else the release tag ``v<version>`` when it names the commit
+    being built; else that commit (``GITHUB_SHA``, or ``git rev-parse HEAD``), so the package a
+    reader installs is the code that printed the book's outputs; else the tag.
+    """
+    explicit = environ.get("MLTUTOR_INSTALL_REF", "").strip()
+    if explicit:
+        return explicit
+    tag = f"v{version}"
+
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                                  check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return ""
+
+    if tag in git("tag", "--points-at", "HEAD").split():
+        return tag
+    return environ.get("GITHUB_SHA", "").strip() or git("rev-parse", "HEAD") or tag
+
+
+def publish_overrides(edition: str, environ: Mapping[str, str], config: dict,
+                      version: str) -> dict:
+    """Sphinx settings that point the site at the repository the build runs for.
+
+    Empty when the environment names no repository: the build then reads ``repository.url`` of
+    ``_config.yml`` as it is (while that is the placeholder, no launch buttons and no install
+    cell; ``book/_ext/mltutor_site.py``). Otherwise the theme's ``repository_url`` (Binder and
+    Colab buttons, read by sphinx-book-theme 1.3.0), ``html_baseurl`` (each page's canonical
+    address; the Chinese edition's ends in ``zh/``), and for ``mltutor_site``: the URL that the
+    chapters' committed install cells name, and the ref the downloaded copies install from.
+    """
+    if edition == "gettext":
+        return {}  # the catalogs' messages must not depend on where the book is built
+    url = repository_url_from_env(environ)
+    if url is None:
+        return {}
+    overrides: dict = {
+        "html_theme_options": {"repository_url": url},
+        "mltutor_install_cell_url": (config.get("repository") or {}).get("url"),
+        "mltutor_install_ref": install_ref(version, environ),
+    }
+    site = pages_url(url, environ)
+    if site:
+        overrides["html_baseurl"] = site + (f"{ZH_DIR}/" if edition == "zh" else "")
+    return overrides
+
+
+def _config_and_version() -> tuple[dict, str]:
+    import tomllib
+
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "version"]
+    return config, version
+
+
+def merge(base: dict, extra: dict) -> dict:
+    """``base`` updated by ``extra``, nested dictionaries merged (as Jupyter Book merges them)."""
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
 
 
 def translated_toc() -> Path:
@@ -90,29 +212,119 @@ def glossary_dictionary() -> Path:
     return out
 
 
+class _Tee(io.TextIOBase):
+    """A text stream that writes to the log file and to the terminal, counting problem lines."""
+
+    PROBLEM = re.compile(r"\b(WARNING|ERROR|CRITICAL|SEVERE)\b")
+
+    def __init__(self, log: io.TextIOBase, terminal: io.TextIOBase) -> None:
+        self.log, self.terminal, self.problems = log, terminal, 0
+
+    def write(self, text: str) -> int:
+        self.log.write(text)
+        self.terminal.write(text)
+        self.problems += sum(bool(self.PROBLEM.search(line)) for line in text.splitlines())
+        return len(text)
+
+    def flush(self) -> None:
+        self.log.flush()
+        self.terminal.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+
+def quiet_libraries(stream: io.TextIOBase) -> None:
+    """Route Python logging to ``stream`` at WARNING before any library configures it.
+
+    The noise of a build came from three places: a11y_pygments 0.2.0 (imported by
+    pydata-sphinx-theme for its code styles) calls ``logging.basicConfig(level=INFO)`` on the
+    root logger, after which fontTools' subsetter and merger (``fontTools.subset``,
+    ``fontTools.merge``, the web-font step of ``book/_ext/mltutor_fonts.py``) log several
+    thousand INFO lines; jieba (the Chinese search index) logs its dictionary loading through
+    its own handler; and Sphinx's status lines, which go to the log file instead.  Configuring
+    the root logger first makes the later ``basicConfig`` a no-op; warnings still reach
+    ``stream``.  Python's own warnings are logged too (``py.warnings``), so they are seen.
+    """
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, force=True, stream=stream,
+                        format="%(levelname)s: %(name)s: %(message)s")
+    logging.getLogger("fontTools").setLevel(logging.WARNING)
+    try:  # jieba sets its own logger to DEBUG when imported: import it first, then lower it
+        import jieba
+    except ImportError:
+        pass
+    else:
+        jieba.setLogLevel(logging.WARNING)
+    logging.captureWarnings(True)
+
+
+def log_path(edition: str, out: Path | None) -> Path:
+    """Where the full Sphinx log of an edition goes: ``_build/logs/<edition>.log``, or beside a
+    folder given with ``--out``."""
+    if out is None:
+        return ROOT / "_build" / "logs" / f"{edition}.log"
+    return out.parent / f"{out.name}.{edition}.log"
+
+
 def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
-          quiet: bool = False) -> int:
+          quiet: bool = False, verbose: bool = False,
+          environ: Mapping[str, str] | None = None) -> int:
     """Run one Sphinx build through Jupyter Book's own entry point; return its exit status.
 
     ``out`` and ``doctrees`` replace the edition's folders (tests build the catalogs elsewhere).
+    Sphinx's status lines go to :func:`log_path` (all of them with ``verbose``, on the terminal
+    too); its warnings and errors go to both, and any of them fails the build (``-W
+    --keep-going``). ``quiet``: no progress lines either.
     """
-    from jupyter_book.sphinx import build_sphinx
-
+    environ = os.environ if environ is None else environ
     builder, default_out, default_doctrees, settings = EDITIONS[edition]
+    out = out or ROOT / default_out
+    doctrees = doctrees or ROOT / default_doctrees
     toc = translated_toc().as_posix() if edition == "zh" else "_toc.yml"
     overrides = {"external_toc_path": toc, "latex_individualpages": False, **settings}
     if edition == "zh":
         # Sphinx indexes Chinese text for search only through jieba's word segmentation; the
         # glossary's terms are added to its dictionary so that 精确率 is one word, not 精确 + 率.
         overrides["html_search_options"] = {"dict": str(glossary_dictionary())}
-    result = build_sphinx(
-        ROOT, out or ROOT / default_out, noconfig=True, path_config=str(ROOT / "_config.yml"),
-        confoverrides=overrides, doctreedir=doctrees or ROOT / default_doctrees, builder=builder,
-        force_all=True, freshenv=True, warningiserror=True, keep_going=True, quiet=quiet,
-    )
+    config, version = _config_and_version()
+    overrides = merge(overrides, publish_overrides(edition, environ, config, version))
+    log = log_path(edition, out)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    say = (lambda message: None) if quiet else (lambda message: print(message, flush=True))
+    url = (overrides.get("html_theme_options") or {}).get("repository_url")
+    say(f"{edition}: Sphinx {builder} build of every page into {_shown(out)}"
+        + (f" (repository {url})" if url else ""))
+    with open(log, "w", encoding="utf-8") as log_file:
+        warnings = _Tee(log_file, sys.stderr)  # Sphinx's warning stream
+        libraries = _Tee(log_file, sys.stderr)  # Python logging and warnings of the libraries
+        status = _Tee(log_file, sys.stdout) if verbose else log_file
+        quiet_libraries(libraries)
+        from jupyter_book.sphinx import build_sphinx
+
+        with contextlib.redirect_stdout(status), contextlib.redirect_stderr(warnings):
+            result = build_sphinx(
+                ROOT, out, noconfig=True, path_config=str(ROOT / "_config.yml"),
+                confoverrides=overrides, doctreedir=doctrees, builder=builder, force_all=True,
+                freshenv=True, warningiserror=True, keep_going=True, quiet=False,
+            )
     if isinstance(result, Exception):
         raise result
+    pages = sum(1 for _ in doctrees.rglob("*.doctree"))
+    say(f"{edition}: {pages} pages, {warnings.problems} warnings"
+        + (f" (and {libraries.problems} from libraries, printed above)"
+           if libraries.problems else "")
+        + f"; full log: {_shown(log)}")
     return int(result)
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the repository when it is inside it."""
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def dropped_translations(doctrees: Path) -> list[str]:
@@ -148,21 +360,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="output folder (one edition only)")
     parser.add_argument("--doctrees", type=Path, help="doctree folder (one edition only)")
     parser.add_argument("--quiet", action="store_true", help="warnings only")
+    parser.add_argument("--verbose", action="store_true",
+                        help="Sphinx's full log on the terminal too (it always goes to the log)")
     args = parser.parse_args(argv)
     if (args.out or args.doctrees) and len(args.editions) > 1:
         parser.error("--out and --doctrees need exactly one edition")
     status = 0
+    built = []
     for edition in args.editions:
-        status = build(edition, args.out, args.doctrees, args.quiet) or status
-        if edition == "zh" and not status:
+        result = build(edition, args.out, args.doctrees, args.quiet, args.verbose)
+        if edition == "zh" and not result:
             dropped = dropped_translations(args.doctrees or ROOT / EDITIONS["zh"][2])
             for problem in dropped:
                 print(problem, file=sys.stderr)
             if dropped:
                 print(f"{len(dropped)} translations were not used (see above)", file=sys.stderr)
-                status = 1
-        if edition != "gettext" and not status:
-            print(f"The {edition} edition is at {ROOT / EDITIONS[edition][1] / 'index.html'}")
+                result = 1
+        status = result or status
+        if edition != "gettext":
+            index = (args.out or ROOT / EDITIONS[edition][1]) / "index.html"
+            built.append((edition, index, result))
+    if not args.quiet:
+        for edition, index, result in built:
+            name = {"en": "English", "zh": "Chinese"}[edition]
+            state = "built" if not result else "FAILED (see the warnings above)"
+            print(f"The {name} edition ({edition}): {state}: {_shown(index)}")
     return status
 
 

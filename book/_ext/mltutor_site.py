@@ -16,7 +16,12 @@
    for download (``_sources/`` and ``_downloads/``). With a real URL, the buttons appear and the
    cell stays; it installs ``mltutor @ git+<url>@v<version>`` (:func:`install_cell_source`,
    which ``tests/test_install_cell.py`` compares with every chapter;
-   ``python book/_ext/mltutor_site.py --write`` puts it into the chapters).
+   ``python book/_ext/mltutor_site.py --write`` puts it into the chapters). In GitHub Actions
+   ``scripts/build_book.py`` takes the URL from the repository the workflow runs in
+   (``publish_overrides``): the Binder button appears, the downloads' install cell installs
+   from that repository at the commit built (:func:`rewrite_install_cells_in_downloads`), and
+   the Colab button appears only if the chapters' committed cells name that repository too
+   (Colab opens the committed notebook; :func:`colab_opens_a_working_cell`).
 4. **Two editions.** The English site is at the root of the output, the Chinese one (built with
    ``language = zh_CN`` from the same sources, ``scripts/build_book.py zh``) in ``zh/``. Every
    page's header carries a link to the same page in the other edition
@@ -55,20 +60,34 @@ def is_placeholder_repository(url: str | None) -> bool:
     return not url or url.strip().rstrip("/").removesuffix(".git") == PLACEHOLDER_REPOSITORY_URL
 
 
-def install_cell_source(repository_url: str, version: str) -> str:
-    """The exact source of each chapter's install cell for this repository and version."""
+def install_cell_source(repository_url: str, version: str, ref: str | None = None) -> str:
+    """The exact source of each chapter's install cell for this repository and version.
+
+    With ``ref`` (a commit or tag other than ``v<version>``: the published site's downloads,
+    :func:`rewrite_install_cells_in_downloads`), the cell installs that ref instead.
+    """
     url = repository_url.strip().rstrip("/")
+    if ref is None or ref == f"v{version}":
+        where, pin = "at this book's tag", f"v{version}"
+    else:
+        where, pin = "at the commit this book was built from", ref
     return (
-        "# In Colab or Binder: install mltutor from the course repository at this book's tag"
-        " if it\n"
+        f"# In Colab or Binder: install mltutor from the course repository {where} if it\n"
         "# is missing (never an upgrade). The build drops this cell while the repository URL in\n"
         "# _config.yml is a placeholder.\n"
         "try:\n"
         "    import mltutor\n"
         "except ImportError:\n"
-        f'    %pip install --quiet "mltutor @ git+{url}@v{version}"\n'
+        f'    %pip install --quiet "mltutor @ git+{url}@{pin}"\n'
         "    import mltutor"
     )
+
+
+def same_repository(a: str | None, b: str | None) -> bool:
+    """True when two repository URLs name the same repository (case, ``/`` and ``.git`` aside)."""
+    def norm(url: str | None) -> str:
+        return (url or "").strip().rstrip("/").removesuffix(".git").lower()
+    return bool(norm(a)) and norm(a) == norm(b)
 
 
 def is_install_cell(cell: dict) -> bool:
@@ -81,6 +100,26 @@ def drop_install_cells(notebook: dict) -> int:
     kept = [cell for cell in cells if not is_install_cell(cell)]
     notebook["cells"] = kept
     return len(cells) - len(kept)
+
+
+def _downloadable_notebooks(outdir: Path):
+    for folder in DOWNLOAD_DIRS:
+        yield from sorted((outdir / folder).rglob("*.ipynb"))
+
+
+def rewrite_install_cells_in_downloads(outdir: Path, source: str) -> list[Path]:
+    """Give every install cell under the download folders of ``outdir`` the text ``source``."""
+    changed = []
+    for path in _downloadable_notebooks(outdir):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        cells = [cell for cell in notebook.get("cells", []) if is_install_cell(cell)]
+        if cells and any("".join(cell.get("source", "")) != source for cell in cells):
+            for cell in cells:
+                cell["source"] = source.splitlines(keepends=True)
+            path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+            changed.append(path)
+    return changed
 
 
 def strip_install_cells_from_downloads(outdir: Path) -> list[Path]:
@@ -111,11 +150,24 @@ def other_edition(pagename: str, language: str | None) -> dict[str, str]:
             "title": "阅读本页的中文版"}
 
 
+def absolute_alternate(base_url: str, pagename: str, language: str | None) -> str:
+    """The other edition's address of ``pagename`` on the published site, from this edition's
+    ``html_baseurl`` (the English site's root, or its ``zh/`` folder)."""
+    base = base_url.rstrip("/") + "/"
+    if language == ZH_LANGUAGE:
+        base = base.removesuffix(f"{ZH_DIR}/")
+        return f"{base}{pagename}.html"
+    return f"{base}{ZH_DIR}/{pagename}.html"
+
+
 def add_language_switch(app, pagename, templatename, context, doctree) -> None:
     other = other_edition(pagename, app.config.language)
     context["mltutor_other_edition"] = other
+    # Search engines want an absolute address; it is known once the site's URL is (html_baseurl).
+    href = (absolute_alternate(app.config.html_baseurl, pagename, app.config.language)
+            if app.config.html_baseurl else other["url"])
     context["metatags"] = context.get("metatags", "") + (
-        f'\n<link rel="alternate" hreflang="{other["hreflang"]}" href="{other["url"]}" />')
+        f'\n<link rel="alternate" hreflang="{other["hreflang"]}" href="{href}" />')
 
 
 def _script_key(script: Any) -> tuple:
@@ -143,6 +195,16 @@ def repository_is_published(app) -> bool:
     return not is_placeholder_repository(app.config.html_theme_options.get("repository_url"))
 
 
+def colab_opens_a_working_cell(app) -> bool:
+    """Colab opens the chapter as committed on GitHub, whose install cell names the URL of
+    ``_config.yml`` (``mltutor_install_cell_url``, set by ``scripts/build_book.py`` when the URL
+    comes from the environment): the button is offered only when that is this repository."""
+    committed = getattr(app.config, "mltutor_install_cell_url", None)
+    if committed is None:
+        return True  # the URL is _config.yml's own: the cells name it
+    return same_repository(committed, app.config.html_theme_options.get("repository_url"))
+
+
 def configure_theme(app, config) -> None:
     """Theme options that _config.yml cannot express without replacing Jupyter Book's own."""
     config.html_context.setdefault("default_mode", "auto")
@@ -153,13 +215,30 @@ def configure_theme(app, config) -> None:
     if not repository_is_published(app):
         # sphinx-book-theme adds Binder/Colab buttons only when launch_buttons names a URL.
         theme_options["launch_buttons"] = {}
+    elif not colab_opens_a_working_cell(app):
+        theme_options["launch_buttons"] = {**theme_options.get("launch_buttons", {}),
+                                           "colab_url": ""}
 
 
 def drop_install_cells_while_placeholder(app, exception) -> None:
-    if exception is not None or app.builder.format != "html" or repository_is_published(app):
+    if exception is not None or app.builder.format != "html":
         return
     from sphinx.util import logging
 
+    if repository_is_published(app):
+        ref = getattr(app.config, "mltutor_install_ref", None)
+        if ref:  # the URL came from the environment: the downloads install from it, at ref
+            import tomllib
+
+            version = tomllib.loads((Path(app.srcdir) / "pyproject.toml").read_text(
+                encoding="utf-8"))["project"]["version"]
+            url = app.config.html_theme_options["repository_url"]
+            changed = rewrite_install_cells_in_downloads(
+                Path(app.outdir), install_cell_source(url, version, ref))
+            logging.getLogger(__name__).info(
+                f"mltutor_site: install cell of {len(changed)} downloadable notebooks installs "
+                f"from {url} at {ref}")
+        return
     changed = strip_install_cells_from_downloads(Path(app.outdir))
     logging.getLogger(__name__).info(
         f"mltutor_site: placeholder repository URL, install cell dropped from "
@@ -197,6 +276,10 @@ def translated_display_math():
 
 
 def setup(app) -> dict[str, Any]:
+    # Set by scripts/build_book.py when the repository URL comes from the environment (GitHub
+    # Actions): the URL the committed install cells name, and the ref the downloads install.
+    app.add_config_value("mltutor_install_cell_url", None, "html")
+    app.add_config_value("mltutor_install_ref", None, "html")
     app.add_transform(translated_display_math())
     app.connect("config-inited", configure_theme)
     # After every other handler (sphinx-thebe, myst-nb, the theme) has added its scripts.
