@@ -237,11 +237,11 @@ class _Tee(io.TextIOBase):
 def quiet_libraries(stream: io.TextIOBase) -> None:
     """Route Python logging to ``stream`` at WARNING before any library configures it.
 
-    The noise of a build came from three places: a11y_pygments 0.2.0 (imported by
-    pydata-sphinx-theme for its code styles) calls ``logging.basicConfig(level=INFO)`` on the
-    root logger, after which fontTools' subsetter and merger (``fontTools.subset``,
-    ``fontTools.merge``, the web-font step of ``book/_ext/mltutor_fonts.py``) log several
-    thousand INFO lines; jieba (the Chinese search index) logs its dictionary loading through
+    The noise of a build came from three places: accessible-pygments 0.0.5 (module
+    ``a11y_pygments``, imported by pydata-sphinx-theme for its code styles) calls
+    ``logging.basicConfig(level=INFO)`` on the root logger, after which fontTools' subsetter
+    and merger (``fontTools.subset``, ``fontTools.merge``: the web-font step of
+    ``book/_ext/mltutor_fonts.py``) log several thousand INFO lines; jieba (the Chinese search index) logs its dictionary loading through
     its own handler; and Sphinx's status lines, which go to the log file instead.  Configuring
     the root logger first makes the later ``basicConfig`` a no-op; warnings still reach
     ``stream``.  Python's own warnings are logged too (``py.warnings``), so they are seen.
