@@ -517,3 +517,8 @@ def evaluate_thumos14(
              f"ground-truth segment has ({unknown[:5]}) are skipped, as THUMOS'14's scorer skips "
              "classes that are not among its detection classes.")
     return _result(_thumos_ap(p, thresholds), p, thresholds, "thumos14")
+
+from ._temporal_errors import (  # noqa: E402  (the DETAD-style breakdown, chapter 8b)
+    ERROR_KINDS, TemporalErrorBreakdown, temporal_error_breakdown)
+
+__all__ += ["ERROR_KINDS", "TemporalErrorBreakdown", "temporal_error_breakdown"]
