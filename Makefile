@@ -13,6 +13,7 @@ STAMP  := $(VENV)/.installed
 
 help:
 	@echo "make book       build both editions: English in _build/html, Chinese in _build/html/zh (warnings are errors)"
+	@echo "                full Sphinx logs in _build/logs/; VERBOSE=1: print them too"
 	@echo "make gettext    after editing English prose: refresh the message catalogs in locales/zh_CN (then translate)"
 	@echo "make check-site load every page of _build/html in headless Chromium, offline"
 	@echo "make test       run the unit tests and re-execute every notebook with nbval"
@@ -43,7 +44,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 book: $(STAMP) node_modules/.package-lock.json
 	$(BIN)/python scripts/copy_web_assets.py
-	$(BIN)/python scripts/build_book.py en zh
+	$(BIN)/python scripts/build_book.py en zh $(if $(VERBOSE),--verbose,)
 
 # The Chinese edition's catalogs follow the English: new messages appear empty, changed ones fuzzy
 # (tests/test_translations.py fails until they are translated; CONTRIBUTING.md, "Translating").

@@ -110,6 +110,24 @@ def install_ref(version: str, environ: Mapping[str, str]) -> str:
     return environ.get("GITHUB_SHA", "").strip() or git("rev-parse", "HEAD") or tag
 
 
+def read_online(edition: str, site: str | None) -> str:
+    """The sentence behind ``{{ read_online }}`` in ``book/intro.md`` (a MyST substitution: the
+    catalogs keep ``{{ read_online }}`` as it is, so the message does not depend on the site).
+
+    With the Pages address: a link to each edition. Without: a link to the setup page's section
+    on publishing, so that no build carries a link to a site that does not exist.
+    """
+    if site:
+        zh = f"{site}{ZH_DIR}/"
+        if edition == "zh":
+            return f"本书发布在 [{zh}]({zh})，英文版在 [{site}]({site})。"
+        return f"The book is published at [{site}]({site}), the Chinese edition at [{zh}]({zh})."
+    if edition == "zh":
+        return "这一份还没有发布：设置页的{ref}`publishing`一节说明仓库怎样发布自己的书，无需修改任何文件。"
+    return ("This copy is not published yet: {ref}`publishing` on the setup page says how a "
+            "repository publishes its own book, with nothing to edit.")
+
+
 def publish_overrides(edition: str, environ: Mapping[str, str], config: dict,
                       version: str) -> dict:
     """Sphinx settings that point the site at the repository the build runs for.
@@ -134,6 +152,7 @@ def publish_overrides(edition: str, environ: Mapping[str, str], config: dict,
     site = pages_url(url, environ)
     if site:
         overrides["html_baseurl"] = site + (f"{ZH_DIR}/" if edition == "zh" else "")
+        overrides["myst_substitutions"] = {"read_online": read_online(edition, site)}
     return overrides
 
 
@@ -280,6 +299,7 @@ def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
     """
     environ = os.environ if environ is None else environ
     builder, default_out, default_doctrees, settings = EDITIONS[edition]
+    log = log_path(edition, out)
     out = out or ROOT / default_out
     doctrees = doctrees or ROOT / default_doctrees
     toc = translated_toc().as_posix() if edition == "zh" else "_toc.yml"
@@ -289,8 +309,8 @@ def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
         # glossary's terms are added to its dictionary so that 精确率 is one word, not 精确 + 率.
         overrides["html_search_options"] = {"dict": str(glossary_dictionary())}
     config, version = _config_and_version()
+    overrides["myst_substitutions"] = {"read_online": read_online(edition, None)}
     overrides = merge(overrides, publish_overrides(edition, environ, config, version))
-    log = log_path(edition, out)
     log.parent.mkdir(parents=True, exist_ok=True)
     say = (lambda message: None) if quiet else (lambda message: print(message, flush=True))
     url = (overrides.get("html_theme_options") or {}).get("repository_url")
@@ -302,6 +322,9 @@ def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
         status = _Tee(log_file, sys.stdout) if verbose else log_file
         quiet_libraries(libraries)
         from jupyter_book.sphinx import build_sphinx
+        from sphinx.util.console import nocolor
+
+        nocolor()  # plain text in the log (the Sphinx CLI does this when not on a terminal)
 
         with contextlib.redirect_stdout(status), contextlib.redirect_stderr(warnings):
             result = build_sphinx(
