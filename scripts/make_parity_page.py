@@ -56,6 +56,7 @@ PROPERTY_TESTS = [
     "tests/test_detection_segm.py",
     "tests/test_detection_keypoints.py",
     "tests/test_detection_errors.py",
+    "tests/test_detection_temporal.py",
     "tests/test_streaming_safety.py",
     "tests/test_attack_dtypes.py",
     "tests/test_attack_scores.py",
@@ -234,6 +235,14 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
      ["detection: error_breakdown vs brute-force TIDE definitions",
       "detection: error_breakdown fixes vs evaluate_coco on fixed data",
       "detection: error_breakdown vs tidecv"]),
+    ("detection.temporal", "evaluate_activitynet", "a line-by-line port of ActivityNet's "
+     "`eval_detection.py` (`ANETdetection`, commit 82304fa), tied scores in reverse input order",
+     ["temporal: evaluate_activitynet vs ActivityNet eval_detection.py"]),
+    ("detection.temporal", "evaluate_thumos14", "a line-by-line port of THUMOS'14's MATLAB kit "
+     "(`TH14evaldet.m`, `TH14eventdetpr.m`, `intervaloverlapvalseconds.m`)",
+     ["temporal: evaluate_thumos14 vs THUMOS'14 TH14evalkit"]),
+    ("detection.temporal", "temporal_iou", "ActivityNet's `segment_iou`, bit for bit",
+     ["temporal: temporal_iou vs ActivityNet segment_iou"]),
     # ---- hostile inputs across the scikit-learn facade
     ("_validation", "check_sample_weight", "scikit-learn on 20 metrics with hostile label and "
      "weight dtypes and layouts (bool ... uint64, float16, object, pandas, strided, read-only)",
