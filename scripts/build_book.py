@@ -123,7 +123,7 @@ def read_online(edition: str, site: str | None) -> str:
             return f"本书发布在 [{zh}]({zh})，英文版在 [{site}]({site})。"
         return f"The book is published at [{site}]({site}), the Chinese edition at [{zh}]({zh})."
     if edition == "zh":
-        return "这一份还没有发布：设置页的{ref}`publishing`一节说明仓库怎样发布自己的书，无需修改任何文件。"
+        return "这一份还没有发布：设置页的“{ref}`publishing`”一节说明仓库怎样发布自己的书，无需修改任何文件。"
     return ("This copy is not published yet: {ref}`publishing` on the setup page says how a "
             "repository publishes its own book, with nothing to edit.")
 

@@ -68,17 +68,23 @@ def install_cell_source(repository_url: str, version: str, ref: str | None = Non
     """
     url = repository_url.strip().rstrip("/")
     if ref is None or ref == f"v{version}":
-        where, pin = "at this book's tag", f"v{version}"
+        ref = f"v{version}"
+        comment = (
+            "# In Colab or Binder: install mltutor from the course repository at this book's tag"
+            " if it\n"
+            "# is missing (never an upgrade). The build drops this cell while the repository URL"
+            " in\n"
+            "# _config.yml is a placeholder.\n")
     else:
-        where, pin = "at the commit this book was built from", ref
+        comment = (
+            "# In Colab or Binder: install mltutor, if it is missing (never an upgrade), from the\n"
+            "# repository this site was built from, at the commit it was built from.\n")
     return (
-        f"# In Colab or Binder: install mltutor from the course repository {where} if it\n"
-        "# is missing (never an upgrade). The build drops this cell while the repository URL in\n"
-        "# _config.yml is a placeholder.\n"
+        comment +
         "try:\n"
         "    import mltutor\n"
         "except ImportError:\n"
-        f'    %pip install --quiet "mltutor @ git+{url}@{pin}"\n'
+        f'    %pip install --quiet "mltutor @ git+{url}@{ref}"\n'
         "    import mltutor"
     )
 
