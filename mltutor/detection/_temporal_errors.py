@@ -9,7 +9,8 @@ Matching
 --------
 Within one video and one label, predictions are visited from the highest score down (among equal
 scores the later prediction in input order first, the order
-:func:`~mltutor.detection.temporal.evaluate_activitynet` uses); each takes the still-unmatched ground-truth segment of the same label with the highest
+:func:`~mltutor.detection.temporal.evaluate_activitynet` uses); each takes the still-unmatched
+ground-truth segment of the same label with the highest
 tIoU, if that tIoU is :math:`\ge \alpha` (a tie in tIoU goes to the later segment in input order,
 the rule of mltutor's matching kernel, :mod:`mltutor.detection` kernel 3).  A matched prediction
 is a true positive.  AP is all-point interpolated AP over the predictions of each label, and mAP
@@ -126,7 +127,13 @@ def temporal_error_breakdown(
         \Delta\mathrm{mAP}_k = \mathrm{mAP}(\text{predictions without the false positives of kind
         } k) - \mathrm{mAP}(\text{predictions})
 
-    The rules are in the module docstring.
+    Predictions are matched as by :func:`evaluate_activitynet` at the single threshold
+    :math:`\alpha`.  Each false positive gets the first of these kinds that fits: ``"double"``
+    (tIoU :math:`\ge \alpha` with an action of its label that a better-scored prediction took),
+    ``"wrong_label"`` (tIoU :math:`\ge \alpha` with an action of another label),
+    ``"localization"`` (its label, :math:`\beta \le` tIoU :math:`< \alpha`), ``"confusion"``
+    (another label, :math:`\beta \le` tIoU :math:`< \alpha`), ``"background"`` (every tIoU
+    below :math:`\beta`).
 
     Parameters
     ----------
@@ -172,7 +179,8 @@ def temporal_error_breakdown(
                          f"background_tiou={beta}, tiou_threshold={alpha}")
     edges = np.asarray(length_bins, dtype=np.float64)
     if edges.ndim != 1 or edges.size < 2 or np.isnan(edges).any() or np.any(np.diff(edges) <= 0):
-        raise ValueError(f"length_bins must be increasing edges (at least two); got {length_bins!r}")
+        raise ValueError("length_bins must be increasing edges (at least two); "
+                         f"got {length_bins!r}")
 
     gt = parse_ground_truth(ground_truth, None)
     dt = parse_predictions(predictions)
