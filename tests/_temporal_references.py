@@ -293,10 +293,22 @@ def th14_eventdetpr(detevents, gtevents, cls, overlapthresh):
     npos = sum(1 for g in gtevents if g.cls == cls)
     assert npos > 0
 
+    # intersect(strmatch(videoname, ...), indclass): the events of one video and class, in index
+    # order; grouped in one pass here instead of one scan per video (same lists, same order).
+    gt_of, amb_of, det_of = {}, {}, {}
+    for g in gtevents:
+        if g.cls == cls:
+            gt_of.setdefault(g.videoname, []).append(g)
+        elif g.cls == 'Ambiguous':
+            amb_of.setdefault(g.videoname, []).append(g)
+    for d in detevents:
+        if d.cls == cls:
+            det_of.setdefault(d.videoname, []).append(d)
+
     for vname in videonames:
-        gt = [g for g in gtevents if g.videoname == vname and g.cls == cls]
-        amb = [g for g in gtevents if g.videoname == vname and g.cls == 'Ambiguous']
-        det = [d for d in detevents if d.videoname == vname and d.cls == cls]
+        gt = gt_of.get(vname, [])
+        amb = amb_of.get(vname, [])
+        det = det_of.get(vname, [])
 
         if len(det):
             is_ = np.argsort(-np.array([d.conf for d in det]), kind='stable')  # MATLAB sort
