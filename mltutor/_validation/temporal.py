@@ -114,7 +114,8 @@ def check_segments(segments: Any, name: str) -> np.ndarray:
 def check_tiou_thresholds(thresholds: Any, name: str = "tiou_thresholds") -> np.ndarray:
     """A non-empty 1-D float64 array of thresholds in [0, 1 - 1e-9] (a scalar is one threshold)."""
     if isinstance(thresholds, (str, bytes)):
-        raise TypeError(f"{name} must be a number or a 1-D sequence of numbers; got {thresholds!r}.")
+        raise TypeError(f"{name} must be a number or a 1-D sequence of numbers; got "
+                        f"{thresholds!r}.")
     try:
         arr = np.asarray(thresholds, dtype=np.float64)
     except (TypeError, ValueError):
@@ -214,8 +215,8 @@ def _read_records(records: Any, where: str, with_score: bool):
 
 
 def _check_label_kinds(labels: list, where: str) -> None:
-    kinds = {str if isinstance(v, str) else int for v in labels}
-    if len(kinds) > 1:
+    types = set(map(type, labels))
+    if len(types) > 1 and len({issubclass(t, str) for t in types}) > 1:
         raise ValueError(f"{where}: labels must be all strings or all integers, not a mix.")
 
 
@@ -242,13 +243,13 @@ def parse_ground_truth(ground_truth: Any, subset: str | None) -> Segments:
             raise ValueError(f"{where} has no key 'annotations' (it has "
                              f"{', '.join(map(repr, info)) or 'no keys'}).")
         seg, lab, _ = _read_records(info["annotations"], f"{where}['annotations']", False)
-        vid.append(np.full(seg.shape[0], len(videos), dtype=np.int64))
+        vid.append(seg.shape[0])
         videos.append(name)
         segs.append(seg)
         labels += lab
     _check_label_kinds(labels, "ground_truth")
     seg = np.concatenate(segs) if segs else np.zeros((0, 2))
-    video = np.concatenate(vid) if vid else np.zeros(0, dtype=np.int64)
+    video = np.repeat(np.arange(len(videos), dtype=np.int64), vid)
     return Segments(videos, video, seg[:, 0].copy(), seg[:, 1].copy(), labels)
 
 
@@ -259,13 +260,13 @@ def parse_predictions(predictions: Any) -> Segments:
     for name, records in results.items():
         where = f"predictions['results'][{name!r}]"
         seg, lab, score = _read_records(records, where, True)
-        vid.append(np.full(seg.shape[0], len(videos), dtype=np.int64))
+        vid.append(seg.shape[0])
         videos.append(name)
         segs.append(seg)
         labels += lab
         scores.append(score)
     _check_label_kinds(labels, "predictions")
     seg = np.concatenate(segs) if segs else np.zeros((0, 2))
-    video = np.concatenate(vid) if vid else np.zeros(0, dtype=np.int64)
+    video = np.repeat(np.arange(len(videos), dtype=np.int64), vid)
     score = np.concatenate(scores) if scores else np.zeros(0)
     return Segments(videos, video, seg[:, 0].copy(), seg[:, 1].copy(), labels, score)

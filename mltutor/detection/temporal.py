@@ -11,67 +11,76 @@ class and video, and average an interpolated precision over recall (AP per class
 classes (mAP) at each tIoU threshold.  They differ in every step, so the same detections get two
 different numbers:
 
-=======================  ==========================================  ==========================================
-step                     ActivityNet (:func:`evaluate_activitynet`)  THUMOS'14 (:func:`evaluate_thumos14`)
-=======================  ==========================================  ==========================================
-thresholds               0.5, 0.55, ..., 0.95 (``np.linspace``)      0.1, 0.2, ..., 0.7
-matching                 **prediction-major**: in score order, each  **ground-truth-major**: each ground-truth
-                         prediction takes the free ground truth of   segment, in annotation order, takes the
-                         highest tIoU, if that tIoU is ``>= t``      free detection of highest overlap, if that
-                                                                     overlap is ``> t`` (strictly)
-"Ambiguous"              an ordinary class                           a detection that overlaps an
-                                                                     "Ambiguous" segment and matched nothing
-                                                                     is neither a TP nor an FP
-AP                       all-point (area under the envelope,         11-point: mean of the envelope at recall
-                         VOC 2010+)                                  0, 0.1, ..., 1 (MATLAB's levels)
-ties in score            see below                                   true positives before false positives
-=======================  ==========================================  ==========================================
+===========  ==========================================  ==========================================
+step         ActivityNet (:func:`evaluate_activitynet`)  THUMOS'14 (:func:`evaluate_thumos14`)
+===========  ==========================================  ==========================================
+thresholds   0.5, 0.55, ..., 0.95 (``np.linspace``)      0.1, 0.2, ..., 0.7
+matching     **prediction-major**: by score, each        **ground-truth-major**: each segment, in
+             prediction takes the free ground truth of   annotation order, takes the free
+             highest tIoU, if that tIoU is ``>= t``      detection of highest overlap, if that
+                                                         overlap is ``> t`` (strictly)
+Ambiguous    an ordinary class                           a detection that overlaps an "Ambiguous"
+                                                         segment and matched nothing is neither a
+                                                         TP nor an FP
+AP           all-point (area under the envelope, VOC     11-point: mean of the envelope at recall
+             2010+)                                      0, 0.1, ..., 1 (MATLAB's levels)
+tied scores  see below                                   true positives before false positives
+===========  ==========================================  ==========================================
 
 **Sources.**  ActivityNet: ``Evaluation/eval_detection.py`` (``ANETdetection``,
 ``compute_average_precision_detection``) and ``Evaluation/utils.py`` (``interpolated_prec_rec``,
 ``segment_iou``) of github.com/activitynet/ActivityNet at commit ``82304fa``.  THUMOS'14: the
 official MATLAB kit ``TH14evalkit`` (``TH14evaldet.m``, ``TH14eventdetpr.m``,
-``intervaloverlapvalseconds.m``), read in the copies that papers ship (for example
-demianzhang/weakly-action-localization and menorashid/nn_net on GitHub); the copies agree on every
-line used here.  The test suite re-implements both line by line (``tests/_temporal_references.py``)
-and compares them with this module on generated cases.
+``intervaloverlapvalseconds.m``), distributed from the challenge's website and read here in the
+copies that papers' code commits to GitHub (demianzhang/weakly-action-localization,
+menorashid/nn_net), which agree on every line used.  The test suite re-implements both scorers
+line by line (``tests/_temporal_references.py``) and compares them with this module on generated
+cases.
 
 **Ties, and where results can differ from the references.**
 
-* ActivityNet sorts a class's predictions with ``score.argsort()[::-1]``: NumPy's default sort is
-  not stable (and with NumPy 2 it depends on the CPU's SIMD instructions), so among equal scores its
-  order is not specified.  When that sort happens to be stable, tied predictions come in *reverse*
-  input order (videos in the order of ``predictions["results"]``, then list order), and this module
-  always uses that order.  The same holds for two ground-truth segments at the same tIoU from one
-  prediction: the reference's ``tiou_arr.argsort()[::-1]`` visits the later one first, and so does
-  this module (the package's greedy kernel gives ties to the last one in annotation order).  On
-  inputs without tied scores, or whose tied predictions are all true or all false positives, the
-  results are the reference's.
-* mmaction2's port (``mmaction.evaluation.functional.eval_detection``) sorts with Python's stable
-  ``list.sort``, so its tied predictions come in input order (not reversed); it also stores tIoU
-  in float32, which moves a tIoU within about ``6e-8`` of a threshold to the other side, reads the
-  ground truth without the ``"database"`` level and drops the first two characters of each video
-  name.
-* THUMOS'14 uses MATLAB's stable ``sort``: within a video, tied detections keep their input order
-  (which decides which one a ground-truth segment takes when both overlap it equally); across
-  videos, the scorer concatenates all true positives before all false positives and sorts that
-  list stably, so among equal scores every true positive counts first.  This module does exactly
-  that.
-* THUMOS's overlap divides the intersection by the *hull* :math:`\max(e) - \min(s)`, equal to the
-  union whenever the segments overlap; in floating point the two can differ in the last bit, so
-  :func:`evaluate_thumos14` uses THUMOS's arithmetic, not :func:`temporal_iou`'s.
-* THUMOS's recall levels come from MATLAB's ``0:0.1:1``, whose fourth level is
-  0.30000000000000004 (the first half of a MATLAB range is computed as ``a + k*d``, the second as
-  ``b - k*d``): a class whose recall is exactly 0.3 (3 of 10 segments) does not reach that level.
-  ``interpolated_average_precision(..., method="voc2007")`` reads the levels ``k/10`` instead.
+* ActivityNet sorts a class's predictions with ``score.argsort()[::-1]``.  NumPy's default sort is
+  not stable: with NumPy 2.4.6 on an x86-64 CPU with AVX-512,
+  ``np.array([1.0, 2, 2, 2, 1, 3, 2]).argsort()`` already lists the tied 2s as 2, 1, 3, 6.  So
+  the reference's order among equal scores is not specified.  When its sort happens to be stable,
+  tied predictions come in *reverse* input order (videos in the order of
+  ``predictions["results"]``, then list order; under Python 2, which the official code targets,
+  a dict's order is itself arbitrary).  This module always uses that reverse input order.  Two
+  ground-truth segments at the same tIoU from one prediction are handled alike: the reference's
+  ``tiou_arr.argsort()[::-1]`` visits the later one first when stable, and this module gives the
+  tie to the later one in annotation order (the package's greedy kernel does so).  Without tied
+  scores and without such tIoU ties, each sort has a single possible order, and the results are
+  the reference's.
+* mmaction2 1.2.0's port (``mmaction/evaluation/functional/eval_detection.py``) sorts with
+  Python's stable ``list.sort``, so its tied predictions come in input order, not reversed.  It
+  also rounds tIoU to float32 (a relative error up to 6e-8), which can move a tIoU close to a
+  threshold to its other side; it reads the ground truth without the ``"database"`` level, and it
+  drops the first two characters of every ground-truth video name (ActivityNet's ``v_``) but not
+  of the predictions'.
+* THUMOS'14 uses MATLAB's ``sort``, which is stable: within a video, tied detections keep their
+  input order, which decides which one a ground-truth segment takes when both overlap it equally.
+  Across videos, the scorer puts all true positives before all false positives and sorts that list
+  stably, so among equal scores every true positive counts first.  This module does the same.
+* THUMOS's overlap divides the intersection by the *hull* :math:`\max(e) - \min(s)`, which equals
+  the union whenever the segments overlap; in floating point the two can differ in the last bit,
+  so :func:`evaluate_thumos14` uses THUMOS's arithmetic, not :func:`temporal_iou`'s.
+* THUMOS's recall levels come from MATLAB's ``0:0.1:1``.  MathWorks describes its colon operator
+  as computing the first half of a range as ``a + k*d`` and the second half as ``b - k*d``, so the
+  fourth level is 0.30000000000000004: a class whose recall is exactly 0.3 (3 of 10 segments)
+  does not reach that level.  ``interpolated_average_precision(..., method="voc2007")`` reads the
+  levels ``k/10`` instead, so its 11-point AP can be higher.
 
 **What each reference does with odd inputs, and what this module does.**
 
-* A video with predictions but no ground truth (of that class): every prediction there is a false
-  positive, in both.  Predictions are never filtered by ``subset``: ActivityNet reads every video of
-  ``predictions["results"]``, so predictions for videos of another subset count as false positives.
-* A class with ground truth but no prediction has AP 0 in both.  Classes are the labels of the
-  ground truth (of the subset): a class without ground truth does not exist for either scorer.
+* A video with predictions but no ground truth of their class: each such prediction is a false
+  positive in both (for THUMOS'14, unless it overlaps an "Ambiguous" segment).  Predictions are
+  not filtered by ``subset``: ActivityNet reads every video of ``predictions["results"]``, so
+  predictions for videos of another subset count as false positives.
+* A class with ground truth but no prediction has AP 0 in both.
+* Classes: ActivityNet's are the labels of its ground truth (of the subset); THUMOS's are the 20 of
+  its ``detclasslist.txt``, and its scorer stops (``assert(npos>0)``) on one without ground truth.
+  Here both take the labels of the ground truth (without "Ambiguous" for THUMOS'14), so a label
+  without ground truth is not a class.
 * A prediction whose label has no ground truth: the official ActivityNet code fails with a
   ``KeyError``; :func:`evaluate_activitynet` raises a ``ValueError`` naming it.  THUMOS's scorer
   prints a warning and skips a detection whose class is not one of its classes;
@@ -85,6 +94,7 @@ and compares them with this module on generated cases.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -114,8 +124,8 @@ __all__ = [
 #: ActivityNet's thresholds, ``np.linspace(0.5, 0.95, 10)`` (the ninth is 0.8999999999999999).
 ACTIVITYNET_TIOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 
-#: The thresholds THUMOS'14 results are usually reported at (the kit's ``TH14evaldet.m`` loops over
-#: 0.1:0.1:0.5; later papers call the scorer at 0.1 to 0.7).
+#: THUMOS'14's thresholds as papers often report them (the kit's ``TH14evaldet.m`` loops over
+#: 0.1:0.1:0.5; papers call the scorer once per threshold, at 0.1 to 0.7 or 0.3 to 0.7).
 THUMOS14_TIOU_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
 
 #: The ground-truth label of THUMOS'14's ambiguous segments.
@@ -228,7 +238,7 @@ class _Problem:
 
 def _codes(labels: list, classes: list) -> np.ndarray:
     index = {c: i for i, c in enumerate(classes)}
-    return np.fromiter((index.get(v, -1) for v in labels), dtype=np.int64, count=len(labels))
+    return np.array(list(map(index.get, labels, repeat(-1))), dtype=np.int64).reshape(-1)
 
 
 def _problem(gt: Segments, pr: Segments, ambiguous: str | None) -> _Problem:
@@ -236,7 +246,7 @@ def _problem(gt: Segments, pr: Segments, ambiguous: str | None) -> _Problem:
     if not classes:
         raise ValueError("ground_truth holds no segment to detect (after the subset filter): "
                          "mAP is undefined without ground truth.")
-    if len({isinstance(v, str) for v in classes} | {isinstance(v, str) for v in pr.label}) > 1:
+    if len({issubclass(t, str) for t in set(map(type, classes)) | set(map(type, pr.label))}) > 1:
         raise ValueError("ground_truth and predictions must use labels of one kind: all strings "
                          "or all integers.")
     index = {v: i for i, v in enumerate(gt.videos)}
@@ -350,6 +360,8 @@ def evaluate_activitynet(
         For a malformed record (named), a segment that is not finite or does not end after it
         starts, a score that is not finite, no ground truth at all, or a predicted label that no
         ground-truth segment has.
+    TypeError
+        For a container of the wrong type (a list where a dict is expected, say).
 
     Examples
     --------
@@ -357,7 +369,8 @@ def evaluate_activitynet(
     the second is found at tIoU 0.6 only:
 
     >>> gt = {"database": {"v1": {"annotations": [
-    ...     {"segment": [0.0, 10.0], "label": "jump"}, {"segment": [20.0, 30.0], "label": "jump"}]}}}
+    ...     {"segment": [0.0, 10.0], "label": "jump"},
+    ...     {"segment": [20.0, 30.0], "label": "jump"}]}}}
     >>> pred = {"results": {"v1": [
     ...     {"segment": [0.0, 10.0], "label": "jump", "score": 0.9},
     ...     {"segment": [1.0, 10.0], "label": "jump", "score": 0.8},
@@ -436,12 +449,14 @@ def _thumos_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
     counted = tp | ~near_amb[:, None]
     n_pos = np.bincount(p.gt_class[real], minlength=n_cls)
     bounds = np.searchsorted(cls[rev], np.arange(n_cls + 1))
+    score_rev = score[rev]
     ap = np.zeros((n_cls, n_t))
     for c in range(n_cls):
         sl = slice(bounds[c], bounds[c + 1])
+        tp_c, counted_c, score_c = tp[sl], counted[sl], score_rev[sl]
         for t in range(n_t):
-            keep = counted[sl, t]
-            hits, sc = tp[sl, t][keep], score[rev][sl][keep]
+            keep = counted_c[:, t]
+            hits, sc = tp_c[keep, t], score_c[keep]
             # Descending score; among equal scores true positives first (TH14eventdetpr.m sorts
             # [tpconf fpconf] with MATLAB's stable sort).
             hits = hits[np.lexsort((~hits, -sc))]
