@@ -28,7 +28,7 @@ import numpy as np
 from _harness import measure, report
 from bench_detection import as_coco
 from mltutor.detection import error_breakdown
-from mltutor.detection.errors import CAUSES
+from mltutor.detection import CAUSES
 
 N_IMAGES = 2_000
 N_CATEGORIES = 10

@@ -120,7 +120,9 @@ def test_plot_palettes_are_colour_blind_safe() -> None:
 
     from matplotlib.colors import to_hex
 
-    from mltutor import curve_plots, detection_plots, plots
+    from mltutor import plots
+    from mltutor.plots import curves as curve_plots
+    from mltutor.plots import detection as detection_plots
 
     default_cmap = inspect.signature(plots.plot_confusion_matrix).parameters["cmap"].default
     assert default_cmap in {"viridis", "cividis"}

@@ -19,7 +19,7 @@ import sklearn.metrics as skm
 from hypothesis import given
 from hypothesis import strategies as st
 
-import mltutor.curve_scores
+import mltutor.curves
 import mltutor.curves
 import mltutor.metrics as mm
 from _strategies import CASES, PROPERTY, assert_parity, run
@@ -418,4 +418,4 @@ def test_metrics_reexports_and_signatures():
 
 def test_doctests():
     assert doctest.testmod(mltutor.curves).failed == 0
-    assert doctest.testmod(mltutor.curve_scores).failed == 0
+    assert doctest.testmod(mltutor.curves).failed == 0

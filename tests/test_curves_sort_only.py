@@ -19,13 +19,11 @@ import sklearn.metrics as skm
 from hypothesis import given
 from hypothesis import strategies as st
 
-import mltutor.curve_scores
+import mltutor.curves
 import mltutor.metrics as mm
 from _strategies import CASES, PROPERTY, assert_parity
 from mltutor.curves import (
     BinaryCounts,
-    _drop_collinear_roc,
-    _drop_flat_pr,
     cumulative_counts,
     pr_points,
     sort_classes,
@@ -34,8 +32,9 @@ from mltutor.curves import (
     sorted_pr_points,
     sorted_roc_bends,
 )
-from mltutor.curve_scores import sorted_average_precision, sorted_roc_auc
-from mltutor.thresholds import threshold_sweep
+from mltutor.curves._curves import _drop_collinear_roc, _drop_flat_pr
+from mltutor.curves import sorted_average_precision, sorted_roc_auc
+from mltutor.curves import threshold_sweep
 
 SCORE_KINDS = ["few", "few", "float32", "float16", "float16_wide", "signed_zero", "int",
                "separable", "constant", "continuous"]
@@ -327,8 +326,8 @@ def test_weights_and_max_fpr_do_not_take_the_sort_only_path(monkeypatch):
     def refuse(*args):
         raise AssertionError("sort-only path taken")
 
-    monkeypatch.setattr(mltutor.curve_scores, "sorted_roc_auc", refuse)
-    monkeypatch.setattr(mltutor.curve_scores, "sorted_average_precision", refuse)
+    monkeypatch.setattr(mltutor.curves._areas, "sorted_roc_auc", refuse)
+    monkeypatch.setattr(mltutor.curves._areas, "sorted_average_precision", refuse)
     y_true, y_score = [0, 1, 0, 1, 1], [0.1, 0.4, 0.35, 0.8, 0.35]
     w = [1.0, 2.0, 1.0, 0.5, 1.0]
     assert mm.roc_auc_score(y_true, y_score, sample_weight=w) == pytest.approx(

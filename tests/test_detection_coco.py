@@ -22,9 +22,9 @@ from pycocotools.cocoeval import COCOeval
 
 from _strategies import CASES, PROPERTY
 from mltutor.detection import evaluate_coco
-from mltutor.detection import coco as coco_module
+from mltutor.detection import _coco as coco_module
 from mltutor._validation.detection import parse_coco_detections, parse_coco_gt
-from mltutor.interpolated_ap import detection_average_precision
+from mltutor.detection import detection_average_precision
 
 STATS = ["AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl"]
 COCO_PROPERTY = settings(PROPERTY, max_examples=300)  # pycocotools is slow: 300 small datasets

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from _strategies import CASES, PROPERTY
 from mltutor.detection import error_breakdown, evaluate_coco
-from mltutor.detection.errors import CAUSES
+from mltutor.detection import CAUSES
 
 BRUTE = settings(PROPERTY, max_examples=1000)
 ORACLE = settings(PROPERTY, max_examples=150)  # nine evaluate_coco runs per scene

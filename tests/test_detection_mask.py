@@ -87,11 +87,11 @@ def test_iou_and_merge_equal_pycocotools(masks, seed):
     crowd = rng.integers(0, 2, len(gt)).tolist()
     ref = coco_mask.iou(dt, gt, crowd)
     for columns_from in (0, 10**9):  # both ways of counting intersections: column pieces, sorted searches
-        saved, mask.COLUMNS_FROM = mask.COLUMNS_FROM, columns_from
+        saved, mask._overlap.COLUMNS_FROM = mask._overlap.COLUMNS_FROM, columns_from
         try:
             np.testing.assert_allclose(mask.iou(dt, gt, crowd), ref, rtol=0, atol=1e-12)
         finally:
-            mask.COLUMNS_FROM = saved
+            mask._overlap.COLUMNS_FROM = saved
     # uncompressed counts give the same numbers
     uncompressed = [{"size": r["size"], "counts": _runs(r)} for r in gt]
     np.testing.assert_allclose(mask.iou(dt, uncompressed, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12)
@@ -183,7 +183,7 @@ def test_iou_by_columns_of_images_taller_than_int16_rows():
                 for c in range(3):
                     m[s, y0[s, i, c]:y0[s, i, c] + int(rng.integers(1, 40)), c, i] = 1
         dt, gt = (coco_mask.encode(np.asfortranarray(m[s])) for s in range(2))
-        assert 9 * 9 > mask.COLUMNS_FROM * 18  # the column path, not the searches
+        assert 9 * 9 > mask._overlap.COLUMNS_FROM * 18  # the column path, not the searches
         crowd = [i % 4 == 0 for i in range(9)]
         np.testing.assert_allclose(mask.iou(dt, gt, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12)
 

@@ -24,7 +24,7 @@ def solved():
 
 
 # --------------------------------------------------------------------------------------------
-# The references agree with scikit-learn (and with mltutor.thresholds for ex3)
+# The references agree with scikit-learn (and with mltutor.curves for ex3)
 # --------------------------------------------------------------------------------------------
 
 
@@ -73,7 +73,7 @@ def test_ex3_reference_matches_brute_force_and_mltutor(i):
     best = np.flatnonzero(np.isclose(scores, scores.max(), rtol=0, atol=1e-12))[0]
     assert t == candidates[best]
     assert f == pytest.approx(scores.max(), abs=1e-12)
-    thresholds = pytest.importorskip("mltutor.thresholds")
+    thresholds = pytest.importorskip("mltutor.curves")
     assert thresholds.best_fbeta_threshold(y, s, beta=beta) == pytest.approx((t, f), abs=1e-12)
 
 
@@ -329,7 +329,7 @@ def test_ex5_feedback_does_not_read_beta_as_a_cost_ratio():
     On calibrated scores the F2-optimal threshold lies below the cost threshold 1 / (1 + 4) = 0.2
     (chapter 4 computes 0.136 exactly), so β² is not a cost ratio.
     """
-    from mltutor.thresholds import min_cost_threshold
+    from mltutor.curves import min_cost_threshold
 
     why = ch4.ex5.options["b"][1]
     assert "not a cost ratio" in why and "matches costly misses" not in why

@@ -65,7 +65,7 @@ def test_ex2_reference_matches_match_detections(i):
 
 
 def _curve_ap(is_tp, n_gt, method):
-    from mltutor.interpolated_ap import interpolated_average_precision
+    from mltutor.detection import interpolated_average_precision
 
     is_tp = np.asarray(is_tp, dtype=bool)
     tp, fp = np.cumsum(is_tp), np.cumsum(~is_tp)

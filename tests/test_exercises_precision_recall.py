@@ -24,7 +24,7 @@ def solved():
 
 
 # --------------------------------------------------------------------------------------------
-# The references agree with scikit-learn (and with mltutor.thresholds, which is tested on its own)
+# The references agree with scikit-learn (and with mltutor.curves, which is tested on its own)
 # --------------------------------------------------------------------------------------------
 
 
@@ -61,7 +61,7 @@ def test_ex2_reference_matches_sklearn(i):
 
 @pytest.mark.parametrize("i", range(len(ch3.ex2.cases)))
 def test_ex2_reference_matches_threshold_sweep(i):
-    from mltutor.thresholds import threshold_sweep
+    from mltutor.curves import threshold_sweep
 
     y_true, y_score, t = ch3.ex2.cases[i].args
     if not y_true.any():
@@ -72,7 +72,7 @@ def test_ex2_reference_matches_threshold_sweep(i):
 
 @pytest.mark.parametrize("i", range(len(ch3.ex3.cases)))
 def test_ex3_reference_minimises_expected_cost(i):
-    from mltutor.thresholds import cost_optimal_threshold
+    from mltutor.curves import cost_optimal_threshold
 
     c_fp, c_fn = ch3.ex3.cases[i].args
     t = ch3.ex3.expected(i)
@@ -87,7 +87,7 @@ def test_ex3_reference_minimises_expected_cost(i):
 
 def test_ex3_threshold_is_the_empirical_minimum_on_calibrated_data():
     """On a large calibrated sample the min-cost threshold found by search lands near c_fp/(c_fp+c_fn)."""
-    from mltutor.thresholds import min_cost_threshold
+    from mltutor.curves import min_cost_threshold
 
     rng = np.random.default_rng(0)
     p = rng.uniform(size=200_000)

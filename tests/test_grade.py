@@ -18,8 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from mltutor.grade import (CSV_FIELDS, chapter_module, grade_submission, grade_submissions,
-                           submission_blocks, submission_code)
+from mltutor.grading.batch import (
+    CSV_FIELDS,
+    chapter_module,
+    grade_submission,
+    grade_submissions,
+    submission_blocks,
+    submission_code,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RIGHT = ROOT / "solutions" / "03_precision_recall.ipynb"
@@ -105,7 +111,7 @@ def test_right_wrong_blank_exiting_and_looping_submissions(tmp_path):
     exits = write(tmp_path, "exits.py", "import sys\nsys.exit(3)\n")
     loops = write(tmp_path, "loops.py", "while True:\n    pass\n")
     out_csv, out_json = tmp_path / "marks.csv", tmp_path / "marks.json"
-    command = [sys.executable, "-m", "mltutor.grade", "precision_recall", str(RIGHT), str(BLANK),
+    command = [sys.executable, "-m", "mltutor.grading", "precision_recall", str(RIGHT), str(BLANK),
                str(wrong), str(exits), str(loops), "--time-limit", "20", "--case-time-limit", "0.5",
                "--cell-time-limit", "2", "--csv", str(out_csv), "--json", str(out_json)]
     done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=180)
@@ -455,7 +461,7 @@ def test_a_malformed_submission_is_its_own_error_never_the_batch(honest, tmp_pat
                     pass
         """)
     out_csv, out_json = tmp_path / "m.csv", tmp_path / "m.json"
-    command = [sys.executable, "-m", "mltutor.grade", "3", str(broken), str(odd), str(missing),
+    command = [sys.executable, "-m", "mltutor.grading", "3", str(broken), str(odd), str(missing),
                str(garbage), str(alice), str(bob), "--csv", str(out_csv), "--json", str(out_json),
                "--case-time-limit", "0.5"]
     subprocess.run(command, capture_output=True, text=True, check=True, timeout=120)
@@ -473,7 +479,7 @@ def test_a_malformed_submission_is_its_own_error_never_the_batch(honest, tmp_pat
 def test_a_folder_that_holds_python_is_not_hidden_from_the_workers(tmp_path):
     """Submissions kept where Python lives (a home folder holding the virtual environment):
     the other submissions' files are protected one by one, so the workers can still import."""
-    from mltutor.grade import _submission_paths
+    from mltutor.grading.batch import _submission_paths
 
     inside = Path(sys.prefix) / "alice.py"
     assert _submission_paths(inside) == sorted({os.path.abspath(inside), os.path.realpath(inside)})

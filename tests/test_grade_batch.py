@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from mltutor.grade import chapter_module, submission_code
+from mltutor.grading.batch import chapter_module, submission_code
 
 ROOT = Path(__file__).resolve().parents[1]
 RIGHT = ROOT / "solutions" / "03_precision_recall.ipynb"
@@ -115,7 +115,7 @@ def test_a_hostile_batch_grades_the_honest_submissions_right(tmp_path):
     honest_bytes = {p: p.read_bytes() for p, points in batch if points}
     out_csv, out_json = tmp_path / "marks.csv", tmp_path / "marks.json"
     started = time.monotonic()
-    subprocess.run([sys.executable, "-m", "mltutor.grade", "3", *map(str, (p for p, _ in batch)),
+    subprocess.run([sys.executable, "-m", "mltutor.grading", "3", *map(str, (p for p, _ in batch)),
                     "--csv", str(out_csv), "--json", str(out_json), "--time-limit", "30",
                     "--case-time-limit", "0.5", "--cell-time-limit", "5", "--memory-limit", "1024"],
                    check=True, capture_output=True, timeout=600)

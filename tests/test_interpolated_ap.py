@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import mltutor.interpolated_ap
+import mltutor.detection
 from _strategies import CASES, PROPERTY
-from mltutor.interpolated_ap import (
-    AP_METHODS,
+from mltutor.detection._ap import AP_METHODS
+from mltutor.detection import (
     detection_average_precision,
     detection_pr_curve,
     interpolated_average_precision,
@@ -212,4 +212,4 @@ def test_detection_inputs_are_checked(args, error):
 
 
 def test_doctests():
-    assert doctest.testmod(mltutor.interpolated_ap).failed == 0
+    assert doctest.testmod(mltutor.detection).failed == 0

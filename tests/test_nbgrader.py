@@ -177,9 +177,9 @@ def test_generate_release_autograde_and_feedback(tmp_path):
                    str(course), ASSIGNMENT], course, check=False)
     assert checked.returncode == 1
     assert f"{dave} has no nbgrader cell ids" in checked.stderr
-    assert f"python -m mltutor.grade 03 {dave}" in checked.stderr
+    assert f"python -m mltutor.grading 03 {dave}" in checked.stderr
     assert [p for p in check_submissions(course, ASSIGNMENT) if "dave" not in p] == []
-    from mltutor.grade import grade_submission
+    from mltutor.grading.batch import grade_submission
 
     assert grade_submission("03", dave, case_time_limit=2)["points"] == N   # the route named
     dave.unlink()
@@ -234,7 +234,7 @@ def test_every_chapter_exports_one_graded_cell_per_exercise(chapter, tmp_path):
     """Lettered chapters (06c, 07c) export too, into ch06c_..., not only NN_topic notebooks."""
     import importlib
 
-    from mltutor.grade import chapter_module
+    from mltutor.grading.batch import chapter_module
 
     module = chapter_module(chapter)
     target = export_chapter(chapter, tmp_path)

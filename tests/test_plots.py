@@ -180,19 +180,15 @@ def test_title_and_cmap_are_honoured():
     assert _image(ax).get_cmap().name == "cividis"
 
 
-def test_old_import_paths_give_the_same_objects():
-    """``mltutor.curve_plots``, ``detection_plots`` and ``widgets`` re-export ``mltutor.plots``."""
-    import mltutor.curve_plots
-    import mltutor.detection_plots
-    import mltutor.plots
-    import mltutor.widgets
+@pytest.mark.parametrize("old", ["curve_plots", "detection_plots", "widgets", "thresholds", "ranking",
+                                 "curve_scores", "classification", "interpolated_ap", "isotonic",
+                                 "grade"])
+def test_old_homes_are_gone(old):
+    """The layout keeps no alias modules (issue 25): every name has one home, reached by its face."""
+    import importlib
 
-    for old in (mltutor.curve_plots, mltutor.detection_plots, mltutor.widgets):
-        for name in old.__all__:
-            assert getattr(old, name) is getattr(mltutor.plots, name), f"{old.__name__}.{name}"
-    assert mltutor.curve_plots.CURVE_COLOURS is mltutor.plots.curves.CURVE_COLOURS
-    assert mltutor.detection_plots.IOU_COLOURS is mltutor.plots.detection.IOU_COLOURS
-    assert mltutor.widgets.readout_text is mltutor.plots.widgets.readout_text
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"mltutor.{old}")
 
 
 def test_plots_package_imports_without_pyplot():

@@ -139,7 +139,7 @@ def test_downloaded_install_cell_installs_the_built_commit(tmp_path):
     path.write_text(json.dumps(notebook))
     wanted = site.install_cell_source("https://github.com/someone/mltutor", "0.1.0", "abc1234")
     assert '"mltutor @ git+https://github.com/someone/mltutor@abc1234"' in wanted
-    assert "at the commit this book was built from" in wanted
+    assert "at the commit it was built from" in wanted
     assert site.rewrite_install_cells_in_downloads(tmp_path, wanted) == [path]
     cell = json.loads(path.read_text())["cells"][0]
     assert "".join(cell["source"]) == wanted
@@ -196,3 +196,21 @@ def test_overrides_reach_the_sphinx_configuration(tmp_path, monkeypatch):
     assert not options["launch_buttons"].get("colab_url")  # _config.yml keeps the placeholder
     assert app.config.html_baseurl == "https://someone.github.io/mltutor/"
     assert app.config.mltutor_install_ref == "abc1234"
+
+
+def test_read_online_links_somewhere_real():
+    """book/intro.md's ``{{ read_online }}``: the published site's two editions, or, while the
+    address is unknown, the setup page's section on publishing (a label of this book)."""
+    site_url = "https://someone.github.io/mltutor/"
+    en = build_book.read_online("en", site_url)
+    assert f"[{site_url}]({site_url})" in en and f"({site_url}zh/)" in en
+    assert f"[{site_url}zh/]({site_url}zh/)" in build_book.read_online("zh", site_url)
+    for edition in ("en", "zh", "gettext"):
+        assert "{ref}`publishing`" in build_book.read_online(edition, None)
+    assert "(publishing)=\n## Publishing" in (ROOT / "book" / "setup.md").read_text(
+        encoding="utf-8")
+    assert "{{ read_online }}" in (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
+    environ = {**ACTIONS, "MLTUTOR_INSTALL_REF": "abc1234"}
+    overrides = build_book.publish_overrides("zh", environ, CONFIG, "0.1.0")
+    assert overrides["myst_substitutions"]["read_online"] == build_book.read_online(
+        "zh", "https://someone.github.io/mltutor/")

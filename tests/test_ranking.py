@@ -1,4 +1,4 @@
-"""mltutor.ranking: nDCG/DCG parity with scikit-learn, P@k / R@k / MAP / MRR / nDCG against
+"""mltutor.curves: nDCG/DCG parity with scikit-learn, P@k / R@k / MAP / MRR / nDCG against
 pytrec_eval (trec_eval), and the tie conventions.
 
 trec_eval sorts a query's documents by score, descending, and breaks ties by document id,
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from _strategies import CASES, PROPERTY, assert_parity, assert_same
 import mltutor.metrics as mlm
-from mltutor import ranking as R
+from mltutor import curves as R
 
 skm = pytest.importorskip("sklearn.metrics")
 
@@ -265,7 +265,7 @@ def test_ranking_inputs_are_checked():
 
 
 def test_ranked_lists_kernel():
-    lists = R.ranked_lists([[1, 0, 2, 0]], [[0.1, 0.9, 0.5, 0.3]])
+    lists = R._retrieval.ranked_lists([[1, 0, 2, 0]], [[0.1, 0.9, 0.5, 0.3]])
     assert lists.order.tolist() == [[1, 2, 3, 0]]
     assert lists.hits.tolist() == [[0, 1, 1, 2]]
     assert lists.n_relevant.tolist() == [2]

@@ -1,4 +1,4 @@
-"""mltutor.thresholds against brute force with scikit-learn at every threshold.
+"""mltutor.curves against brute force with scikit-learn at every threshold.
 
 The vectorised sweep (one sort, cumulative sums) must agree, at every distinct threshold and at any
 other threshold passed to ``.at``, with scikit-learn applied to the thresholded predictions
@@ -25,9 +25,9 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import mltutor.thresholds
+import mltutor.curves
 from _strategies import CASES, PROPERTY, run, same_error_type
-from mltutor.thresholds import (
+from mltutor.curves import (
     OperatingPoint,
     ThresholdSweep,
     best_fbeta_threshold,
@@ -322,4 +322,4 @@ def test_no_loop_over_thresholds_is_needed_for_a_million_scores():
 
 
 def test_doctests():
-    assert doctest.testmod(mltutor.thresholds).failed == 0
+    assert doctest.testmod(mltutor.curves).failed == 0

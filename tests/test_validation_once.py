@@ -16,10 +16,12 @@ import mltutor._validation.scores as scores_mod
 import mltutor._validation.weights as weights_mod
 import mltutor._validation
 import mltutor._validation.calibration as calibration_checks
-import mltutor.curve_scores
-import mltutor.curves
+import mltutor.curves._areas
+import mltutor.curves._counts
+import mltutor.curves._curves
+import mltutor.curves._thresholds
 import mltutor.metrics as M
-import mltutor.thresholds as T
+import mltutor.curves as T
 
 Y = np.array([0, 1, 1, 0, 1, 0])
 S = np.array([0.1, 0.8, 0.6, 0.3, 0.35, 0.4])
@@ -32,7 +34,8 @@ W = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 2.0])
 
 
 _MODULES = (labels_mod, scores_mod, weights_mod, calibration_checks, mltutor._validation,
-            mltutor.curve_scores, mltutor.curves, T)
+            mltutor.curves._areas, mltutor.curves._counts, mltutor.curves._curves,
+            mltutor.curves._thresholds)
 
 
 @pytest.fixture

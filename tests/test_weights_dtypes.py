@@ -18,7 +18,7 @@ import sklearn.metrics as skm
 
 import mltutor.calibration as cal
 import mltutor.metrics as M
-import mltutor.thresholds as thr
+import mltutor.curves as thr
 from _strategies import assert_parity, assert_same, run
 
 N = 3000  # large enough that a float16 or int8 running sum of weights 0..3 is wrong

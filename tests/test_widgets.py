@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import mltutor.plots.widgets  # noqa: E402
-from mltutor.thresholds import threshold_sweep  # noqa: E402
+from mltutor.curves import threshold_sweep
 from mltutor.plots.widgets import plot_threshold_view, readout_text, threshold_explorer  # noqa: E402
 
 widgets = pytest.importorskip("ipywidgets")
@@ -107,7 +107,7 @@ def test_static_view_on_given_axes_and_beyond_the_scores():
 def test_package_imports_without_ipywidgets():
     code = (
         "import sys; sys.modules['ipywidgets'] = None\n"
-        "import mltutor.plots.widgets, mltutor.thresholds\n"
+        "import mltutor.plots.widgets, mltutor.curves\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
         "try:\n    mltutor.plots.widgets.threshold_explorer([0, 1], [0.2, 0.8])\n"
         "except ImportError:\n    print('ok')\n"

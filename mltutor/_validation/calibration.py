@@ -1,4 +1,4 @@
-"""Probabilities, logits and calibration targets (:mod:`mltutor.calibration`, :mod:`mltutor.isotonic`).
+"""Probabilities, logits and calibration targets (:mod:`mltutor.calibration`, :mod:`mltutor.calibration`).
 
 The checks for the scikit-learn twins (``brier_score_loss``, ``log_loss``, ``calibration_curve``)
 follow scikit-learn 1.9's order and error types; the others (temperature, Platt, isotonic, ECE) are
@@ -19,6 +19,7 @@ from .warning import warn
 from .weights import check_sample_weight
 
 __all__ = [
+    "check_temperature",
     "check_probabilities_range",
     "check_real_array",
     "sklearn_binary_targets",
@@ -246,3 +247,13 @@ def sklearn_multiclass_targets(
             f"labels: {classes}"
         )
     return onehot, p, w
+
+
+def check_temperature(temperature: Any) -> float:
+    """A temperature for scaling logits: a real number > 0 (inf allowed), not a bool."""
+    if isinstance(temperature, (bool, np.bool_)) or not isinstance(temperature, (int, float, np.number)):
+        raise TypeError(f"temperature must be a positive number; got {temperature!r}.")
+    t = float(temperature)
+    if not t > 0 or np.isnan(t):
+        raise ValueError(f"temperature must be > 0 (inf gives uniform probabilities); got {temperature!r}.")
+    return t

@@ -3,7 +3,7 @@
 Every check raises a ``ValueError`` (or a ``TypeError`` for a wrong container type) whose message
 names the record at fault: ``detections[17] (image_id=3, category_id=2)``,
 ``coco_gt['annotations'][4]``.  Nothing here matches or counts: the checks turn the COCO dicts and
-the box lists into plain arrays for :mod:`mltutor.detection.matching`.
+the box lists into plain arrays for :mod:`mltutor.detection`.
 
 The fast path reads every record with one ``map`` and converts whole columns at once; only when
 that fails does a second pass walk the records to find and name the first bad one.

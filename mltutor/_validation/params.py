@@ -12,6 +12,7 @@ __all__ = [
     "check_average",
     "check_beta",
     "check_bool",
+    "check_cost",
     "check_digits",
     "check_k",
     "check_max_fpr",
@@ -20,6 +21,7 @@ __all__ = [
     "check_option",
     "check_pos_label",
     "check_strategy",
+    "check_threshold",
     "check_zero_division",
 ]
 
@@ -142,3 +144,23 @@ def check_strategy(strategy: Any) -> str:
             f"got {strategy!r}."
         )
     return strategy
+
+
+def check_threshold(threshold: Any) -> float:
+    """A decision threshold: a real number, not NaN (inf allowed: nothing or everything positive)."""
+    if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, Real):
+        raise TypeError(f"threshold must be a real number; got {threshold!r}.")
+    t = float(threshold)
+    if np.isnan(t):
+        raise ValueError("threshold must be a real number, not NaN.")
+    return t
+
+
+def check_cost(cost: Any, name: str) -> float:
+    """A cost of one kind of error: a positive, finite real number."""
+    if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, Real):
+        raise TypeError(f"{name} must be a positive real number (a cost); got {cost!r}.")
+    value = float(cost)
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a positive, finite cost; got {cost!r}.")
+    return value

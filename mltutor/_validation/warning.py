@@ -7,22 +7,9 @@ import os
 import sys
 import warnings
 
+from ..exceptions import UndefinedMetricWarning
+
 __all__ = ["UndefinedMetricWarning", "warn"]
-
-
-class UndefinedMetricWarning(UserWarning):
-    """A metric is 0/0 for some label or sample and was set by ``zero_division``.
-
-    Same name and meaning as ``sklearn.exceptions.UndefinedMetricWarning``; mltutor defines its own
-    so that it does not need scikit-learn at run time.  Where scikit-learn is installed, the
-    warning is *issued* as a subclass of both classes, so a filter a learner already has for
-    scikit-learn's class still applies after swapping ``sklearn.metrics`` for
-    ``mltutor.metrics``, and so does a filter for this one::
-
-        warnings.filterwarnings("ignore", category=sklearn.exceptions.UndefinedMetricWarning)
-
-    scikit-learn is imported at the first such warning, not when mltutor is imported.
-    """
 
 
 @functools.cache

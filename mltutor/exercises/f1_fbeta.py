@@ -10,7 +10,7 @@ ex6    judgement: what f1 does not see (a letter)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (``mltutor.metrics`` and
-``mltutor.thresholds`` are deliberately not used, so an exercise cannot inherit their bugs).
+``mltutor.curves`` are deliberately not used, so an exercise cannot inherit their bugs).
 """
 
 from __future__ import annotations

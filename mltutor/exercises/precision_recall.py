@@ -11,7 +11,7 @@ ex7    judgement: an operating point for screening (a letter)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (the chapter's own
-``mltutor.metrics`` and ``mltutor.thresholds`` are deliberately not used, so an exercise cannot
+``mltutor.metrics`` and ``mltutor.curves`` are deliberately not used, so an exercise cannot
 inherit their bugs).  Every case is small enough to check by hand, except two seeded ones.
 """
 

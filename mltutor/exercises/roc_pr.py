@@ -22,8 +22,14 @@ chi-square and normal tails of ex10 and ex11 (``mltutor.metrics``, ``mltutor.cal
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize_scalar
-from scipy.stats import chi2, norm
+
+
+def _stats():
+    """``scipy.stats``, imported by the references that need it: scipy is not a dependency of
+    mltutor, so importing this module must not need it."""
+    from scipy import stats
+
+    return stats
 
 from mltutor.check import ChoiceExercise, Exercise, Misconception, case
 
@@ -647,6 +653,7 @@ def _wrong_ex4_sum_not_mean(logits, y_true, temperature):
 
 
 def _wrong_ex5_search_box(logits, y_true):
+    from scipy.optimize import minimize_scalar  # scipy: only the references need it
     res = minimize_scalar(lambda t: nll_at_temperature(logits, y_true, t), bounds=(0.1, 5.0),
                           method="bounded")
     return float(res.x)
@@ -767,7 +774,7 @@ def _wrong_ex10_concordant(y_true, pred_a, pred_b, correction=True):
     right_a, right_b = pred_a == y_true, pred_b == y_true
     both_right, both_wrong = int(np.sum(right_a & right_b)), int(np.sum(~right_a & ~right_b))
     statistic = (abs(both_right - both_wrong) - int(correction)) ** 2 / (both_right + both_wrong)
-    return both_right, both_wrong, float(chi2.sf(statistic, 1))
+    return both_right, both_wrong, float(_stats().chi2.sf(statistic, 1))
 
 
 def _wrong_ex10_unpaired(y_true, pred_a, pred_b, correction=True):
@@ -775,7 +782,7 @@ def _wrong_ex10_unpaired(y_true, pred_a, pred_b, correction=True):
     acc_a, acc_b = np.mean(pred_a == y_true), np.mean(pred_b == y_true)
     pooled, n = (acc_a + acc_b) / 2, y_true.size
     z = (acc_a - acc_b) / np.sqrt(pooled * (1 - pooled) * 2 / n)
-    return b, c, float(2 * norm.sf(abs(z)))
+    return b, c, float(2 * _stats().norm.sf(abs(z)))
 
 
 def _wrong_ex10_no_correction(y_true, pred_a, pred_b, correction=True):
@@ -785,7 +792,7 @@ def _wrong_ex10_no_correction(y_true, pred_a, pred_b, correction=True):
 def _wrong_ex10_predictions_table(y_true, pred_a, pred_b, correction=True):
     b, c = int(np.sum((pred_a == 1) & (pred_b == 0))), int(np.sum((pred_a == 0) & (pred_b == 1)))
     statistic = (abs(b - c) - int(correction)) ** 2 / (b + c)
-    return b, c, float(chi2.sf(statistic, 1))
+    return b, c, float(_stats().chi2.sf(statistic, 1))
 
 
 ex10.misconceptions = [
@@ -812,7 +819,7 @@ ex10.misconceptions = [
 
 def _wrong_ex11_independent(auc_a, auc_b, covariance, alpha=0.05):
     z = (auc_a - auc_b) / np.sqrt(covariance[0, 0] + covariance[1, 1])
-    p = 2 * norm.sf(abs(z))
+    p = 2 * _stats().norm.sf(abs(z))
     return float(z), float(p), bool(p < alpha)
 
 
@@ -823,13 +830,13 @@ def _wrong_ex11_auc_alone(auc_a, auc_b, covariance, alpha=0.05):
 
 def _wrong_ex11_one_sided(auc_a, auc_b, covariance, alpha=0.05):
     z, _, _ = auc_difference_test(auc_a, auc_b, covariance, alpha)
-    p = norm.sf(abs(z))
+    p = _stats().norm.sf(abs(z))
     return z, float(p), bool(p < alpha)
 
 
 def _wrong_ex11_no_overlap(auc_a, auc_b, covariance, alpha=0.05):
     z, p, _ = auc_difference_test(auc_a, auc_b, covariance, alpha)
-    half_a, half_b = norm.isf(alpha / 2) * np.sqrt(np.diag(covariance))
+    half_a, half_b = _stats().norm.isf(alpha / 2) * np.sqrt(np.diag(covariance))
     overlap = auc_a - half_a <= auc_b + half_b and auc_b - half_b <= auc_a + half_a
     return z, p, bool(not overlap)
 

@@ -1,2 +1,2 @@
 """Grading routes for instructors: :mod:`mltutor.grading.nbgrader` exports the chapters' exercises
-as nbgrader assignments; :mod:`mltutor.grade` is the batch grader for plain submissions."""
+as nbgrader assignments; :mod:`mltutor.grading.batch` is the batch grader for plain submissions."""

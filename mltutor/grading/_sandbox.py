@@ -31,7 +31,7 @@ from typing import Any
 from mltutor.grading import _wire
 
 _HERE = Path(__file__).resolve().parent
-_CHECK = _HERE.parent / "check.py"
+_CHECK = _HERE.parent / "check"  # the checker package, loaded by its folder
 _WORKER = _HERE / "_worker.py"
 _SUPERVISOR = _HERE / "_supervisor.py"
 _STARTUP = 60.0  # seconds a worker may take to start (Python and NumPy imports), within the total
@@ -487,7 +487,7 @@ class Sandbox:
     def call(self, variable: str, task: str, i: int, limit: float | None) -> tuple:
         """The function ``variable`` called on case ``i`` of ``task`` by the worker.
 
-        Returns an outcome of ``mltutor.check._run_call`` (or ``("crashed", why)``); a reply that
+        Returns an outcome of ``mltutor.check._limits._run_call`` (or ``("crashed", why)``); a reply that
         takes longer than ``limit`` seconds, as the grading process measures it, is a time-out.
         """
         seconds = (limit or self.limits.time_limit or 1e9)

@@ -2,7 +2,7 @@
 
 A frame is 4 bytes of length (big-endian) and that many bytes of UTF-8 JSON.  The grading
 process reads what the worker sends with :func:`decode`, which accepts exactly the types that
-:func:`mltutor.check._plain` produces (``None``, ``bool``, ``int``, ``float``, ``complex``, ``str``,
+:func:`mltutor.check._compare._plain` produces (``None``, ``bool``, ``int``, ``float``, ``complex``, ``str``,
 ``bytes``, ``list``, ``tuple``, ``dict``, NumPy scalars and arrays of numbers or text) and raises
 :class:`WireError` for anything else, so a worker cannot make the grading process build an object
 of its choosing.  This module imports only the standard library and NumPy: the worker loads it
@@ -31,7 +31,7 @@ class WireError(ValueError):
 
 
 def encode(value: Any, _depth: int = 0) -> Any:
-    """A JSON-ready form of a plain value (the output of ``mltutor.check._plain``)."""
+    """A JSON-ready form of a plain value (the output of ``mltutor.check._compare._plain``)."""
     if _depth > _MAX_DEPTH:
         raise WireError("value nested too deeply")
     t = type(value)

@@ -19,7 +19,7 @@ the submission can stand in for a module.  The worker
 4. runs the blocks one by one, each under the cell time limit, reporting each (parsed, raised,
    timed out) to the grading process;
 5. answers requests: the value of a variable, or one call of a function on one case under the
-   case time limit, its result converted to plain types (``mltutor.check._plain``) inside that
+   case time limit, its result converted to plain types (``mltutor.check._compare._plain``) inside that
    limit and sent as JSON (:mod:`mltutor.grading._wire`).
 
 It never judges anything: the grading process compares the values it receives with the expected
@@ -212,12 +212,25 @@ class _StandIn:
         return f"<exercise {self.name} (graded)>"
 
 
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
+def _load(name, path, package=False):
+    """Load a module (or, with ``package=True``, the package whose folder is ``path``) by its path."""
+    if package:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(path, "__init__.py"),
+                                                      submodule_search_locations=[path])
+    else:
+        spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _check_internals(check):
+    """The checker's private helpers the worker calls, gathered from the modules of the package."""
+    internals = types.SimpleNamespace()
+    for part in ("_results", "_compare", "_limits", "_exercises"):
+        vars(internals).update(vars(getattr(check, part)))
+    return internals
 
 
 class _Blocker:
@@ -246,7 +259,8 @@ def main():
     job = pickle.loads(_read_exact(req_fd, size))  # noqa: S301 - from the grading process
     secret = job["secret"]
 
-    check = _load("mltutor.check", job["check_path"])
+    check_package = _load("mltutor.check", job["check_path"], package=True)
+    check = _check_internals(check_package)
     wire = _load("_mltutor_wire", job["wire_path"])
     import numpy  # imported before the hook, as every submission needs it
 
@@ -260,7 +274,7 @@ def main():
     # stand-ins for the package
     package = types.ModuleType("mltutor")
     package.__path__ = []
-    package.check = check
+    package.check = check_package
     exercises = types.ModuleType("mltutor.exercises")
     exercises.__path__ = []
     package.exercises = exercises

@@ -27,7 +27,7 @@ none) from ``solutions/NN_topic.ipynb``:
 
 The verdict of every test cell comes from :class:`IsolatedTests`, an autograde preprocessor that
 the exported ``nbgrader_config.py`` adds after nbgrader's ``Execute``: it runs the student's cells
-again in an isolated worker (the batch grader's, :mod:`mltutor.grade`), calls the student's
+again in an isolated worker (the batch grader's, :mod:`mltutor.grading.batch`), calls the student's
 functions on the public and the hidden cases there, compares in nbgrader's own process with
 expected values that it computes from the installed package (those of the test cell's hidden
 part), and replaces the test cell's outputs with that verdict.  Nothing the student's cells do in nbgrader's
@@ -59,7 +59,8 @@ from typing import Any
 
 import numpy as np
 
-from mltutor.check import ChoiceExercise, Exercise, _plain, _Refused, compare
+from mltutor.check import ChoiceExercise, Exercise, compare
+from mltutor.check._compare import _plain, _Refused
 
 __all__ = ["export_chapter", "hidden_cases", "hidden_check", "require", "graded_exercises",
            "check_submissions", "IsolatedTests", "main"]
@@ -116,7 +117,7 @@ def graded_exercises(chapter: str, *names: str) -> tuple:
     as ``from mltutor.exercises.precision_recall import ex1, ex2``, and a ``solution()`` that says
     no solution is shown.  Without names, every exercise of the chapter, in order.
     """
-    from mltutor.grade import chapter_module
+    from mltutor.grading.batch import chapter_module
 
     module = chapter_module(chapter)
     names = names or tuple(module.__all__)
@@ -386,7 +387,7 @@ def _test_source(module_name: str, ex, answer: str, exam: bool = False) -> str:
 
 def chapter_notebook(chapter: str, solutions_dir: Path = REPO / "solutions") -> Path:
     """``solutions/NN_topic.ipynb`` (or ``NNc_topic.ipynb``) for a module name or a number."""
-    from mltutor.grade import chapter_module
+    from mltutor.grading.batch import chapter_module
 
     topic = chapter_module(chapter).__name__.rsplit(".", 1)[1]
     found = sorted(solutions_dir.glob(f"[0-9][0-9]*_{topic}.ipynb"))  # 07c_... too
@@ -474,7 +475,7 @@ _TEST_ID = re.compile(r"^test_(ex\d+)$")
 
 def _blocks(nb) -> list[tuple[str, str]]:
     """The code the student's notebook runs, test cells left out, magics blanked."""
-    from mltutor.grade import _blocks_from_text
+    from mltutor.grading.batch import _blocks_from_text
 
     return _blocks_from_text(json.dumps({"cells": [
         {"cell_type": c.get("cell_type"), "source": c.get("source", ""),
@@ -525,7 +526,7 @@ def grade_notebook(nb, topic: str, *, limits=None, protected=()) -> dict[str, tu
     :func:`hidden_cases` derives from them with a fixed seed), never from the notebook.
     """
     from mltutor.check import CheckResult
-    from mltutor.grade import _grade_exercise, _package_paths, _stand_in
+    from mltutor.grading.batch import _grade_exercise, _package_paths, _stand_in
     from mltutor.grading._sandbox import Limits, Sandbox
 
     module = importlib.import_module(f"mltutor.exercises.{topic}")
@@ -664,13 +665,13 @@ def check_submissions(course: Path, assignment: str) -> list[str]:
             continue
         for name, ids in wanted.items():
             path = folder / name
-            route = f"python -m mltutor.grade {chapter} {path}"
+            route = f"python -m mltutor.grading {chapter} {path}"
             if not path.exists():
                 others = sorted(p.name for p in folder.glob("*.ipynb"))
                 if others:
                     problems.append(f"{student_dir.name}: no {name} (found {', '.join(others)}); "
                                     f"nbgrader grades only {name}. Rename it, or grade it with "
-                                    f"`python -m mltutor.grade {chapter} {folder / others[0]}`.")
+                                    f"`python -m mltutor.grading {chapter} {folder / others[0]}`.")
                 continue
             try:
                 nb = json.loads(path.read_text(encoding="utf-8"))

@@ -11,9 +11,9 @@ The pipeline is pycocotools' ``evaluate() → accumulate() → summarize()``, ve
    sort, so ties keep the input order, like pycocotools' mergesort) and only the best ``maxDets[-1]``
    (100) of each group are kept, without a warning for the rest.
 2. **IoU of every pair** that shares a group, in one vectorised expression
-   (:func:`mltutor.detection.iou._iou_xywh`, bit-identical to pycocotools' C code).
+   (:func:`mltutor.detection._iou._iou_xywh`, bit-identical to pycocotools' C code).
 3. **Greedy matching** for all groups, the 10 IoU thresholds and the 4 area ranges at once
-   (:func:`mltutor.detection.matching.greedy_match`).
+   (:func:`mltutor.detection._matching.greedy_match`).
 4. **Accumulate**, all categories and all 40 (area range, IoU threshold) columns at once: sort each
    category's detections by score (stable, in image order as pycocotools concatenates them),
    cumulative TP and FP counts, precision made monotone (the envelope ``max_{r' >= r} p(r')``), and
@@ -22,7 +22,7 @@ The pipeline is pycocotools' ``evaluate() → accumulate() → summarize()``, ve
 5. **Summarize**: the mean over the entries that are not -1 (a category without ground truth in an
    area range is -1 and is left out, not counted as 0).
 
-Why the accumulate step is not :func:`mltutor.interpolated_ap.interpolated_average_precision` with
+Why the accumulate step is not :func:`mltutor.detection.interpolated_average_precision` with
 ``method="coco"``: pycocotools' numbers depend on details that a generic AP function has no reason to
 share — the ``+ np.spacing(1)`` in the precision denominator, reading precision at
 ``np.searchsorted(recall, thresholds, side="left")`` on the *unmerged* per-detection curve, and
@@ -41,10 +41,12 @@ import numpy as np
 from .._validation.detection import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
 from .._validation.keypoints import check_sigmas, keypoint_records
 from .._validation.masks import image_sizes, parse_scored_records, result_boxes, result_segmentations
-from .iou import _iou_xywh
+from ._iou import _iou_xywh
 from .keypoints import COCO_SIGMAS, pair_oks
-from .mask import _area, pair_iou, segmentations_to_rle_set
-from .matching import greedy_match, group_pairs
+from .mask._overlap import pair_iou
+from .mask._rle import _area
+from .mask._segmentations import segmentations_to_rle_set
+from ._matching import greedy_match, group_pairs
 
 __all__ = ["evaluate_coco", "STAT_NAMES", "KEYPOINT_STAT_NAMES", "IOU_TYPES", "IOU_THRESHOLDS", "RECALL_THRESHOLDS",
            "AREA_RANGES", "MAX_DETS"]

@@ -24,8 +24,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._validation import check_beta, check_binary_scores
-from .curves import cumulative_counts
+from .._validation.params import check_cost, check_threshold
+from .._validation import check_beta, check_binary_scores
+from ._counts import cumulative_counts
 
 __all__ = [
     "OperatingPoint",
@@ -105,7 +106,7 @@ class OperatingPoint:
 
     def cost(self, c_fp: float, c_fn: float) -> float:
         """Total cost ``c_fp * FP + c_fn * FN`` of this operating point."""
-        return float(_check_cost(c_fp, "c_fp") * self.fp + _check_cost(c_fn, "c_fn") * self.fn)
+        return float(check_cost(c_fp, "c_fp") * self.fp + check_cost(c_fn, "c_fn") * self.fn)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -173,7 +174,7 @@ class ThresholdSweep:
 
     def index(self, threshold: float) -> int:
         """Number of sweep thresholds ``>= threshold``; 0 means "nothing predicted positive"."""
-        t = _check_threshold(threshold)
+        t = check_threshold(threshold)
         # thresholds decrease, so -thresholds increases: count the entries with -thr <= -t.
         return int(np.searchsorted(-self.thresholds, -t, side="right"))
 
@@ -193,7 +194,7 @@ class ThresholdSweep:
         >>> sweep.at(0.9).precision
         0.0
         """
-        t = _check_threshold(threshold)
+        t = check_threshold(threshold)
         k = self.index(t)
         if k == 0:
             zero = self.n_pos * 0
@@ -216,7 +217,7 @@ class ThresholdSweep:
 
     def cost(self, c_fp: float, c_fn: float) -> np.ndarray:
         """Total cost ``c_fp * FP + c_fn * FN`` at each threshold (float64 array)."""
-        c_fp, c_fn = _check_cost(c_fp, "c_fp"), _check_cost(c_fn, "c_fn")
+        c_fp, c_fn = check_cost(c_fp, "c_fp"), check_cost(c_fn, "c_fn")
         return c_fp * self.fp.astype(np.float64) + c_fn * self.fn.astype(np.float64)
 
     def table(self, rows: int | Sequence[float] | None = 20, *, digits: int = 3) -> str:
@@ -255,24 +256,6 @@ class ThresholdSweep:
         lines = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
         lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in body]
         return "\n".join(lines)
-
-
-def _check_threshold(threshold: Any) -> float:
-    if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, Real):
-        raise TypeError(f"threshold must be a real number; got {threshold!r}.")
-    t = float(threshold)
-    if np.isnan(t):
-        raise ValueError("threshold must be a real number, not NaN.")
-    return t
-
-
-def _check_cost(cost: Any, name: str) -> float:
-    if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, Real):
-        raise TypeError(f"{name} must be a positive real number (a cost); got {cost!r}.")
-    value = float(cost)
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a positive, finite cost; got {cost!r}.")
-    return value
 
 
 def threshold_sweep(
@@ -427,7 +410,7 @@ def cost_optimal_threshold(c_fp: float, c_fn: float) -> float:
     >>> cost_optimal_threshold(c_fp=1, c_fn=9)  # a miss costs 9x a false alarm
     0.1
     """
-    c_fp, c_fn = _check_cost(c_fp, "c_fp"), _check_cost(c_fn, "c_fn")
+    c_fp, c_fn = check_cost(c_fp, "c_fp"), check_cost(c_fn, "c_fn")
     return c_fp / (c_fp + c_fn)
 
 
@@ -474,7 +457,7 @@ def min_cost_threshold(
     >>> min_cost_threshold([1, 0, 0], [0.9, 0.95, 0.2], c_fp=10, c_fn=1)  # flag nothing
     (inf, 1.0)
     """
-    c_fp, c_fn = _check_cost(c_fp, "c_fp"), _check_cost(c_fn, "c_fn")
+    c_fp, c_fn = check_cost(c_fp, "c_fp"), check_cost(c_fn, "c_fn")
     sweep = threshold_sweep(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     costs = np.r_[c_fn * float(sweep.n_pos), sweep.cost(c_fp, c_fn)]
     thresholds = np.r_[np.inf, sweep.thresholds]

@@ -7,7 +7,7 @@ take cumulative true and false positives at each distinct score, then
   positive scores above a random negative, ties counting one half (the Mann–Whitney statistic);
 * average precision: the step sum :math:`\mathrm{AP} = \sum_n (R_n - R_{n-1})\,P_n` over the
   thresholds, *without* interpolation (for the interpolated VOC/COCO variants see
-  :mod:`mltutor.interpolated_ap`).
+  :mod:`mltutor.detection`).
 
 Without sample weights (and without ``max_fpr``) neither area needs the curve.  From
 :func:`mltutor.curves.sort_classes` — every score sorted, the smaller class's scores sorted apart
@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import (
+from .._validation import (
     UndefinedMetricWarning,
     check_labels_for_scores,
     check_max_fpr,
@@ -51,15 +51,8 @@ from ._validation import (
     unique_labels,
     warn,
 )
-from .curves import (
-    BinaryCounts,
-    auc,
-    cumulative_counts,
-    pr_points,
-    roc_rates,
-    run_starts,
-    sort_classes,
-)
+from ._counts import BinaryCounts, cumulative_counts, run_starts, sort_classes
+from ._curves import auc, pr_points, roc_rates
 
 __all__ = ["average_precision_score", "roc_auc_score"]
 
@@ -489,7 +482,7 @@ def average_precision_score(
     over the distinct thresholds, highest first (:math:`R_0 = 0`): each gain in recall is
     weighted by the precision reached at that threshold.  There is no interpolation — no
     precision envelope, no trapezoids (which would be too optimistic between points); the
-    interpolated VOC/COCO variants are :func:`mltutor.interpolated_ap.interpolated_average_precision`.
+    interpolated VOC/COCO variants are :func:`mltutor.detection.interpolated_average_precision`.
     Same arguments, results, warnings and errors as ``sklearn.metrics.average_precision_score``.
 
     Parameters

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import UndefinedMetricWarning, warn
+from .._validation import UndefinedMetricWarning, warn
 
 __all__ = [
     "AP_METHODS",

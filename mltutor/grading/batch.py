@@ -2,7 +2,7 @@
 
 ::
 
-    python -m mltutor.grade precision_recall alice.ipynb bob.py --csv marks.csv --json marks.json
+    python -m mltutor.grading precision_recall alice.ipynb bob.py --csv marks.csv --json marks.json
 
 Every submission is read once, before any of them runs, and graded in isolation:
 
@@ -59,14 +59,15 @@ from pathlib import Path
 from typing import Any
 
 import mltutor
-from mltutor.check import DEFAULT_TIME_LIMIT, INCORRECT, Exercise, _BaseExercise
+from mltutor.check import DEFAULT_TIME_LIMIT, INCORRECT, Exercise
+from mltutor.check._exercises import _BaseExercise
 from mltutor.exercises import CHAPTERS
 from mltutor.grading._sandbox import Limits, Sandbox
 
 __all__ = ["chapter_module", "grade_submission", "grade_submissions", "submission_code",
            "submission_blocks", "main"]
 
-_SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions"
+_SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 _CHECK_CELL = re.compile(r"^\s*ex\d+\.check\(.*\)\s*$")
 #: One row of the CSV — the columns, in order.
 CSV_FIELDS = ("student", "submission", "exercise", "kind", "status", "passed", "total", "points",
@@ -416,12 +417,12 @@ def _write_csv(results: list[dict], target: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``python -m mltutor.grade CHAPTER SUBMISSION... [--csv F] [--json F]``.
+    """Command line: ``python -m mltutor.grading CHAPTER SUBMISSION... [--csv F] [--json F]``.
 
     Grades each submission in isolation under the limits given and prints one score line per
     submission (and writes the CSV/JSON files asked for); returns 0.
     """
-    parser = argparse.ArgumentParser(prog="python -m mltutor.grade",
+    parser = argparse.ArgumentParser(prog="python -m mltutor.grading",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("chapter", help="module name, number or notebook name of the chapter")
     parser.add_argument("submissions", nargs="+", type=Path)

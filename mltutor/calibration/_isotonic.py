@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_lengths, check_sample_weight
-from ._validation.calibration import check_real_array
+from .._validation import check_lengths, check_sample_weight
+from .._validation.calibration import check_real_array
 
 __all__ = ["IsotonicModel", "fit_isotonic", "pool_adjacent_violators"]
 

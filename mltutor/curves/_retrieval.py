@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import as_real_array, check_sample_weight
+from .._validation import as_real_array, check_sample_weight
 
 __all__ = [
     "RankedLists",

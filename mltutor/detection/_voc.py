@@ -9,7 +9,7 @@ The rule of the official devkit (``VOCevaldet.m``), class by class:
    otherwise the first detection to reach the box is a true positive and any later one a false
    positive (a duplicate).  Below 0.5 it is a false positive.
 
-Note the difference from COCO's greedy rule (:mod:`mltutor.detection.matching`): VOC never hands a
+Note the difference from COCO's greedy rule (:mod:`mltutor.detection`): VOC never hands a
 duplicate to a second-best free box.  Because step 2 does not depend on what was taken before, the
 whole VOC matching is vectorised without any sequential loop: a true positive is simply the *first
 occurrence* of its box among the qualifying detections in score order (``np.unique(...,
@@ -17,7 +17,7 @@ return_index=True)``).
 
 Then recall = TP / (number of non-difficult boxes) and precision = TP / (TP + FP) along the ranking
 (kernel 2), and the AP is the area under the interpolated curve, computed by
-:func:`mltutor.interpolated_ap.interpolated_average_precision`.
+:func:`mltutor.detection.interpolated_average_precision`.
 
 ``"voc2007"`` reads the envelope at the exact levels k/10.  The VOC2007 devkit's MATLAB loop
 ``t=0:0.1:1`` holds 0.30000000000000004 as its fourth level, and Python ports that loop over
@@ -35,11 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from ..interpolated_ap import interpolated_average_precision
+from ._ap import interpolated_average_precision
 from .._validation.boxes import check_fmt
 from .._validation.detection import check_label_kinds, parse_image_records
-from .iou import _to_xywh, _iou_xywh
-from .matching import group_pairs
+from ._iou import _to_xywh, _iou_xywh
+from ._matching import group_pairs
 
 __all__ = ["evaluate_voc", "VOC_METHODS"]
 

@@ -8,7 +8,7 @@ hit) and background ``t_b = 0.1`` (at or below it a box overlaps nothing).
 Matching
 --------
 Detections are matched to the ground truth at IoU ``t_f`` by COCO's greedy rule
-(:mod:`mltutor.detection.matching`): per image and category, best score first, at most 100
+(:mod:`mltutor.detection`): per image and category, best score first, at most 100
 detections per image and category.  A detection matched to a crowd region is *ignored* (neither
 hit nor error).  A matched detection is a true positive; every other kept detection is a false
 positive and gets exactly one cause.
@@ -95,9 +95,9 @@ import numpy as np
 
 from .._validation.detection import (CocoDetections, CocoGroundTruth, parse_coco_detections,
                                      parse_coco_gt)
-from .coco import AREA_RANGES, MAX_DETS, RECALL_THRESHOLDS
-from .iou import _iou_xywh
-from .matching import greedy_match, group_pairs
+from ._coco import AREA_RANGES, MAX_DETS, RECALL_THRESHOLDS
+from ._iou import _iou_xywh
+from ._matching import greedy_match, group_pairs
 
 __all__ = ["error_breakdown", "CAUSES"]
 
@@ -217,7 +217,7 @@ def error_breakdown(
     """TIDE's error breakdown: one cause per false positive and missed object, and ΔAP per cause.
 
     The definitions of the causes and of the fixes are in the module docstring
-    (:mod:`mltutor.detection.errors`); in one line each, for a false positive, tested in this order:
+    (:mod:`mltutor.detection`); in one line each, for a false positive, tested in this order:
     no ground truth in the image → background; best same-class IoU in ``[t_b, t_f]`` →
     localisation; best other-class IoU ``>= t_f`` → classification; best IoU with an already
     found same-class object ``>= t_f`` → duplicate; best IoU with anything ``<= t_b`` →

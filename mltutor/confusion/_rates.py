@@ -14,8 +14,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ._validation import UndefinedMetricWarning, warn
-from .confusion import PerClassCounts
+from .._validation import UndefinedMetricWarning, warn
+from ._counts import PerClassCounts
 
 # Rows of a text classification report formatted at a time.
 _REPORT_CHUNK = 2048
