@@ -27,7 +27,12 @@ What it does:
    loaded. (``document.fonts.check()`` cannot tell either: it answers true when no font in
    the list covers the text.) The book ships its CJK and emoji fonts
    (``book/_ext/mltutor_fonts.py``), so this passes on a machine without any.
-4. Saves a full-page screenshot of every chapter (``book/NN_*.html``), the home page, the
+4. Drives the threshold explorer (``mltutor.plots.static_threshold_explorer``) of chapter 3,
+   both editions (:data:`EXPLORER_PAGES`; any other page that has one too): sets its range input
+   to another position and dispatches ``input``, then clicks along the slider as a reader drags
+   it, and fails the page unless the shown threshold, the readout (whose first line names that
+   threshold) and the figure's pixels change each time.
+5. Saves a full-page screenshot of every chapter (``book/NN_*.html``), the home page, the
    glossary and the first exercise page in light mode, and of ``--dark-page`` pages (the home
    page and chapter 1 by default) in dark mode, into ``--screenshots``.
 
@@ -254,6 +259,38 @@ def missing_alt(images: list[dict[str, str | None]]) -> list[str]:
     return bad
 
 
+def explorer_target(value: int, last: int) -> int:
+    """A slider position far from ``value`` on a range input running from 0 to ``last``."""
+    return last if value <= last // 2 else 0
+
+
+def explorer_problems(before: dict, after: dict, pixels_changed: bool,
+                      target: int | None = None) -> list[str]:
+    """What did not follow a move of a threshold explorer's slider (see EXPLORER_READ).
+
+    ``before`` and ``after`` are the explorer's state read before and after the move: the
+    input's ``value``, the threshold it shows (``shown``), the ``readout`` text and the
+    ``overlay`` (the moving SVG elements); ``pixels_changed`` compares screenshots of the figure.
+    """
+    problems = []
+    if target is not None and after["value"] != str(target):
+        problems.append(f"the slider is at {after['value']}, not at {target}")
+    elif after["value"] == before["value"]:
+        problems.append(f"the slider did not move from position {before['value']}")
+    if after["shown"] == before["shown"]:
+        problems.append(f"the shown threshold stayed {before['shown']!r}")
+    if after["readout"] == before["readout"]:
+        problems.append("the readout (counts and rates) did not change")
+    first_line = (after["readout"].splitlines() or [""])[0]
+    if not first_line.endswith(f">= {after['shown']}"):
+        problems.append(f"the readout says {first_line!r}, the slider {after['shown']!r}")
+    if after["overlay"] == before["overlay"]:
+        problems.append("the threshold line and markers did not move")
+    if not pixels_changed:
+        problems.append("the figure's pixels did not change")
+    return problems
+
+
 # --------------------------------------------------------------------------------------------
 # Browser parts.
 # --------------------------------------------------------------------------------------------
@@ -385,6 +422,70 @@ async () => {
 """
 
 
+# Chapter 3's explorer, in both editions: these pages must have one that responds.
+EXPLORER_PAGES = ("book/03_precision_recall.html", "zh/book/03_precision_recall.html")
+EXPLORER_SELECTOR = ".mltutor-threshold-explorer"
+# The state of one explorer element; explorer_problems() compares two of them.
+EXPLORER_READ = r"""
+(el) => {
+  const slider = el.querySelector('input[type=range]');
+  return {
+    value: slider ? slider.value : '', last: slider ? slider.max : '0',
+    shown: (el.querySelector('output') || {}).textContent || '',
+    readout: (el.querySelector('pre') || {}).textContent || '',
+    overlay: Array.from(el.querySelectorAll('svg [class^="mte-"]'))
+                  .map(node => node.outerHTML).join(''),
+  };
+}
+"""
+# Set the range input as a script would, and tell the page as the browser does after a drag.
+EXPLORER_MOVE = r"""
+(el, position) => {
+  const slider = el.querySelector('input[type=range]');
+  slider.value = String(position);
+  slider.dispatchEvent(new Event('input', {bubbles: true}));
+}
+"""
+
+
+def check_explorers(tab, required: bool) -> list[str]:
+    """Move every threshold explorer on the open page twice and report what did not follow.
+
+    First the input's value is set and an ``input`` event dispatched; then the mouse clicks on
+    the slider's track a quarter or three quarters along (whichever is farther from the thumb),
+    as a reader dragging it.  ``required``: a page without an explorer is a problem.
+    """
+    explorers = tab.locator(EXPLORER_SELECTOR)
+    count = explorers.count()
+    if count == 0:
+        return ["no threshold explorer on the page (expected one: EXPLORER_PAGES)"] if required \
+            else []
+    problems = []
+    for k in range(count):
+        el = explorers.nth(k)
+        figure = el.locator("div:has(> img)").first
+        slider = el.locator("input[type=range]").first
+        try:
+            el.scroll_into_view_if_needed()
+            before = el.evaluate(EXPLORER_READ)
+            pixels = figure.screenshot()
+            target = explorer_target(int(before["value"]), int(before["last"]))
+            el.evaluate(EXPLORER_MOVE, target)
+            after = el.evaluate(EXPLORER_READ)
+            moved = figure.screenshot()
+            found = explorer_problems(before, after, moved != pixels, target)
+            box = slider.bounding_box()
+            share = 0.25 if int(after["value"]) > int(after["last"]) // 2 else 0.75
+            slider.click(position={"x": box["width"] * share, "y": box["height"] / 2})
+            dragged = el.evaluate(EXPLORER_READ)
+            found += [f"after a click on the slider: {p}" for p in
+                      explorer_problems(after, dragged, figure.screenshot() != moved)]
+        except Exception as exc:  # a missing part or a timeout fails the page
+            found = [f"could not be driven: {str(exc)[:300]}"]
+        problems += [f"threshold explorer {k + 1}: {p}" for p in found]
+    return problems
+
+
 @dataclass
 class PageResult:
     page: str
@@ -455,6 +556,7 @@ def check_page(context, base: str, page: PurePosixPath, root: Path,
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         tab.screenshot(path=str(screenshot), full_page=True)
         result.screenshot = str(screenshot)
+    result.problems += check_explorers(tab, required=str(page) in EXPLORER_PAGES)
     tab.close()
     return result
 

@@ -14,6 +14,7 @@ from .confusion import plot_confusion_matrix
 from .curves import OKABE_ITO, plot_pr, plot_reliability, plot_roc
 from .detection import draw_boxes, draw_iou
 from .widgets import plot_threshold_view, threshold_explorer
+from .widgets import static_threshold_explorer
 
 __all__ = [
     "OKABE_ITO",
@@ -24,5 +25,6 @@ __all__ = [
     "plot_reliability",
     "plot_roc",
     "plot_threshold_view",
+    "static_threshold_explorer",
     "threshold_explorer",
 ]
