@@ -50,6 +50,10 @@ AP_METHODS = ("all-point", "voc2007", "coco")
 
 _VOC2007_RECALLS = np.arange(11) / 10  # exactly k/10 (0.3, not 0.30000000000000004)
 _COCO_RECALLS = np.linspace(0.0, 1.0, 101)  # as pycocotools' Params.recThrs
+# MATLAB's 0:0.1:1 (THUMOS'14's TH14eventdetpr.m): MATLAB builds the first half of a range as
+# a + k*d and the second half as b - k*d, so the fourth level is 0.30000000000000004 and the
+# eighth 1 - 0.30000000000000004, exactly 0.7.  Used by mltutor.detection.temporal.
+_MATLAB_11_RECALLS = np.r_[np.arange(6) * 0.1, 1.0 - np.arange(4, -1, -1) * 0.1]
 
 
 def precision_envelope(precision: Any) -> np.ndarray:
@@ -127,7 +131,13 @@ def interpolated_average_precision(recall: Any, precision: Any, *, method: str =
         mpre = precision_envelope(np.r_[0.0, p, 0.0])
         step = np.flatnonzero(mrec[1:] != mrec[:-1])
         return float(np.sum((mrec[step + 1] - mrec[step]) * mpre[step + 1]))
-    points = _VOC2007_RECALLS if method == "voc2007" else _COCO_RECALLS
+    return _envelope_mean(r, p, _VOC2007_RECALLS if method == "voc2007" else _COCO_RECALLS)
+
+
+def _envelope_mean(r: np.ndarray, p: np.ndarray, points: np.ndarray) -> float:
+    """Mean over ``points`` of the envelope at the first curve point with recall >= each one (0
+    where none reaches it); checked, recall-sorted input.  ``points=_MATLAB_11_RECALLS`` is
+    THUMOS'14's 11-point AP (``prap`` of ``TH14eventdetpr.m``)."""
     # Recall is sorted, so the points with recall >= t are those from the first such index on,
     # and the maximum precision over them is the envelope there.
     first = np.searchsorted(r, points, side="left")

@@ -108,7 +108,7 @@ from .._validation.temporal import (
     parse_predictions,
 )
 from .._validation.warning import warn
-from ._ap import interpolated_average_precision, precision_envelope
+from ._ap import _MATLAB_11_RECALLS, _envelope_mean, interpolated_average_precision
 from ._matching import greedy_match, group_pairs
 
 __all__ = [
@@ -130,10 +130,6 @@ THUMOS14_TIOU_THRESHOLDS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
 
 #: The ground-truth label of THUMOS'14's ambiguous segments.
 AMBIGUOUS = "Ambiguous"
-
-# MATLAB's 0:0.1:1: the first half a + k*d, the second half b - k*d (k = 0.1 * 3 is
-# 0.30000000000000004; 1 - 0.1 * 3 is exactly 0.7).
-_MATLAB_11_LEVELS = np.r_[np.arange(6) * 0.1, 1.0 - np.arange(4, -1, -1) * 0.1]
 
 
 @dataclass(frozen=True)
@@ -400,17 +396,6 @@ def evaluate_activitynet(
 # --------------------------------------------------------------------------------------------
 
 
-def _matlab_11_point_ap(recall: np.ndarray, precision: np.ndarray) -> float:
-    """``prap`` of TH14eventdetpr.m: mean of max(prec(rec >= t)) over MATLAB's 0:0.1:1."""
-    if not recall.shape[0]:
-        return 0.0
-    first = np.searchsorted(recall, _MATLAB_11_LEVELS, side="left")
-    reached = first < recall.shape[0]
-    values = np.zeros(_MATLAB_11_LEVELS.shape[0])
-    values[reached] = precision_envelope(precision)[first[reached]]
-    return float(np.mean(values))
-
-
 def _thumos_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
     n_cls, n_t = len(p.labels), thresholds.shape[0]
     known = np.flatnonzero(p.pr_class >= 0)
@@ -462,7 +447,8 @@ def _thumos_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
             hits = hits[np.lexsort((~hits, -sc))]
             ctp = np.cumsum(hits, dtype=np.float64)
             cfp = np.cumsum(~hits, dtype=np.float64)
-            ap[c, t] = _matlab_11_point_ap(ctp / n_pos[c], ctp / (ctp + cfp))
+            # prap of TH14eventdetpr.m: the mean of max(prec(rec >= t)) over MATLAB's 0:0.1:1
+            ap[c, t] = _envelope_mean(ctp / n_pos[c], ctp / (ctp + cfp), _MATLAB_11_RECALLS)
     return ap
 
 
