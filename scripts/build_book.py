@@ -9,6 +9,16 @@ adds ``language = zh_CN``, which makes Sphinx replace every prose message by its
 ``locales/zh_CN/LC_MESSAGES/<page>.po`` and the theme print its own interface strings in Chinese.
 Each build keeps its own doctree folder (Sphinx refuses to share one between builders and
 languages). Warnings are errors; every page is rebuilt (``--all -W --keep-going`` of the CLI).
+
+The terminal gets a few lines per edition (pages, warnings, where the log is) and the warnings
+themselves; Sphinx's full log goes to ``_build/logs/<edition>.log`` (``--verbose``: to the
+terminal too). The last lines name each edition's ``index.html``.
+
+Where the book is published comes from the environment, never from an edit: in GitHub Actions
+``GITHUB_SERVER_URL`` + ``GITHUB_REPOSITORY`` name the repository (``MLTUTOR_REPOSITORY_URL``
+elsewhere) and ``MLTUTOR_PAGES_URL`` the site (default ``https://<owner>.github.io/<repo>/``);
+:func:`publish_overrides` turns them into Sphinx settings. With none set, ``_config.yml`` is used
+as it is.
 """
 
 from __future__ import annotations
