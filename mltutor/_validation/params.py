@@ -1,4 +1,9 @@
-"""Scalar parameters: ``average``, ``zero_division``, ``beta``, flags, ``k``, bins, options."""
+"""Scalar parameters: ``average``, ``zero_division``, ``beta``, flags, ``k``, bins, options.
+
+Every number-valued parameter goes through one checker, :func:`check_scalar` (the shape of
+scikit-learn's ``sklearn.utils.validation.check_scalar``); the other checks here are thin wrappers
+that give it a name, a type and bounds.  Do not write another "positive integer" by hand.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import numpy as np
 
 __all__ = [
     "AVERAGES",
+    "BOUNDARIES",
     "check_average",
     "check_beta",
     "check_bool",
@@ -20,6 +26,7 @@ __all__ = [
     "check_normalize",
     "check_option",
     "check_pos_label",
+    "check_scalar",
     "check_strategy",
     "check_threshold",
     "check_zero_division",
@@ -27,6 +34,136 @@ __all__ = [
 
 #: Averages accepted by the precision/recall family, besides ``'binary'``.
 AVERAGES = (None, "micro", "macro", "weighted", "samples")
+
+#: ``include_boundaries`` of :func:`check_scalar`: which ends of ``[min_val, max_val]`` are allowed.
+BOUNDARIES = ("left", "right", "both", "neither")
+
+
+def _as_tuple(target_type: Any) -> tuple[type, ...]:
+    return target_type if isinstance(target_type, tuple) else (target_type,)
+
+
+def _describe_scalar(types: tuple[type, ...], min_val: Any, max_val: Any, closed: str) -> str:
+    """``'an int >= 1'``, ``'a real number in (0, 1]'``: the type and the bounds in words."""
+    integral = all(issubclass(t, (Integral, np.bool_)) for t in types)
+    what = "an int" if integral else "a real number"
+    left = closed in ("left", "both")
+    right = closed in ("right", "both")
+    if min_val is not None and max_val is not None:
+        return f"{what} in {'[' if left else '('}{min_val}, {max_val}{']' if right else ')'}"
+    if min_val is not None:
+        return f"{what} {'>=' if left else '>'} {min_val}"
+    if max_val is not None:
+        return f"{what} {'<=' if right else '<'} {max_val}"
+    return what
+
+
+def check_scalar(
+    value: Any,
+    name: str,
+    target_type: type | tuple[type, ...],
+    *,
+    min_val: float | None = None,
+    max_val: float | None = None,
+    include_boundaries: str = "both",
+    expected: str | None = None,
+    type_error: type[Exception] = TypeError,
+) -> Any:
+    """Check one number-valued parameter and return it as an ``int`` or a ``float``.
+
+    The value must be an instance of ``target_type`` (``numbers.Integral``, ``numbers.Real``,
+    ``int``, ``float`` or a tuple of them; NumPy's integer and floating scalars are instances of
+    the ABCs) and lie in the interval given by ``min_val``, ``max_val`` and
+    ``include_boundaries``:
+
+    .. math::
+
+        \\text{min\\_val} \\le x \\le \\text{max\\_val} \\ (\\text{"both"}), \\quad
+        \\text{min\\_val} < x < \\text{max\\_val} \\ (\\text{"neither"}),
+
+    and likewise ``"left"`` (``[min_val, max_val)``) and ``"right"`` (``(min_val, max_val]``);
+    a bound left as None is no bound.  Two refusals scikit-learn's ``check_scalar`` (1.9) does
+    not make: a bool is refused even though ``isinstance(True, numbers.Integral)`` holds (unless
+    ``target_type`` names ``bool`` itself, for parameters that follow scikit-learn in counting
+    ``True`` as 1), and NaN is refused for every target type (a NaN compares False with every
+    bound, so a bare ``x < min_val`` test lets it through).
+
+    Parameters
+    ----------
+    value : object
+        The parameter as the user passed it.
+    name : str
+        The argument's name, used in every message.
+    target_type : type or tuple of types
+        The accepted types.  The value is returned as ``int`` when every type is integral,
+        otherwise as ``float``.
+    min_val, max_val : int or float, optional
+        The bounds (None: unbounded on that side; ``inf`` is a real number like any other, so
+        ``max_val=np.inf`` with ``"neither"`` or ``"left"`` refuses ``inf``).
+    include_boundaries : {"left", "right", "both", "neither"}, default="both"
+        Which of ``min_val`` and ``max_val`` are allowed values.  As in scikit-learn, ``"left"``
+        without ``min_val`` and ``"right"`` without ``max_val`` are refused as inconsistent.
+    expected : str, optional
+        What the message says the argument must be (e.g. ``"an int >= 1 (how many top-scored
+        classes count)"``).  By default the type and the bounds in words (``"an int >= 1"``).
+    type_error : exception class, default=TypeError
+        Raised for a value of the wrong type (bools and non-numbers); ``ValueError`` where a
+        metric's scikit-learn twin raises that.
+
+    Returns
+    -------
+    int or float
+        ``value`` converted.
+
+    Raises
+    ------
+    TypeError (or ``type_error``)
+        Wrong type, or a bool: ``"<name> must be <expected>; got <value>."``.
+    ValueError
+        NaN or out of bounds, with the same message, which names the argument and the bound;
+        also an unknown or inconsistent ``include_boundaries``.
+
+    Examples
+    --------
+    >>> from numbers import Integral, Real
+    >>> check_scalar(np.int64(5), "n_bins", Integral, min_val=1)
+    5
+    >>> check_scalar(1, "max_fpr", Real, min_val=0, max_val=1, include_boundaries="right")
+    1.0
+    >>> check_scalar(True, "n_bins", Integral, min_val=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: n_bins must be an int >= 1; got True.
+    >>> check_scalar(0.0, "alpha", Real, min_val=0, max_val=1, include_boundaries="neither")
+    Traceback (most recent call last):
+    ...
+    ValueError: alpha must be a real number in (0, 1); got 0.0.
+    """
+    if include_boundaries not in BOUNDARIES:
+        raise ValueError(
+            f"include_boundaries must be one of {BOUNDARIES}; got {include_boundaries!r}."
+        )
+    if min_val is None and include_boundaries == "left":
+        raise ValueError("include_boundaries='left' without min_val is inconsistent.")
+    if max_val is None and include_boundaries == "right":
+        raise ValueError("include_boundaries='right' without max_val is inconsistent.")
+    types = _as_tuple(target_type)
+    if expected is None:
+        expected = _describe_scalar(types, min_val, max_val, include_boundaries)
+    message = f"{name} must be {expected}; got {value!r}."
+    bool_allowed = any(issubclass(t, (bool, np.bool_)) for t in types)
+    if (isinstance(value, (bool, np.bool_)) and not bool_allowed) or not isinstance(value, types):
+        raise type_error(message)
+    if value != value:  # NaN (also a NaN of a type without __float__ semantics)
+        raise ValueError(message)
+    left = include_boundaries in ("left", "both")
+    right = include_boundaries in ("right", "both")
+    if min_val is not None and (value < min_val if left else value <= min_val):
+        raise ValueError(message)
+    if max_val is not None and (value > max_val if right else value >= max_val):
+        raise ValueError(message)
+    integral = all(issubclass(t, (Integral, np.bool_)) for t in types)
+    return int(value) if integral else float(value)
 
 
 def check_zero_division(zero_division: Any, *, allow_nan: bool = True) -> float:
@@ -57,11 +194,8 @@ def check_average(average: Any, *, allow_binary: bool = True) -> Any:
 
 def check_beta(beta: Any) -> float:
     """``beta`` is the weight of recall against precision: a real number >= 0 (inf allowed)."""
-    if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, Real):
-        raise TypeError(f"beta must be a real number >= 0; got {beta!r}.")
-    if not beta >= 0:  # also refuses NaN
-        raise ValueError(f"beta must be >= 0 (recall weighs beta times precision); got {beta!r}.")
-    return float(beta)
+    return check_scalar(beta, "beta", Real, min_val=0,
+                        expected="a real number >= 0 (recall weighs beta times precision)")
 
 
 def check_bool(value: Any, name: str) -> bool:
@@ -72,12 +206,8 @@ def check_bool(value: Any, name: str) -> bool:
 
 
 def check_digits(digits: Any) -> int:
-    """Number of decimals in the text report: an int >= 0."""
-    if not isinstance(digits, Integral):
-        raise TypeError(f"digits must be an int >= 0; got {digits!r}.")
-    if digits < 0:
-        raise ValueError(f"digits must be an int >= 0; got {digits!r}.")
-    return int(digits)
+    """Number of decimals in the text report: an int >= 0 (True counts as 1, as in scikit-learn)."""
+    return check_scalar(digits, "digits", (Integral, bool), min_val=0)
 
 
 def check_normalize(normalize: Any) -> Any:
@@ -98,12 +228,9 @@ def check_pos_label(pos_label: Any) -> Any:
 
 
 def check_k(k: Any) -> int:
-    """Top-k accuracy's ``k``: an int >= 1."""
-    if not isinstance(k, Integral):
-        raise TypeError(f"k must be an int >= 1 (how many top-scored classes count); got {k!r}.")
-    if k < 1:
-        raise ValueError(f"k must be an int >= 1 (how many top-scored classes count); got {k!r}.")
-    return int(k)
+    """Top-k accuracy's ``k``: an int >= 1 (True counts as 1, as scikit-learn's check allows)."""
+    return check_scalar(k, "k", (Integral, bool), min_val=1,
+                        expected="an int >= 1 (how many top-scored classes count)")
 
 
 def check_option(value: Any, options: tuple, name: str) -> Any:
@@ -120,20 +247,13 @@ def check_max_fpr(max_fpr: Any) -> float | None:
     """``max_fpr`` is None or a real number in (0, 1]."""
     if max_fpr is None:
         return None
-    if isinstance(max_fpr, (bool, np.bool_)) or not isinstance(max_fpr, Real):
-        raise TypeError(f"max_fpr must be None or a real number in (0, 1]; got {max_fpr!r}.")
-    if not 0 < max_fpr <= 1:  # also refuses NaN
-        raise ValueError(f"max_fpr must be in the range (0, 1]; got {max_fpr!r}.")
-    return float(max_fpr)
+    return check_scalar(max_fpr, "max_fpr", Real, min_val=0, max_val=1,
+                        include_boundaries="right", expected="None or a real number in (0, 1]")
 
 
 def check_n_bins(n_bins: Any) -> int:
     """An int >= 1 (not a bool)."""
-    if isinstance(n_bins, (bool, np.bool_)) or not isinstance(n_bins, Integral):
-        raise TypeError(f"n_bins must be an int >= 1; got {n_bins!r}.")
-    if n_bins < 1:
-        raise ValueError(f"n_bins must be an int >= 1; got {n_bins!r}.")
-    return int(n_bins)
+    return check_scalar(n_bins, "n_bins", Integral, min_val=1)
 
 
 def check_strategy(strategy: Any) -> str:
@@ -148,19 +268,10 @@ def check_strategy(strategy: Any) -> str:
 
 def check_threshold(threshold: Any) -> float:
     """A decision threshold: a real number, not NaN (inf allowed: nothing or everything positive)."""
-    if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, Real):
-        raise TypeError(f"threshold must be a real number; got {threshold!r}.")
-    t = float(threshold)
-    if np.isnan(t):
-        raise ValueError("threshold must be a real number, not NaN.")
-    return t
+    return check_scalar(threshold, "threshold", Real, expected="a real number, not NaN")
 
 
 def check_cost(cost: Any, name: str) -> float:
     """A cost of one kind of error: a positive, finite real number."""
-    if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, Real):
-        raise TypeError(f"{name} must be a positive real number (a cost); got {cost!r}.")
-    value = float(cost)
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a positive, finite cost; got {cost!r}.")
-    return value
+    return check_scalar(cost, name, Real, min_val=0, max_val=np.inf, include_boundaries="neither",
+                        expected="a positive, finite real number (a cost)")
