@@ -13,7 +13,7 @@ from mltutor.datasets import ucf101
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "ucf101"
 
 
-@pytest.mark.parametrize("a, b", itertools.product((1, 2, 3), repeat=2))
+@pytest.mark.parametrize("a, b", list(itertools.product((1, 2, 3), repeat=2)))
 def test_shared_groups_are_the_intersection(a, b):
     train, _ = ucf101.split_groups(a)
     _, test = ucf101.split_groups(b)
@@ -23,7 +23,7 @@ def test_shared_groups_are_the_intersection(a, b):
         assert ucf101.shared_groups(a, b) == test  # the whole test part of b
 
 
-@pytest.mark.parametrize("a, b", itertools.product((1, 2, 3), repeat=2))
+@pytest.mark.parametrize("a, b", list(itertools.product((1, 2, 3), repeat=2)))
 def test_require_disjoint_groups(a, b):
     if a == b:
         assert ucf101.require_disjoint_groups(a, b) is None
