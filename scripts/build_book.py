@@ -345,11 +345,19 @@ def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
     if isinstance(result, Exception):
         raise result
     pages = sum(1 for _ in doctrees.rglob("*.doctree"))
-    say(f"{edition}: {pages} pages, {warnings.problems} warnings"
+    found = warning_count(log.read_text(encoding="utf-8"), warnings.problems)
+    say(f"{edition}: {pages} pages, {found} warnings"
         + (f" (and {libraries.problems} from libraries, printed above)"
            if libraries.problems else "")
         + f"; full log: {_shown(log)}")
     return int(result)
+
+
+def warning_count(log_text: str, seen: int) -> int:
+    """Sphinx's own count of warnings in its log ("build finished with problems, 3 warnings
+    (with warnings treated as errors)."), or ``seen`` (the problem lines the terminal got)."""
+    counted = re.findall(r"^build \w.*?, (\d+) warnings?\b", log_text, re.M)
+    return int(counted[-1]) if counted else seen
 
 
 def _shown(path: Path) -> str:

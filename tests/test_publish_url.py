@@ -214,3 +214,47 @@ def test_read_online_links_somewhere_real():
     overrides = build_book.publish_overrides("zh", environ, CONFIG, "0.1.0")
     assert overrides["myst_substitutions"]["read_online"] == build_book.read_online(
         "zh", "https://someone.github.io/mltutor/")
+
+
+def test_build_output_counts_and_tees_warnings(tmp_path):
+    """make book's terminal shows every warning (and the log keeps it), and the summary line
+    reports Sphinx's own count."""
+    import io
+
+    log, terminal = io.StringIO(), io.StringIO()
+    tee = build_book._Tee(log, terminal)
+    tee.write("book/x.md:3: WARNING: undefined label: 'y'\nbook/x.md:9: ERROR: bad\n")
+    tee.write("a continuation line\n")
+    assert tee.problems == 2
+    assert terminal.getvalue() == log.getvalue()
+    assert build_book.warning_count(
+        "reading...\nbuild finished with problems, 3 warnings (with warnings treated as "
+        "errors).\n", 2) == 3
+    assert build_book.warning_count("build finished with problems, 1 warning.\n", 0) == 1
+    assert build_book.warning_count("build succeeded.\n", 0) == 0
+    assert build_book.warning_count("", 4) == 4  # a crash before Sphinx's summary
+    assert build_book.log_path("en", None) == ROOT / "_build" / "logs" / "en.log"
+    assert build_book.log_path("gettext", tmp_path / "pot") == tmp_path / "pot.gettext.log"
+
+
+def test_quiet_libraries_keeps_warnings_and_drops_info():
+    """fontTools' INFO lines (thousands per build once a11y_pygments has set the root logger to
+    INFO) no longer reach the terminal; its warnings still do."""
+    import io
+    import logging
+
+    stream = io.StringIO()
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level, logging.getLogger("fontTools").level
+    try:
+        build_book.quiet_libraries(stream)
+        logging.basicConfig(level=logging.INFO)  # what a11y_pygments does on import: a no-op now
+        logging.getLogger("fontTools.subset").info("Glyph names: ['a', 'b']")
+        logging.getLogger("fontTools.subset").warning("FFTM NOT subset; dropped")
+    finally:
+        logging.captureWarnings(False)
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+        logging.getLogger("fontTools").setLevel(saved[2])
+    assert "Glyph names" not in stream.getvalue()
+    assert "WARNING: fontTools.subset: FFTM NOT subset" in stream.getvalue()
