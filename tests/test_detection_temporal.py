@@ -483,3 +483,11 @@ def test_ties_thumos_first_detection_at_equal_overlap():
     assert ref.th14_evaldet(gt, pred, [0.3]).ap_all[0, 0] == pytest.approx(1.0, abs=1e-15)
     swapped = _pred([((4, 10), "a", 0.5), ((0, 6), "a", 0.5)])  # A takes [4, 10]; B gets none
     assert evaluate_thumos14(gt, swapped, [0.3]).map == pytest.approx(6 / 11, abs=1e-15)
+
+
+def test_python_ints_beyond_int64_are_read_one_by_one():
+    big = 2**70  # np.array of such ints is an object array: the slow path converts each record
+    gt = {"database": {"v": {"annotations": [{"segment": [0, big], "label": "a"}]}}}
+    pred = {"results": {"v": [{"segment": [0, big], "label": "a", "score": big}]}}
+    assert evaluate_activitynet(gt, pred).map == 1.0
+    assert evaluate_thumos14(gt, pred).map == 1.0

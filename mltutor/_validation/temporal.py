@@ -210,7 +210,12 @@ def _read_records(records: Any, where: str, with_score: bool):
             raise ValueError
     except (TypeError, ValueError, KeyError, IndexError):
         _find_bad_record(records, where, required)
-        raise  # pragma: no cover - _find_bad_record always raises for what failed above
+        # Every record is valid one by one (Python ints beyond int64, say): convert them so.
+        seg = np.array([[float(v) for v in r["segment"]] for r in records],
+                       dtype=np.float64).reshape(len(records), 2)
+        labels = [r["label"] for r in records]
+        score = (np.array([float(r["score"]) for r in records], dtype=np.float64)
+                 if with_score else None)
     return seg, labels, score
 
 
