@@ -9,6 +9,7 @@ import numpy as np
 
 from .arrays import as_numpy, check_lengths, column_or_1d
 from .labels import as_label_array
+from .params import check_scalar
 
 __all__ = [
     "ROLLING_METRICS",
@@ -32,21 +33,15 @@ ROLLING_METRICS = ("accuracy", "precision", "recall", "f1", "balanced_accuracy")
 
 def check_positive_int(value: Any, name: str) -> int:
     """A positive integer (``bool`` refused)."""
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer; got {value!r}.")
-    return int(value)
+    return check_scalar(value, name, Integral, min_val=1, expected="a positive integer",
+                        type_error=ValueError)
 
 
 def check_probability(value: Any, name: str, *, open_interval: bool = True) -> float:
     """A real number in (0, 1) (or [0, 1] with ``open_interval=False``)."""
-    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
-        raise ValueError(f"{name} must be a real number in (0, 1); got {value!r}.")
-    value = float(value)
-    inside = 0.0 < value < 1.0 if open_interval else 0.0 <= value <= 1.0
-    if not inside:
-        bounds = "(0, 1)" if open_interval else "[0, 1]"
-        raise ValueError(f"{name} must lie in {bounds}; got {value!r}.")
-    return value
+    return check_scalar(value, name, Real, min_val=0, max_val=1,
+                        include_boundaries="neither" if open_interval else "both",
+                        type_error=ValueError)
 
 
 def check_alpha(alpha: Any) -> float:
@@ -81,10 +76,9 @@ def check_indicator_stream(x: Any, name: str = "x") -> np.ndarray:
 
 def check_positive_real(value: Any, name: str) -> float:
     """A finite real number > 0 (``bool`` refused)."""
-    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value) \
-            or not value > 0:
-        raise ValueError(f"{name} must be a positive number; got {value!r}.")
-    return float(value)
+    return check_scalar(value, name, Real, min_val=0, max_val=np.inf,
+                        include_boundaries="neither", expected="a positive number",
+                        type_error=ValueError)
 
 
 def check_real_sample(x: Any, name: str) -> np.ndarray:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .arrays import as_numpy, check_lengths, column_or_1d, describe, not_array_like, shown
+from .params import check_scalar
 from .scores import as_real_array
 
 __all__ = [
@@ -108,9 +109,8 @@ def check_lr_replace(value: Any) -> tuple[float, float]:
 
 def check_alpha(alpha: Any, name: str = "alpha") -> float:
     """A significance level (or miscoverage) strictly between 0 and 1."""
-    if not _is_real(alpha) or not 0.0 < alpha < 1.0:
-        raise ValueError(f"{name} must be a real number strictly between 0 and 1; got {alpha!r}.")
-    return float(alpha)
+    return check_scalar(alpha, name, Real, min_val=0, max_val=1, include_boundaries="neither",
+                        expected="a real number strictly between 0 and 1", type_error=ValueError)
 
 
 def check_proportion_method(method: Any) -> str:
@@ -273,9 +273,8 @@ def check_class_labels(
 
 def check_n_samples_int(value: Any, name: str) -> int:
     """A positive integer (resample counts)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer; got {value!r}.")
-    return int(value)
+    return check_scalar(value, name, Integral, min_val=1, expected="a positive integer",
+                        type_error=ValueError)
 
 
 def check_confusion_counts(cm: Any) -> np.ndarray:
