@@ -4,8 +4,9 @@
   precision, recall, F-beta, accuracy (and cost) and the picture below.
 * :func:`plot_threshold_view` — the same picture for one threshold, as plain matplotlib axes, so a
   chapter can show it in the built book where widgets do not run.
-* :func:`static_threshold_explorer` — the explorer computed in advance at up to 101 thresholds, as
-  an HTML block whose slider works on a web page with no kernel (a few lines of JavaScript).
+* :func:`static_threshold_explorer` — the explorer computed in advance on a round grid of
+  thresholds, as an HTML block whose slider works on a web page with no kernel (about twenty lines
+  of JavaScript).
 
 ipywidgets and pyplot are imported inside the functions: ``import mltutor`` needs neither.
 """
@@ -158,7 +159,8 @@ def _format_count(value: float) -> str:
     return f"{value:d}" if isinstance(value, (int, np.integer)) else f"{value:.4g}"
 
 
-def readout_text(point: OperatingPoint, *, c_fp: float | None = None, c_fn: float | None = None) -> str:
+def readout_text(point: OperatingPoint, *, c_fp: float | None = None,
+                 c_fn: float | None = None) -> str:
     """The explorer's text: the 2x2 confusion counts and the rates at one operating point.
 
     Examples
@@ -441,8 +443,9 @@ def static_threshold_explorer(
     between the lowest and the highest score, plus the starting one.  At each position it
     stores the readout of :func:`threshold_explorer` (the same function writes both) and the
     position of the threshold line, the shaded region ``score >= threshold`` and the three
-    markers.  The two panels of :func:`plot_threshold_view` are drawn once, as one PNG, and a
-    dozen lines of JavaScript move the overlay and swap the readout.  At a position :math:`t`:
+    markers.  The two panels of :func:`plot_threshold_view` are drawn once, as one PNG, and
+    about twenty lines of JavaScript move the overlay and swap the readout.  At a position
+    :math:`t`:
 
     .. math::
 
@@ -450,7 +453,8 @@ def static_threshold_explorer(
         \text{recall} = \frac{TP(t)}{P},\quad
         TP(t) = \#\{i : y_i = 1,\ s_i \ge t\}.
 
-    The HTML is deterministic (its element ids are a hash of its content), so a notebook that
+    The HTML depends only on the data and the arguments (its element ids are a hash of its
+    content, and the PNG stores no date or version), so with the same matplotlib a notebook that
     shows it re-executes to the same output.
 
     Parameters
