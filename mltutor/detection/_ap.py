@@ -235,3 +235,98 @@ def detection_average_precision(
     eps = np.spacing(1) if method == "coco" else 0.0
     recall, precision, _ = detection_pr_curve(scores, is_tp, n_pos, eps=eps)
     return interpolated_average_precision(recall, precision, method=method)
+
+
+def recall_steps(n_positives: np.ndarray,
+                 recall_thresholds: np.ndarray = _COCO_RECALLS) -> np.ndarray:
+    r"""How many true positives a curve needs to reach each recall threshold, pycocotools' way.
+
+    .. math:: c_r = \min\{c : c / n \ge r\}
+
+    found with the float division ``c / n`` that pycocotools' ``np.searchsorted(tp / npig, recThrs,
+    side="left")`` compares (0 for a curve without positives).
+
+    >>> recall_steps(np.array([3]), np.array([0.0, 0.5, 1.0])).tolist()
+    [[0, 2, 3]]
+    """
+    n_positives = np.asarray(n_positives)
+    need = np.zeros(n_positives.shape + recall_thresholds.shape, dtype=np.int64)
+    for n in np.unique(n_positives[n_positives > 0]).tolist():  # few distinct counts: one each
+        recall = np.arange(n + 1) / n
+        need[n_positives == n] = np.searchsorted(recall, recall_thresholds, side="left")
+    return need
+
+
+def coco_sampled_precision(
+    curve: np.ndarray,
+    n_counted: np.ndarray,
+    n_positives: np.ndarray,
+    recall_thresholds: np.ndarray = _COCO_RECALLS,
+    need: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""COCO's 101-point interpolated precision of many detection curves at once.
+
+    Each curve is one (category, IoU threshold, area range, maxDets) of a COCO evaluation, its
+    detections in decreasing score order.  Only its true positives are passed: the *j*-th true
+    positive, with ``n_counted`` detections counted (true or false positives, not ignored ones) up
+    to and including it, has precision :math:`p_j = j / (n_j + \varepsilon)` (``np.spacing(1)``,
+    pycocotools' denominator) and recall :math:`j / n_{pos}`.  At each recall threshold *r* the
+    result is the envelope :math:`\max_{j' \ge c_r} p_{j'}` at the first true positive that
+    reaches *r* (:func:`recall_steps`), 0 when the curve never reaches *r*.
+
+    Between two true positives precision only falls, so the envelope over all detections, read at
+    a true positive, is the envelope over the true positives alone.  It is computed in two steps,
+    both vectorised over every curve: the maximum of each block between consecutive sampled true
+    positives (``np.maximum.reduceat``), then a running maximum from the right over the 101 blocks.
+
+    Parameters
+    ----------
+    curve : ndarray of int, shape (n_tp,)
+        The curve of each true positive, non-decreasing (a curve's true positives contiguous, in
+        score order).
+    n_counted : ndarray of int, shape (n_tp,)
+        Counted detections of its curve up to and including each true positive.
+    n_positives : ndarray of int, shape (n_curves,)
+        Ground truth (not ignored) of each curve; a curve with none is not sampled (zeros).
+    recall_thresholds : ndarray of float, shape (R,)
+    need : ndarray of int, shape (n_curves, R), optional
+        ``recall_steps(n_positives, recall_thresholds)``, when the caller has it already.
+
+    Returns
+    -------
+    precision : ndarray of float, shape (n_curves, R)
+    read : ndarray of int, shape (n_curves, R)
+        Which true positive (an index into ``curve``) each value was read at, -1 where the recall
+        is not reached.
+    n_tp : ndarray of int, shape (n_curves,)
+        True positives of each curve (its final recall is ``n_tp / n_positives``).
+
+    Examples
+    --------
+    One curve, 2 objects: TP, FP, TP — precision 1 at the first hit, 2/3 at the second.
+
+    >>> p, read, n_tp = coco_sampled_precision(np.array([0, 0]), np.array([1, 3]), np.array([2]),
+    ...                                        np.array([0.0, 0.5, 1.0]))
+    >>> np.round(p, 6).tolist(), read.tolist(), n_tp.tolist()
+    ([[1.0, 1.0, 0.666667]], [[0, 0, 1]], [2])
+    """
+    n_curves, n_r = n_positives.shape[0], recall_thresholds.shape[0]
+    n_tp = np.bincount(curve, minlength=n_curves)
+    first = np.cumsum(n_tp) - n_tp
+    j = (np.arange(curve.shape[0]) - first[curve] + 1).astype(np.float64)
+    pr = j / (n_counted.astype(np.float64) + np.spacing(1))
+    need = recall_steps(n_positives, recall_thresholds) if need is None else need
+    at = first[:, None] + np.maximum(need, 1) - 1  # c_r = 0 (recall 0) reads the first TP
+    reached = (need <= n_tp[:, None]) & (n_positives > 0)[:, None] & (n_tp > 0)[:, None]
+    rows = np.flatnonzero(n_tp > 0)
+    precision = np.zeros((n_curves, n_r))
+    if rows.shape[0]:
+        # Block b of a row spans its sampled true positives b .. b + 1 (the last one: to the row's
+        # end, which is where the next row's leading index starts).  Indices past a row's last true
+        # positive are clipped to it; they are zeroed afterwards.
+        last = (first + n_tp - 1)[rows, None]
+        starts = np.hstack([first[rows, None], np.minimum(at[rows], last)])
+        blocks = np.maximum.reduceat(pr, starts.ravel()).reshape(rows.shape[0], n_r + 1)[:, 1:]
+        envelope = np.maximum.accumulate(blocks[:, ::-1], axis=1)[:, ::-1]
+        precision[rows] = np.where(reached[rows], envelope, 0.0)
+    return precision, np.where(reached, at, -1), n_tp

@@ -46,7 +46,8 @@ from .keypoints import COCO_SIGMAS, pair_oks
 from .mask._overlap import pair_iou
 from .mask._rle import _area
 from .mask._segmentations import segmentations_to_rle_set
-from ._matching import greedy_match, group_pairs
+from ._ap import coco_sampled_precision, recall_steps
+from ._matching import _stable_argsort, match_groups
 
 __all__ = ["evaluate_coco", "STAT_NAMES", "KEYPOINT_STAT_NAMES", "IOU_TYPES", "IOU_THRESHOLDS", "RECALL_THRESHOLDS",
            "AREA_RANGES", "MAX_DETS"]
@@ -122,7 +123,24 @@ def _outside(area: np.ndarray, ranges: tuple = AREA_RANGES) -> np.ndarray:
     return (area[:, None] < lo) | (area[:, None] > hi)
 
 
-def _match(
+def _match(gt: CocoGroundTruth, dt: Any, setup: _Setup = _BBOX,
+           *args: Any) -> dict[str, np.ndarray]:
+    """Steps 1-3 with every detection's flags laid out in full, (n_det, A, T) ``tp`` and ``fp`` (in
+    the ranked order, with its ``cat``, ``score``, ``rank`` and ``npig``): the plain picture of what
+    the matching decides, for the chapter and the tests.  The evaluation itself uses
+    :func:`_match_candidates`, which stores those flags only for the detections that can match."""
+    m = _match_candidates(gt, dt, setup, *args)
+    n_det, n_a, n_t = m["cat"].shape[0], len(setup.area_ranges), IOU_THRESHOLDS.shape[0]
+    cand = m["cand_row"] >= 0
+    tp = np.zeros((n_det, n_a, n_t), dtype=bool)
+    counted = np.repeat(~m["outside"][:, :, None], n_t, axis=2)  # unmatched: counted where inside
+    tp[cand] = m["tp"].T.reshape(-1, n_a, n_t)
+    counted[cand] = m["counted"].T.reshape(-1, n_a, n_t)
+    return {"cat": m["cat"], "rank": m["rank"], "score": m["score"], "tp": tp, "fp": counted & ~tp,
+            "npig": m["npig"]}
+
+
+def _match_candidates(
     gt: CocoGroundTruth,
     dt: Any,
     setup: _Setup = _BBOX,
@@ -136,72 +154,87 @@ def _match(
     ``similarity(det_index, gt_index)`` gives the IoU (or OKS) of the listed pairs (indices into the
     input order), ``det_area`` the detections' areas and ``gt_ignore_extra`` ground truth ignored
     besides crowd regions (keypoints: no labelled keypoint).
+
+    Only the *candidates* (detections with a pair at IoU >= 0.5) are matched and get (A, T) flags;
+    every other detection is unmatched at every threshold, so it is a false positive in the area
+    ranges that hold its area and ignored in the others: its (A,) ``outside`` flags say all.
     """
-    max_det = setup.max_dets[-1]
     n_img = gt.img_ids.shape[0]
-    gt_group = gt.cat * n_img + gt.img
-    gt_order = np.argsort(gt_group, kind="stable")  # annotation order inside each group
-    gt_group_sorted = gt_group[gt_order]
-
-    # Highest score first inside each group, ties in input order; then group by (category, image).
-    det_order = np.argsort(-dt.score, kind="stable")
-    dt_group = dt.cat * n_img + dt.img
-    det_order = det_order[np.argsort(dt_group[det_order], kind="stable")]
-    group = dt_group[det_order]
-    first = np.searchsorted(group, group, side="left")
-    rank = np.arange(group.shape[0]) - first
-    keep = rank < max_det
-    det_order, group, rank = det_order[keep], group[keep], rank[keep]
-
-    gt_crowd = gt.crowd[gt_order]
-    gt_area = gt.area[gt_order]
-    gt_ignore = gt_crowd[:, None] | _outside(gt_area, setup.area_ranges)  # (n_gt, A)
+    gt_ignore = gt.crowd[:, None] | _outside(gt.area, setup.area_ranges)  # (n_gt, A)
     if gt_ignore_extra is not None:
-        gt_ignore |= gt_ignore_extra[gt_order][:, None]
-    gt_id_nonzero = gt.ann_id[gt_order] != 0
-
-    # Every (detection, ground truth) pair of the same group; a detection's pairs in annotation order.
-    pair_det, pair_gt, _ = group_pairs(group, gt_group_sorted)
+        gt_ignore |= gt_ignore_extra[:, None]
     if similarity is None:
-        det_boxes = dt.boxes[det_order]
-        pair_iou = _iou_xywh(det_boxes[pair_det], gt.boxes[gt_order][pair_gt], gt_crowd[pair_gt])
-        det_area = det_boxes[:, 2] * det_boxes[:, 3]
-    else:
-        pair_iou = similarity(det_order[pair_det], gt_order[pair_gt])
-        det_area = det_area[det_order]
-    match = greedy_match(pair_det, pair_gt, pair_iou, rank, gt_ignore, gt_crowd, IOU_THRESHOLDS)
+        def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
+            return _iou_xywh(dt.boxes[d], gt.boxes[g], gt.crowd[g])
+        det_area = dt.boxes[:, 2] * dt.boxes[:, 3]
+    m = match_groups(dt.cat * n_img + dt.img, dt.score, gt.cat * n_img + gt.img, setup.max_dets[-1],
+                     similarity, gt_ignore, gt.crowd, IOU_THRESHOLDS, n_minor=n_img)
+    det_order, gt_order, cand = m.det_order, m.gt_order, m.candidates
     # pycocotools records the matched annotation's *id* and later reads id 0 as "unmatched".
-    # An unmatched detection (match -1) reads the appended row: not counted, not ignored.
-    counted_gt = np.r_[gt_id_nonzero, False]
-    ignored_gt = np.vstack([gt_ignore, np.zeros((1, gt_ignore.shape[1]), dtype=bool)])
-    counted = counted_gt[match]
+    # An unmatched candidate (match -1) reads the appended row: not counted, not ignored.
+    counted_gt = np.r_[gt.ann_id[gt_order] != 0, False]
+    ignored_gt = np.vstack([gt_ignore[gt_order], np.zeros((1, gt_ignore.shape[1]), dtype=bool)])
+    outside = _outside(det_area[det_order], setup.area_ranges)  # (n_det, A)
+    counted = counted_gt[m.match]  # (n_cand, A, T)
     area_index = np.arange(len(setup.area_ranges))[None, :, None]
-    dt_ignore = ignored_gt[match, area_index] | (~counted & _outside(det_area, setup.area_ranges)[:, :, None])
+    ignored = ignored_gt[m.match, area_index] | (~counted & outside[cand][:, :, None])
+    n_col = len(setup.area_ranges) * IOU_THRESHOLDS.shape[0]
+    cand_row = np.full(det_order.shape[0], -1, dtype=np.int64)
+    cand_row[cand] = np.arange(cand.shape[0])
     return {
         "cat": dt.cat[det_order],
-        "rank": rank,
+        "rank": m.rank,
         "score": dt.score[det_order],
-        "tp": counted & ~dt_ignore,  # (n_det, A, T)
-        "fp": ~counted & ~dt_ignore,
-        "npig": _count_regular(gt.cat[gt_order], gt_ignore, gt.cat_ids.shape[0]),  # (K, A)
+        "cand_row": cand_row,  # each detection's row in tp / counted, -1 for the rest
+        # (A * T, n_cand), a row per (area range, threshold) column: the accumulation reads rows
+        "tp": np.ascontiguousarray((counted & ~ignored).reshape(cand.shape[0], n_col).T),
+        # true or false positive (not ignored)
+        "counted": np.ascontiguousarray(~ignored.reshape(cand.shape[0], n_col).T),
+        "outside": outside,
+        "npig": _count_regular(gt.cat, gt_ignore, gt.cat_ids.shape[0]),  # (K, A)
     }
 
 
 def _count_regular(cat: np.ndarray, gt_ignore: np.ndarray, n_cat: int) -> np.ndarray:
     """Number of ground-truth boxes that are not ignored, per category and area range."""
-    out = np.zeros((n_cat, gt_ignore.shape[1]), dtype=np.int64)
-    np.add.at(out, cat, ~gt_ignore)
+    n_a = gt_ignore.shape[1]
+    slot = (cat[:, None] * n_a + np.arange(n_a))[~gt_ignore]  # (category, area range) of each
+    return np.bincount(slot, minlength=n_cat * n_a).reshape(n_cat, n_a)
+
+
+def _running_count(flags: np.ndarray) -> np.ndarray:
+    """Cumulative counts along the last axis with a leading 0 (``out[..., i]`` counts the first *i*
+    flags), in int32: the flags are copied into the output and summed in place, which is several
+    times faster than numpy's ``cumsum`` converting the booleans on the fly."""
+    out = np.zeros(flags.shape[:-1] + (flags.shape[-1] + 1,), dtype=np.int32)
+    np.copyto(out[..., 1:], flags)
+    np.cumsum(out[..., 1:], axis=-1, out=out[..., 1:])
     return out
 
 
-def _recall_steps(npig: np.ndarray) -> np.ndarray:
-    """(K, A, R): how many true positives it takes for the recall ``tp / npig`` to reach each of the
-    101 recall thresholds — ``c_r = min{c : c / npig >= r}``, found with the same float division
-    that pycocotools' ``np.searchsorted(tp / npig, recThrs, side='left')`` compares."""
-    need = np.zeros(npig.shape + RECALL_THRESHOLDS.shape, dtype=np.int64)
-    for n in np.unique(npig[npig > 0]).tolist():
-        need[npig == n] = np.searchsorted(np.arange(n + 1) / n, RECALL_THRESHOLDS, side="left")
-    return need
+def _counted_before(flags_of: Callable[[np.ndarray], np.ndarray], inside: np.ndarray,
+                    is_cand: np.ndarray, cand_rows: np.ndarray, subset: np.ndarray,
+                    starts: np.ndarray, at: np.ndarray, col: np.ndarray, k: np.ndarray, T: int,
+                    found: tuple | None = None) -> np.ndarray:
+    """For each (column ``col``, category ``k``, position ``at``) query: how many detections of
+    ``subset`` (positions in the accumulation order, sorted) lie in that category before ``at`` (or
+    at it) and are counted in that column.  ``starts[k]`` is where category *k* begins.
+
+    Candidates count by their (A * T, ·) flags (``flags_of(rows)``), the others where their area is
+    inside the range (``inside``, (n, A)); both as running counts over ``subset`` with a leading 0.
+    ``found`` = (subset items, candidates of it) up to each ``at``, when the caller knows them.
+    """
+    sub_cand = is_cand[subset]
+    others = _running_count(inside[subset].T & ~sub_cand)  # (A, len(subset) + 1)
+    cand_pos = subset[sub_cand]
+    running = _running_count(flags_of(cand_rows[cand_pos]))  # (C, n_cand + 1)
+    area = col // T
+    if found is None:
+        found = (np.searchsorted(subset, at, side="right"),
+                 np.searchsorted(cand_pos, at, side="right"))
+    i, j = found
+    i0, j0 = np.searchsorted(subset, starts), np.searchsorted(cand_pos, starts)
+    return others[area, i] - others[area, i0[k]] + running[col, j] - running[col, j0[k]]
 
 
 def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -210,11 +243,16 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> 
     pycocotools, for each category, area range, maxDets and IoU threshold: sorts the detections by
     score, takes cumulative TP and FP counts, precision ``tp / (tp + fp + eps)``, makes it
     non-increasing from the right (the envelope) and reads it at the first detection whose recall
-    reaches each threshold.  Here all (area range, threshold) columns and all categories go at once.
-    Two facts make that cheap: the first detection reaching a recall of ``c / npig`` is the one
-    holding the c-th true positive, and the envelope there is the largest precision at any *later
-    true positive* (between true positives precision only falls).  So only the true positives are
-    laid out, one row per (category, column), and the envelope is a running maximum along each row.
+    reaches each threshold.  Here every (category, area range, threshold) curve of one maxDets goes
+    at once, and only the true positives are laid out (:func:`mltutor.detection._ap.
+    coco_sampled_precision` samples them).  What a true positive needs is the number of counted
+    detections up to it in its category: for the candidates a running count per (area range,
+    threshold) column, for all the others (unmatched everywhere) one per area range.
+
+    The matching does not depend on maxDets (pycocotools matches the best ``maxDets[-1]`` once), so
+    the true positives under a smaller maxDets are those of rank below it.  When it drops few
+    detections, the counts are the full ones less the dropped detections counted before each
+    true positive; otherwise they are counted afresh over the kept ones.
     """
     T, R, K = IOU_THRESHOLDS.shape[0], RECALL_THRESHOLDS.shape[0], n_cat
     A, M = len(setup.area_ranges), len(setup.max_dets)
@@ -223,57 +261,61 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> 
     recall = -np.ones((T, K, A, M))
     scores = -np.ones((T, R, K, A, M))
     npig = m["npig"]  # (K, A) ground truth that is not ignored
-    need = _recall_steps(npig)
-    width = npig.max(axis=1) if K else np.zeros(0, dtype=np.int64)  # most true positives a row can hold
-    offset = np.r_[0, np.cumsum(C * width)]
-    evaluated = [k for k in range(K) if width[k] > 0]  # no ground truth: stays -1, as in pycocotools
     # By category, then descending score (stable: image order, then rank, as pycocotools concatenates).
     order = np.argsort(-m["score"], kind="stable")
-    order = order[np.argsort(m["cat"][order], kind="stable")]
-    n = order.shape[0]
+    order = order[_stable_argsort(m["cat"][order])]
     cat, score, rank = m["cat"][order], m["score"][order], m["rank"][order]
-    # Columns (area range, threshold) as rows of a (C, n) array: cumulative sums run along rows.
-    tp_all = np.ascontiguousarray(m["tp"].reshape(-1, C)[order].T)
-    fp_all = np.ascontiguousarray(m["fp"].reshape(-1, C)[order].T)
+    cand_row = m["cand_row"][order]
+    n = order.shape[0]
+    bounds = np.searchsorted(cat, np.arange(K + 1))
+    is_cand = cand_row >= 0
+    inside = ~m["outside"][order]  # (n, A): an unmatched detection is counted where inside
+
+    def counted_of(rows: np.ndarray) -> np.ndarray:
+        return m["counted"][:, rows]
+
+    # Every true positive under the largest maxDets: its column, position and category.
+    cand_pos = np.flatnonzero(is_cand)
+    col, q = np.nonzero(m["tp"][:, cand_row[cand_pos]])  # by column, then score order
+    p_all = cand_pos[q]
+    k_all = cat[p_all]
+    everything = np.arange(n)
+    full_counted = _counted_before(counted_of, inside, is_cand, cand_row, everything, bounds[:-1],
+                                   p_all, col, k_all, T, found=(p_all + 1, q + 1))
+    # pycocotools' score at recall 0: the category's first detection (rank 0 in its group, kept by
+    # every maxDets); elsewhere the score of the true positive read.
+    first_score = np.zeros(K)
+    has_det = bounds[1:] > bounds[:-1]
+    first_score[has_det] = score[bounds[:-1][has_det]]
+    curve_npig = np.repeat(npig.T, T, axis=0).reshape(-1)  # curve = column * K + category
+    need = recall_steps(curve_npig, RECALL_THRESHOLDS)
+    at_zero = (need == 0) & (curve_npig > 0)[:, None]
+    evaluated = (npig > 0).T[:, None, :, None]  # (A, 1, K, 1) against (A, T, K, R)
+    full = None  # the column of the first maxDets that drops nothing: the others are copies
     for mi, max_det in enumerate(setup.max_dets):
-        # Only the maxDets best of each (image, category) count: keep those (in the same order).
-        kept = np.flatnonzero(rank < max_det)
-        tp, fp = (tp_all, fp_all) if kept.shape[0] == n else (tp_all[:, kept], fp_all[:, kept])
-        cat_m, score_m = cat[kept], score[kept]
-        bounds = np.searchsorted(cat_m, np.arange(K + 1))
-        score_or_zero = np.r_[score_m, 0.0]
-        ctp = np.zeros((C, kept.shape[0] + 1), dtype=np.int64)
-        cfp = np.zeros((C, kept.shape[0] + 1), dtype=np.int64)
-        # (int64 first: numpy's cumsum converting from bool on the fly is several times slower; the
-        # flags are copied into the output and summed there, without a temporary)
-        for flags, running in ((tp, ctp), (fp, cfp)):
-            np.copyto(running[:, 1:], flags)
-            np.cumsum(running[:, 1:], axis=1, out=running[:, 1:])
-        total_tp = (ctp[:, bounds[1:]] - ctp[:, bounds[:-1]]).T  # (K, C), counts restart per category
-        # Every true positive: its number j inside its (category, column) and the precision there.
-        col, pos = np.nonzero(tp)
-        k_of = cat_m[pos]
-        j = ctp[col, pos + 1] - ctp[col, bounds[k_of]]
-        fp_before = (cfp[col, pos + 1] - cfp[col, bounds[k_of]]).astype(np.float64)
-        j_f = j.astype(np.float64)
-        pr = j_f / (fp_before + j_f + np.spacing(1))
-        slot = offset[k_of] + col * width[k_of] + j - 1
-        flat_pr = np.zeros(offset[-1])
-        flat_pr[slot] = pr
-        flat_pos = np.full(offset[-1], -1, dtype=np.int64)
-        flat_pos[slot] = pos
-        for k in evaluated:
-            areas = np.flatnonzero(npig[k] > 0)
-            rows = flat_pr[offset[k]:offset[k + 1]].reshape(A, T, width[k])
-            envelope = np.maximum.accumulate(rows[..., ::-1], axis=-1)[..., ::-1]
-            at = np.maximum(need[k, areas], 1)[:, None, :] - 1  # (A', 1, R): c_r = 0 reads the first TP
-            a_idx, t_idx = areas[:, None, None], np.arange(T)[None, :, None]
-            precision[:, :, k, areas, mi] = envelope[a_idx, t_idx, at].transpose(1, 2, 0)
-            p = flat_pos[offset[k]:offset[k + 1]].reshape(A, T, width[k])[a_idx, t_idx, at]
-            first_score = score_m[bounds[k]] if bounds[k + 1] > bounds[k] else 0.0
-            ss = np.where(need[k, areas][:, None, :] == 0, first_score, score_or_zero[p])  # p = -1: none
-            scores[:, :, k, areas, mi] = ss.transpose(1, 2, 0)
-            recall[:, k, areas, mi] = (total_tp[k].reshape(A, T)[areas] / npig[k, areas][:, None]).T
+        dropped = np.flatnonzero(rank >= max_det)
+        if dropped.shape[0] == 0 and full is not None:
+            precision[..., mi], scores[..., mi], recall[..., mi] = (
+                precision[..., full], scores[..., full], recall[..., full])
+            continue
+        keep = rank[p_all] < max_det
+        p, k, c = p_all[keep], k_all[keep], col[keep]
+        if dropped.shape[0] == 0:
+            n_counted, full = full_counted, mi
+        elif dropped.shape[0] < n - dropped.shape[0]:
+            n_counted = full_counted[keep] - _counted_before(
+                counted_of, inside, is_cand, cand_row, dropped, bounds[:-1], p, c, k, T)
+        else:
+            n_counted = _counted_before(counted_of, inside, is_cand, cand_row,
+                                        np.flatnonzero(rank < max_det), bounds[:-1], p, c, k, T)
+        pr, read, n_tp = coco_sampled_precision(c * K + k, n_counted, curve_npig,
+                                                RECALL_THRESHOLDS, need)
+        ss = np.where(read >= 0, np.r_[score[p], 0.0][read], 0.0)
+        ss = np.where(at_zero, np.tile(first_score, C)[:, None], ss)
+        precision[..., mi] = np.where(evaluated, pr.reshape(A, T, K, R), -1).transpose(1, 3, 2, 0)
+        scores[..., mi] = np.where(evaluated, ss.reshape(A, T, K, R), -1).transpose(1, 3, 2, 0)
+        rc = n_tp.reshape(A, T, K) / np.maximum(npig.T, 1)[:, None, :]
+        recall[..., mi] = np.where(evaluated[..., 0], rc, -1).transpose(1, 2, 0)
     return precision, recall, scores
 
 
@@ -479,11 +521,11 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
     K = gt.cat_ids.shape[0]
     setup = _KEYPOINTS if iou_type == "keypoints" else _BBOX
     if iou_type == "bbox":
-        m = _match(gt, parse_coco_detections(detections, gt))
+        m = _match_candidates(gt, parse_coco_detections(detections, gt))
     elif iou_type == "segm":
-        m = _match(gt, *_segm_inputs(coco_gt, gt, detections))
+        m = _match_candidates(gt, *_segm_inputs(coco_gt, gt, detections))
     else:
-        m = _match(gt, *_keypoint_inputs(coco_gt, gt, detections, kpt_oks_sigmas))
+        m = _match_candidates(gt, *_keypoint_inputs(coco_gt, gt, detections, kpt_oks_sigmas))
     precision, recall, scores = _accumulate(m, K, setup)
     stats = _summarize(precision, recall, setup)
     names = KEYPOINT_STAT_NAMES if iou_type == "keypoints" else STAT_NAMES

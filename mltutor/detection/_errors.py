@@ -97,7 +97,8 @@ from .._validation.detection import (CocoDetections, CocoGroundTruth, parse_coco
                                      parse_coco_gt)
 from ._coco import AREA_RANGES, MAX_DETS, RECALL_THRESHOLDS
 from ._iou import _iou_xywh
-from ._matching import greedy_match, group_pairs
+from ._ap import coco_sampled_precision
+from ._matching import group_pairs, match_groups
 
 __all__ = ["error_breakdown", "CAUSES"]
 
@@ -124,26 +125,21 @@ def _check_thresholds(foreground_iou: Any, background_iou: Any) -> tuple[float, 
 
 
 def _match(gt: CocoGroundTruth, dt: CocoDetections, t_f: float, gt_ignore: np.ndarray):
-    """COCO's matching at one IoU threshold, area "all": (kept, matched annotation or -1)."""
+    """COCO's matching at one IoU threshold, area "all": (kept, matched annotation or -1) — the
+    ranking and greedy matching of :func:`mltutor.detection._matching.match_groups`, as in
+    :func:`mltutor.detection.evaluate_coco`."""
     n_img, n_det = gt.img_ids.shape[0], dt.score.shape[0]
-    gt_group = gt.cat * n_img + gt.img
-    gt_order = np.argsort(gt_group, kind="stable")
-    det_order = np.argsort(-dt.score, kind="stable")
-    dt_group = dt.cat * n_img + dt.img
-    det_order = det_order[np.argsort(dt_group[det_order], kind="stable")]
-    group = dt_group[det_order]
-    rank = np.arange(group.shape[0]) - np.searchsorted(group, group, side="left")
-    top = rank < MAX_DETS[-1]
-    det_order, group, rank = det_order[top], group[top], rank[top]
+
+    def iou(d: np.ndarray, g: np.ndarray) -> np.ndarray:
+        return _iou_xywh(dt.boxes[d], gt.boxes[g], gt.crowd[g])
+
+    m = match_groups(dt.cat * n_img + dt.img, dt.score, gt.cat * n_img + gt.img, MAX_DETS[-1], iou,
+                     gt_ignore[:, None], gt.crowd, np.array([t_f]), n_minor=n_img)
     kept = np.zeros(n_det, dtype=bool)
-    kept[det_order] = True
-    pair_det, pair_gt, _ = group_pairs(group, gt_group[gt_order])
-    crowd = gt.crowd[gt_order]
-    iou = _iou_xywh(dt.boxes[det_order][pair_det], gt.boxes[gt_order][pair_gt], crowd[pair_gt])
-    m = greedy_match(pair_det, pair_gt, iou, rank, gt_ignore[gt_order][:, None], crowd,
-                     np.array([t_f]))[:, 0, 0]
+    kept[m.det_order] = True
     matched = np.full(n_det, -1, dtype=np.int64)
-    matched[det_order] = np.r_[gt_order, -1][m]  # m = -1 (no match) reads the appended -1
+    # m.match = -1 (no match) reads the appended -1
+    matched[m.det_order[m.candidates]] = np.r_[m.gt_order, -1][m.match[:, 0, 0]]
     return kept, matched
 
 
@@ -187,24 +183,17 @@ def _causes(gt, dt, fp, detected, regular, t_f, t_b):
 
 
 def _coco_ap(cat, score, img, idx, tp, npos) -> float:
-    """COCO's 101-point AP at one IoU threshold, averaged over categories with ``npos > 0``."""
+    """COCO's 101-point AP at one IoU threshold, averaged over categories with ``npos > 0``: every
+    listed detection counts (none is ignored), sampled by the same
+    :func:`mltutor.detection._ap.coco_sampled_precision` as :func:`evaluate_coco`."""
     order = np.lexsort((idx, img, -score, cat))  # as pycocotools orders each category's list
     cat, tp = cat[order], tp[order]
     bounds = np.searchsorted(cat, np.arange(npos.shape[0] + 1))
-    aps = []
-    for k in np.flatnonzero(npos > 0).tolist():
-        hit = tp[bounds[k]:bounds[k + 1]]
-        ctp = np.cumsum(hit, dtype=np.float64)
-        cfp = np.cumsum(~hit, dtype=np.float64)
-        recall = ctp / npos[k]
-        precision = ctp / (ctp + cfp + np.spacing(1))
-        envelope = np.maximum.accumulate(precision[::-1])[::-1]
-        at = np.searchsorted(recall, RECALL_THRESHOLDS, side="left")
-        q = np.zeros(RECALL_THRESHOLDS.shape[0])  # 0 where the recall is never reached
-        reached = at < hit.shape[0]
-        q[reached] = envelope[at[reached]]
-        aps.append(float(np.mean(q)))
-    return float(np.mean(aps)) if aps else -1.0
+    hit = np.flatnonzero(tp)  # the true positives, by category then score
+    precision, _, _ = coco_sampled_precision(cat[hit], hit - bounds[cat[hit]] + 1, npos,
+                                             RECALL_THRESHOLDS)
+    aps = precision[npos > 0].mean(axis=1)
+    return float(np.mean(aps)) if aps.shape[0] else -1.0
 
 
 def error_breakdown(

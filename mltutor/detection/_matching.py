@@ -32,11 +32,13 @@ score order that reaches the threshold (every such detection, for a crowd box).
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["match_detections", "greedy_match", "group_pairs"]
+__all__ = ["match_detections", "greedy_match", "group_pairs", "rank_in_groups", "match_groups",
+           "GroupMatch"]
 
 
 def group_pairs(det_group: np.ndarray, gt_group_sorted: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -68,6 +70,127 @@ def group_pairs(det_group: np.ndarray, gt_group_sorted: np.ndarray) -> tuple[np.
     return pair_det, pair_gt, seg_start
 
 
+def _stable_argsort(key: np.ndarray) -> np.ndarray:
+    """``np.argsort(key, kind="stable")`` for non-negative integers; below 2**16 as uint16, which
+    numpy sorts by radix in linear time (several times faster than its merge sort of int64)."""
+    if key.shape[0] and 0 <= key.min() and key.max() < 1 << 16:
+        key = key.astype(np.uint16)
+    return np.argsort(key, kind="stable")
+
+
+def rank_in_groups(group: np.ndarray, score: np.ndarray, max_det: int,
+                   n_minor: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """pycocotools' order of the detections: by group, then by descending score (a stable sort: tied
+    scores keep the input order, as its mergesort), only the ``max_det`` best of each group.
+
+    Parameters
+    ----------
+    group : ndarray of int, shape (n,)
+        The (category, image) group of each detection, e.g. ``category * n_images + image``.
+    score : ndarray of float, shape (n,)
+    max_det : int
+        Detections kept per group (COCO: 100, or 20 for keypoints).
+    n_minor : int, optional
+        When ``group = major * n_minor + minor`` (category * n_images + image), sort by the two
+        parts one after the other: each fits a radix sort where the product would not.
+
+    Returns
+    -------
+    order : ndarray of int
+        The kept detections (indices into the input), group after group, best first.
+    rank : ndarray of int
+        The position of each kept detection inside its group (0 = its best).
+
+    Examples
+    --------
+    >>> order, rank = rank_in_groups(np.array([1, 0, 1, 1]), np.array([0.2, 0.9, 0.8, 0.8]), 2)
+    >>> order.tolist(), rank.tolist()
+    ([1, 2, 3], [0, 0, 1])
+    """
+    order = np.argsort(-score, kind="stable")
+    if n_minor is None:
+        order = order[_stable_argsort(group[order])]
+    else:
+        order = order[_stable_argsort(group[order] % n_minor)]
+        order = order[_stable_argsort(group[order] // n_minor)]
+    g = group[order]
+    rank = np.arange(g.shape[0]) - np.searchsorted(g, g, side="left")
+    keep = rank < max_det
+    return order[keep], rank[keep]
+
+
+@dataclass
+class GroupMatch:
+    """COCO's matching of every (category, image) group, as :func:`match_groups` returns it."""
+
+    det_order: np.ndarray  # kept detections (input indices), by group then rank
+    rank: np.ndarray  # rank of each inside its group
+    gt_order: np.ndarray  # ground truth (input indices), by group, annotation order inside
+    candidates: np.ndarray  # positions in det_order of the detections with a pair >= min threshold
+    match: np.ndarray  # (n_candidates, A, T): position in gt_order of the match, or -1
+
+
+def match_groups(
+    det_group: np.ndarray,
+    det_score: np.ndarray,
+    gt_group: np.ndarray,
+    max_det: int,
+    similarity: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    gt_ignore: np.ndarray,
+    gt_crowd: np.ndarray,
+    iou_thresholds: np.ndarray,
+    n_minor: int | None = None,
+) -> GroupMatch:
+    """Rank, pair and greedily match the detections of every (category, image) group at once — the
+    one implementation behind :func:`mltutor.detection.evaluate_coco` and
+    :func:`mltutor.detection.error_breakdown`.
+
+    ``similarity(det, gt)`` gives the IoU (or OKS) of the listed pairs, ``det`` and ``gt`` indices
+    into the inputs.  A detection none of whose pairs reaches the lowest threshold can match nothing
+    at any threshold: only the others (the *candidates*) go through :func:`greedy_match`, so the
+    result is ``(n_candidates, A, T)``, not ``(n_detections, A, T)``.
+
+    Parameters
+    ----------
+    det_group, det_score : ndarray, shape (n_det,)
+    gt_group : ndarray of int, shape (n_gt,)
+    max_det : int
+    similarity : callable
+    gt_ignore : ndarray of bool, shape (n_gt, A)
+    gt_crowd : ndarray of bool, shape (n_gt,)
+    iou_thresholds : ndarray of float, shape (T,)
+    n_minor : int, optional
+        Passed to :func:`rank_in_groups` (the number of images when groups are
+        ``category * n_images + image``).
+
+    Returns
+    -------
+    GroupMatch
+
+    Examples
+    --------
+    One image, one class: two detections of one box (IoU 1 and 0.5), thresholds 0.5 and 0.75.
+
+    >>> sim = lambda d, g: np.array([1.0, 0.5])[d]
+    >>> m = match_groups(np.array([0, 0]), np.array([0.9, 0.8]), np.array([0]), 100, sim,
+    ...                  np.zeros((1, 1), bool), np.zeros(1, bool), np.array([0.5, 0.75]))
+    >>> m.candidates.tolist(), m.match[:, 0, :].tolist()
+    ([0, 1], [[0, 0], [-1, -1]])
+    """
+    gt_order = np.argsort(gt_group, kind="stable")  # annotation order inside each group
+    det_order, rank = rank_in_groups(det_group, det_score, max_det, n_minor)
+    pair_det, pair_gt, _ = group_pairs(det_group[det_order], gt_group[gt_order])
+    pair_iou = similarity(det_order[pair_det], gt_order[pair_gt])
+    thr = np.minimum(np.asarray(iou_thresholds, dtype=np.float64), 1 - 1e-10)
+    keep = pair_iou >= thr.min()
+    pair_det, pair_gt, pair_iou = pair_det[keep], pair_gt[keep], pair_iou[keep]
+    new = np.r_[True, pair_det[1:] != pair_det[:-1]] if pair_det.shape[0] else np.zeros(0, bool)
+    candidates = pair_det[new]  # pair_det is sorted: each detection's pairs are contiguous
+    match = greedy_match(np.cumsum(new) - 1, pair_gt, pair_iou, rank[candidates],
+                         gt_ignore[gt_order], gt_crowd[gt_order], iou_thresholds)
+    return GroupMatch(det_order, rank, gt_order, candidates, match)
+
+
 def _match_uncontested(det, gt, iou, det_rank, gt_crowd, thr, match):
     """Detections with a single candidate box that no other multi-candidate detection wants.
 
@@ -77,7 +200,8 @@ def _match_uncontested(det, gt, iou, det_rank, gt_crowd, thr, match):
     order = np.lexsort((det_rank[det], gt))  # by box, then rank (= score order inside the group)
     det, gt, iou = det[order], gt[order], iou[order]
     eligible = iou[:, None] >= thr  # (n, T)
-    running = np.cumsum(eligible, axis=0, dtype=np.int64)
+    running = eligible.astype(np.int32)  # then summed in place: faster than cumsum converting bools
+    np.cumsum(running, axis=0, out=running)
     new_box = np.r_[True, gt[1:] != gt[:-1]]
     box_start = np.maximum.accumulate(np.where(new_box, np.arange(gt.shape[0]), 0))
     before = running[box_start] - eligible[box_start]  # eligible pairs of earlier boxes

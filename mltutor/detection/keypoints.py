@@ -48,20 +48,25 @@ def pair_oks(dt_xy: np.ndarray, gt_kpt: np.ndarray, gt_area: np.ndarray, gt_box:
     for lo in range(0, pair_dt.shape[0], 1 << 16):  # bounded memory: (chunk, K) temporaries
         pd, pg = pair_dt[lo:lo + (1 << 16)], pair_gt[lo:lo + (1 << 16)]
         g = gt_kpt[pg]
-        xd, yd = dt_xy[pd, :, 0], dt_xy[pd, :, 1]
+        d = dt_xy[pd]
         labelled = g[:, :, 2] > 0
-        k1 = labelled.sum(axis=1)
-        bb = gt_box[pg]
-        x0, x1 = bb[:, 0] - bb[:, 2], bb[:, 0] + bb[:, 2] * 2
-        y0, y1 = bb[:, 1] - bb[:, 3], bb[:, 1] + bb[:, 3] * 2
-        outside_x = np.maximum(0, x0[:, None] - xd) + np.maximum(0, xd - x1[:, None])
-        outside_y = np.maximum(0, y0[:, None] - yd) + np.maximum(0, yd - y1[:, None])
-        has = (k1 > 0)[:, None]
-        dx = np.where(has, xd - g[:, :, 0], outside_x)
-        dy = np.where(has, yd - g[:, :, 1], outside_y)
+        dx = d[:, :, 0] - g[:, :, 0]
+        dy = d[:, :, 1] - g[:, :, 1]
+        # Objects without a labelled keypoint (rare): the distance outside the enlarged box instead,
+        # over all K keypoints.
+        bare = np.flatnonzero(~labelled.any(axis=1))
+        if bare.shape[0]:
+            bb = gt_box[pg[bare]]
+            xd, yd = d[bare, :, 0], d[bare, :, 1]
+            x0, x1 = bb[:, 0] - bb[:, 2], bb[:, 0] + bb[:, 2] * 2
+            y0, y1 = bb[:, 1] - bb[:, 3], bb[:, 1] + bb[:, 3] * 2
+            dx[bare] = np.maximum(0, x0[:, None] - xd) + np.maximum(0, xd - x1[:, None])
+            dy[bare] = np.maximum(0, y0[:, None] - yd) + np.maximum(0, yd - y1[:, None])
+            labelled[bare] = True
         e = (dx**2 + dy**2) / var / (gt_area[pg] + np.spacing(1))[:, None] / 2
-        used = np.where(has, labelled, True)
-        out[lo:lo + pd.shape[0]] = np.where(used, np.exp(-e), 0.0).sum(axis=1) / used.sum(axis=1)
+        np.exp(-e, out=e)
+        e[~labelled] = 0.0
+        out[lo:lo + pd.shape[0]] = e.sum(axis=1) / labelled.sum(axis=1)
     return out
 
 

@@ -187,6 +187,7 @@ def from_polygons(polygons: Any, height: int, width: int) -> list[dict]:
 
     Examples
     --------
+    >>> from mltutor.detection.mask import area, to_bbox
     >>> rle = from_polygons([[0, 0, 4, 0, 4, 4, 0, 4]], 6, 6)[0]
     >>> area(rle), to_bbox(rle).tolist()
     (16, [0.0, 0.0, 4.0, 4.0])
