@@ -19,6 +19,7 @@ __all__ = [
     "check_beta",
     "check_bool",
     "check_cost",
+    "check_cutoff",
     "check_digits",
     "check_k",
     "check_max_fpr",
@@ -231,6 +232,17 @@ def check_k(k: Any) -> int:
     """Top-k accuracy's ``k``: an int >= 1 (True counts as 1, as scikit-learn's check allows)."""
     return check_scalar(k, "k", (Integral, bool), min_val=1,
                         expected="an int >= 1 (how many top-scored classes count)")
+
+
+def check_cutoff(k: Any, *, allow_none: bool, allow_bool: bool = False) -> int | None:
+    """The cutoff ``k`` of a retrieval metric (precision@k, nDCG@k): a positive integer, or None
+    (the whole list) where ``allow_none``.  ``allow_bool``: True counts as 1, as scikit-learn's
+    parameter check of ``ndcg_score``/``dcg_score`` allows.  A wrong type raises ValueError."""
+    if k is None and allow_none:
+        return None
+    what = "a positive integer or None" if allow_none else "a positive integer"
+    types = (Integral, bool) if allow_bool else Integral
+    return check_scalar(k, "k", types, min_val=1, expected=what, type_error=ValueError)
 
 
 def check_option(value: Any, options: tuple, name: str) -> Any:

@@ -38,12 +38,13 @@ differs from both orders here: a tied group is one threshold, one step.
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Real
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._validation import as_real_array, check_sample_weight
+from .._validation.params import check_cutoff, check_option
 
 __all__ = [
     "RankedLists",
@@ -98,22 +99,6 @@ def _pair(relevance: Any, scores: Any) -> tuple[np.ndarray, np.ndarray]:
     return rel, sc
 
 
-def _check_k(k: Any, *, allow_none: bool, allow_bool: bool = False) -> int | None:
-    """A positive integer (``allow_bool``: True counts as 1, as scikit-learn's checks allow)."""
-    if k is None and allow_none:
-        return None
-    if (isinstance(k, (bool, np.bool_)) and not allow_bool) or not isinstance(k, Integral) or k < 1:
-        what = "a positive integer or None" if allow_none else "a positive integer"
-        raise ValueError(f"k must be {what}; got {k!r}.")
-    return int(k)
-
-
-def _check_ties(ties: Any, allowed: tuple[str, ...]) -> str:
-    if not isinstance(ties, str) or ties not in allowed:
-        raise ValueError(f"ties must be one of {list(allowed)}; got {ties!r}.")
-    return ties
-
-
 # --------------------------------------------------------------------------------------------
 # The kernel: one argsort, one cumsum
 # --------------------------------------------------------------------------------------------
@@ -130,7 +115,7 @@ def rank(scores: np.ndarray, ties: str = "first") -> np.ndarray:
     >>> rank(np.array([[0.2, 0.9, 0.2]]), ties="last").tolist()
     [[1, 2, 0]]
     """
-    ties = _check_ties(ties, _TIES)
+    ties = check_option(ties, _TIES, "ties")
     if ties == "first":
         return np.argsort(-scores, axis=1, kind="stable")
     # A stable ascending sort keeps equal scores in column order; reversing the row puts the
@@ -213,7 +198,7 @@ def precision_at_k(relevance: Any, scores: Any, k: int, *, ties: str = "first") 
     >>> precision_at_k(relevance, scores, k=2).tolist()
     [0.5, 0.0]
     """
-    k = _check_k(k, allow_none=False)
+    k = check_cutoff(k, allow_none=False)
     return _hits_at(ranked_lists(relevance, scores, ties=ties), k) / k
 
 
@@ -228,7 +213,7 @@ def recall_at_k(relevance: Any, scores: Any, k: int, *, ties: str = "first") -> 
     >>> recall_at_k([[1, 0, 1, 0, 0]], [[0.9, 0.8, 0.7, 0.2, 0.1]], k=2).tolist()
     [0.5]
     """
-    k = _check_k(k, allow_none=False)
+    k = check_cutoff(k, allow_none=False)
     lists = ranked_lists(relevance, scores, ties=ties)
     return _safe_ratio(_hits_at(lists, k), lists.n_relevant)
 
@@ -247,7 +232,7 @@ def average_precision(relevance: Any, scores: Any, *, k: int | None = None,
     >>> average_precision([[1, 0, 1, 0]], [[0.9, 0.8, 0.7, 0.1]]).tolist()  # (1/1 + 2/3) / 2
     [0.8333333333333333]
     """
-    k = _check_k(k, allow_none=True)
+    k = check_cutoff(k, allow_none=True)
     lists = ranked_lists(relevance, scores, ties=ties)
     n_docs = lists.hits.shape[1]
     precision_at = lists.hits / np.arange(1, n_docs + 1)
@@ -368,8 +353,8 @@ def dcg_at_k(relevance: Any, scores: Any, k: int | None = None, *, ties: str = "
     >>> dcg_at_k([[3, 2, 0, 1]], [[0.9, 0.8, 0.7, 0.6]]).round(4).tolist()  # 3 + 2/log2(3) + 1/log2(5)
     [4.6925]
     """
-    k = _check_k(k, allow_none=True)
-    ties = _check_ties(ties, _TIES + ("average",))
+    k = check_cutoff(k, allow_none=True)
+    ties = check_option(ties, _TIES + ("average",), "ties")
     rel, _ = _pair(relevance, scores)
     sc = _matrix(scores, "scores", keep_dtype=True)
     return _dcg(rel, sc, _discount(rel.shape[1], k, log_base), ties, k)
@@ -386,8 +371,8 @@ def ndcg_at_k(relevance: Any, scores: Any, k: int | None = None, *,
     >>> ndcg_at_k([[3, 2, 0, 1]], [[0.9, 0.8, 0.7, 0.6]]).round(4).tolist()
     [0.9854]
     """
-    k = _check_k(k, allow_none=True)
-    ties = _check_ties(ties, _TIES + ("average",))
+    k = check_cutoff(k, allow_none=True)
+    ties = check_option(ties, _TIES + ("average",), "ties")
     rel, _ = _pair(relevance, scores)
     sc = _matrix(scores, "scores", keep_dtype=True)
     discount = _discount(rel.shape[1], k)
@@ -425,7 +410,7 @@ def _sk_matrix(x: Any, name: str) -> np.ndarray:
 
 def _sk_inputs(y_true: Any, y_score: Any, k: Any, sample_weight: Any, ignore_ties: Any,
                *, ndcg: bool) -> tuple[np.ndarray, np.ndarray, int | None, Any, str]:
-    k = _check_k(k, allow_none=True, allow_bool=True)
+    k = check_cutoff(k, allow_none=True, allow_bool=True)
     if not isinstance(ignore_ties, (bool, np.bool_)):
         raise TypeError(f"ignore_ties must be a bool; got {ignore_ties!r}.")
     if sample_weight is not None and (isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0):
