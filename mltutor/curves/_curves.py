@@ -33,29 +33,46 @@ from .._validation import (
 # --------------------------------------------------------------------------------------------
 
 
-def _drop_collinear_roc(counts: BinaryCounts) -> BinaryCounts:
-    """Keep the first and last points and every point where the ROC curve bends (a non-zero
-    second difference of fps or tps); the dropped points lie on a straight segment."""
-    fps, tps, thresholds = counts
-    if fps.shape[0] <= 2:
-        return counts
+# ``drop_intermediate``: one rule per curve kind, each a mask over the points of a curve (first
+# and last point always kept).  The weighted, the sort-only and the DET paths all call these two;
+# only :func:`sorted_roc_bends` finds the ROC bends on other data (one boolean per sample), and
+# its tests check it against :func:`_collinear_kept`.
+
+
+def _collinear_kept(fps: np.ndarray, tps: np.ndarray) -> np.ndarray:
+    """The ROC rule (scikit-learn's): keep the first and last points and every point where the
+    curve bends, a non-zero second difference of fps or tps; a dropped point lies on the
+    straight segment between its neighbours, so the curve and its area do not change."""
     # A second difference is 0 exactly when two successive steps are equal (finite floats).
     keep = np.ones(fps.shape[0], dtype=bool)
-    fps_step, tps_step = np.diff(fps), np.diff(tps)
-    np.not_equal(fps_step[1:], fps_step[:-1], out=keep[1:-1])
-    keep[1:-1] |= tps_step[1:] != tps_step[:-1]
-    return BinaryCounts(fps[keep], tps[keep], thresholds[keep])
+    if fps.shape[0] > 2:
+        fps_step, tps_step = np.diff(fps), np.diff(tps)
+        np.not_equal(fps_step[1:], fps_step[:-1], out=keep[1:-1])
+        keep[1:-1] |= tps_step[1:] != tps_step[:-1]
+    return keep
+
+
+def _flat_tps_kept(tps: np.ndarray) -> np.ndarray:
+    """The PR and DET rule (scikit-learn's): keep the first and last points and every point
+    whose tps differs from a neighbour's.  Between two changes of tps only false positives are
+    added: precision falls (FPR grows) at constant recall, and only the ends of that run matter
+    for a step curve.  Symmetric, so either order of the points works."""
+    keep = np.ones(tps.shape[0], dtype=bool)
+    np.not_equal(tps[1:-1], tps[:-2], out=keep[1:-1])
+    keep[1:-1] |= tps[2:] != tps[1:-1]
+    return keep
+
+
+def _drop_collinear_roc(counts: BinaryCounts) -> BinaryCounts:
+    """``counts`` at the points :func:`_collinear_kept` keeps (ROC's ``drop_intermediate``)."""
+    keep = _collinear_kept(counts.fps, counts.tps)
+    return BinaryCounts(counts.fps[keep], counts.tps[keep], counts.thresholds[keep])
 
 
 def _drop_flat_pr(counts: BinaryCounts) -> BinaryCounts:
-    """Keep the first and last points and every point next to a change in tps: between two
-    changes only false positives are added, so precision falls at constant recall and only the
-    lowest point of that vertical drop matters for a step curve."""
-    fps, tps, thresholds = counts
-    if fps.shape[0] <= 2:
-        return counts
-    keep = np.r_[True, (np.diff(tps[:-1]) != 0) | (np.diff(tps[1:]) != 0), True]
-    return BinaryCounts(fps[keep], tps[keep], thresholds[keep])
+    """``counts`` at the points :func:`_flat_tps_kept` keeps (PR's ``drop_intermediate``)."""
+    keep = _flat_tps_kept(counts.tps)
+    return BinaryCounts(counts.fps[keep], counts.tps[keep], counts.thresholds[keep])
 
 
 def sorted_roc_bends(is_positive: np.ndarray, y_score: np.ndarray) -> BinaryCounts:
@@ -201,15 +218,6 @@ def _countdown(n: int, size: int, block: int = 1 << 16) -> np.ndarray:
         stop = min(start + block, n)
         out[start:stop] = np.arange(n - start, n - stop, -1.0)
     return out
-
-
-def _flat_tps_kept(tps: np.ndarray) -> np.ndarray:
-    """scikit-learn's ``drop_intermediate`` rule for PR and DET: keep the first and last points
-    and every point whose tps differs from a neighbour's (symmetric, so either order works)."""
-    keep = np.ones(tps.shape[0], dtype=bool)
-    np.not_equal(tps[1:-1], tps[:-2], out=keep[1:-1])
-    keep[1:-1] |= tps[2:] != tps[1:-1]
-    return keep
 
 
 def sorted_pr_points(
@@ -447,7 +455,7 @@ def det_curve(
     thresholds = _prepend(np.inf, counts.thresholds)
     del counts  # the copies above replace it (peak memory)
     if drop_intermediate and fps.shape[0] > 2:
-        keep = np.r_[True, (np.diff(tps[:-1]) != 0) | (np.diff(tps[1:]) != 0), True]
+        keep = _flat_tps_kept(tps)
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
     if checked.n_classes != 2:
         raise ValueError(
