@@ -459,7 +459,7 @@ def evaluate_thumos14(
     *,
     subset: str | None = None,
 ) -> TemporalDetectionResult:
-    r"""Temporal detection mAP under THUMOS'14's rules (the official ``TH14evalDet.m``).
+    r"""Temporal detection mAP under THUMOS'14's rules (the official ``TH14evaldet.m``).
 
     For each class *c*, threshold *t* and video: the detections of *c* in the video are sorted by
     descending score (ties keep input order); then each ground-truth segment of *c*, in annotation
