@@ -63,11 +63,11 @@ from mltutor.check import DEFAULT_TIME_LIMIT, INCORRECT, Exercise
 from mltutor.check._exercises import _BaseExercise
 from mltutor.exercises import CHAPTERS
 from mltutor.grading._sandbox import Limits, Sandbox
+from mltutor.grading._solutions import SolutionsNotFound, solutions_folder
 
 __all__ = ["chapter_module", "grade_submission", "grade_submissions", "submission_code",
            "submission_blocks", "main"]
 
-_SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 _CHECK_CELL = re.compile(r"^\s*ex\d+\.check\(.*\)\s*$")
 #: One row of the CSV — the columns, in order.
 CSV_FIELDS = ("student", "submission", "exercise", "kind", "status", "passed", "total", "points",
@@ -79,15 +79,23 @@ ERROR = "error"
 TIMEOUT = "timeout"
 
 
-def chapter_module(chapter: str):
+def chapter_module(chapter: str, solutions: str | Path | None = None):
     """The exercise module for ``"precision_recall"``, ``"3"``, ``"03"``, ``"6c"``, ``"06c"`` or
-    ``"03_precision_recall"``."""
+    ``"03_precision_recall"``.
+
+    A number is looked up among the solutions notebooks (``solutions``, else a clone's
+    ``solutions/``); from an installed wheel, without ``solutions``, it raises
+    :class:`~mltutor.grading._solutions.SolutionsNotFound`, which says how to name them.
+    """
     name = str(chapter).strip()
     number = re.fullmatch(r"(\d+)([a-z]?)", name)
     if number:
         # the number (and letter) of a solutions notebook, NN[x]_topic.ipynb
         prefix = f"{int(number[1]):02d}{number[2]}_"
-        found = [p.stem[len(prefix):] for p in _SOLUTIONS.glob(f"{prefix}*.ipynb")]
+        folder = solutions_folder(solutions, needed_for=(
+            f"to find chapter {name}'s exercises (or give its name, e.g. "
+            f"{CHAPTERS[2]}, which needs none)"))
+        found = [p.stem[len(prefix):] for p in folder.glob(f"{prefix}*.ipynb")]
         found = [t for t in found if t in CHAPTERS]
         if len(found) != 1:
             raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)} or the number of a "
@@ -426,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n")[0])
     parser.add_argument("chapter", help="module name, number or notebook name of the chapter")
     parser.add_argument("submissions", nargs="+", type=Path)
+    parser.add_argument("--solutions", type=Path, metavar="DIR",
+                        help="the solutions/ folder of a clone of the course repository, to find "
+                             "a chapter given by number (default: the clone mltutor runs from)")
     parser.add_argument("--csv", type=Path, help="write one row per submission and exercise")
     parser.add_argument("--json", type=Path, help="write every result, with per-case details")
     parser.add_argument("--time-limit", type=float, default=120.0,
@@ -444,7 +455,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="processes or threads a worker may add to the user's, 0 for no "
                              "limit (default 16; Linux does not apply it to root)")
     args = parser.parse_args(argv)
-    results = grade_submissions(args.chapter, args.submissions, time_limit=args.time_limit,
+    try:
+        chapter = chapter_module(args.chapter, args.solutions).__name__.rsplit(".", 1)[1]
+    except (SolutionsNotFound, ValueError) as error:
+        parser.error(str(error))
+    results = grade_submissions(chapter, args.submissions, time_limit=args.time_limit,
                                 case_time_limit=args.case_time_limit,
                                 cell_time_limit=args.cell_time_limit,
                                 memory_limit=args.memory_limit or None,

@@ -385,18 +385,25 @@ def _test_source(module_name: str, ex, answer: str, exam: bool = False) -> str:
             "### END HIDDEN TESTS")
 
 
-def chapter_notebook(chapter: str, solutions_dir: Path = REPO / "solutions") -> Path:
-    """``solutions/NN_topic.ipynb`` (or ``NNc_topic.ipynb``) for a module name or a number."""
+def chapter_notebook(chapter: str, solutions_dir: Path | None = None) -> Path:
+    """``solutions/NN_topic.ipynb`` (or ``NNc_topic.ipynb``) for a module name or a number.
+
+    ``solutions_dir`` defaults to the ``solutions/`` of the clone the package runs from; an
+    installed wheel has none, and :class:`~mltutor.grading._solutions.SolutionsNotFound` says so.
+    """
+    from mltutor.grading._solutions import solutions_folder
     from mltutor.grading.batch import chapter_module
 
-    topic = chapter_module(chapter).__name__.rsplit(".", 1)[1]
+    solutions_dir = solutions_folder(
+        solutions_dir, needed_for="to export a chapter: each assignment is made from one")
+    topic = chapter_module(chapter, solutions_dir).__name__.rsplit(".", 1)[1]
     found = sorted(solutions_dir.glob(f"[0-9][0-9]*_{topic}.ipynb"))  # 07c_... too
     if not found:
         raise FileNotFoundError(f"no solutions notebook for {topic} in {solutions_dir}")
     return found[0]
 
 
-def export_chapter(chapter: str, course: Path, solutions_dir: Path = REPO / "solutions", *,
+def export_chapter(chapter: str, course: Path, solutions_dir: Path | None = None, *,
                    exam: bool = False) -> Path:
     """Write the nbgrader source notebook of one chapter; return its path.
 
@@ -717,11 +724,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("chapters", nargs="*", help="module names or numbers (default: all)")
     parser.add_argument("--exam", action="store_true",
                         help="a student copy without checks that needs no mltutor")
+    parser.add_argument("--solutions", type=Path, metavar="DIR",
+                        help="the solutions/ folder of a clone of the course repository "
+                             "(default: the clone mltutor runs from)")
     args = parser.parse_args(argv)
     from mltutor.exercises import CHAPTERS
+    from mltutor.grading._solutions import SolutionsNotFound, solutions_folder
 
+    try:
+        solutions = solutions_folder(
+            args.solutions, needed_for="to export a chapter: each assignment is made from one")
+    except SolutionsNotFound as error:
+        parser.error(str(error))
     for chapter in args.chapters or CHAPTERS:
-        print(export_chapter(chapter, args.course, exam=args.exam))
+        print(export_chapter(chapter, args.course, solutions, exam=args.exam))
     return 0
 
 
