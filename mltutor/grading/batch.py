@@ -81,12 +81,10 @@ TIMEOUT = "timeout"
 
 def chapter_module(chapter: str, solutions: str | Path | None = None):
     """The exercise module for ``"precision_recall"``, ``"3"``, ``"03"``, ``"6c"``, ``"06c"`` or
-    ``"03_precision_recall"``.
-
-    A number is looked up among the solutions notebooks (``solutions``, else a clone's
-    ``solutions/``); from an installed wheel, without ``solutions``, it raises
-    :class:`~mltutor.grading._solutions.SolutionsNotFound`, which says how to name them.
-    """
+    ``"03_precision_recall"``."""
+    # A number is looked up among the solutions notebooks (``solutions``, else a clone's
+    # solutions/); from an installed wheel, without ``solutions``, SolutionsNotFound says how
+    # to name them.
     name = str(chapter).strip()
     number = re.fullmatch(r"(\d+)([a-z]?)", name)
     if number:
