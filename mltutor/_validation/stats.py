@@ -2,11 +2,13 @@
 
 Parameters of ``cohen_kappa_score`` and ``class_likelihood_ratios`` (scikit-learn 1.9's options),
 proportion counts and interval methods, the 0/1 targets with paired predictions or scores of
-McNemar's and DeLong's tests, and the probability matrices of split-conformal prediction.
+McNemar's and DeLong's tests, the probability matrices of split-conformal prediction, and the
+settings, samples and groups of the bootstrap (``bootstrap_ci``, ``paired_bootstrap``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from numbers import Integral, Real
 from typing import Any
@@ -16,24 +18,35 @@ import numpy as np
 from .arrays import as_numpy, check_lengths, column_or_1d, describe, not_array_like, shown
 from .params import check_scalar
 from .scores import as_real_array
+from .warning import warn
 
 __all__ = [
+    "BOOTSTRAP_METHODS",
     "PROPORTION_METHODS",
     "check_alpha",
     "check_binary_truth",
+    "check_bootstrap_groups",
+    "check_bootstrap_method",
     "check_class_labels",
+    "check_confidence_level",
     "check_confusion_counts",
     "check_conformal_scores",
     "check_group_ids",
+    "check_groups_vary",
     "check_kappa_replace",
     "check_kappa_weights",
     "check_lr_replace",
+    "check_metric",
     "check_metric_value",
+    "check_n_resamples",
+    "check_n_samples_int",
     "check_paired_predictions",
     "check_paired_scores",
     "check_proba_matrix",
     "check_proportion_counts",
     "check_proportion_method",
+    "check_random_state",
+    "check_samples",
 ]
 
 #: ``proportion_ci`` methods, with the statsmodels spelling each one stands for.
@@ -358,3 +371,130 @@ def check_group_ids(ids: np.ndarray, name: str) -> None:
     if len(missing):
         raise ValueError(f"{name} contains a missing id (None, NaN or NaT) at index "
                          f"{int(missing[0])}; every sample needs a real id")
+
+
+# --------------------------------------------------------------------------------------------
+# bootstrap_ci / paired_bootstrap
+# --------------------------------------------------------------------------------------------
+
+#: Interval methods of the bootstrap: the percentile and the "basic" (reverse percentile) one.
+BOOTSTRAP_METHODS = ("percentile", "basic")
+
+
+def check_metric(metric: Any) -> Callable[..., Any]:
+    """The metric to bootstrap: a callable ``metric(y_true, y_pred)``."""
+    if not callable(metric):
+        raise TypeError(
+            f"metric must be a callable metric(y_true, y_pred), got {type(metric).__name__}"
+        )
+    return metric
+
+
+def check_n_resamples(n_resamples: Any) -> int:
+    """How many bootstrap resamples to draw: an int >= 1."""
+    return check_scalar(n_resamples, "n_resamples", Integral, min_val=1)
+
+
+def check_confidence_level(confidence_level: Any) -> float:
+    """A confidence level strictly between 0 and 1 (0.95, not 95)."""
+    return check_scalar(confidence_level, "confidence_level", Real, min_val=0, max_val=1,
+                        include_boundaries="neither")
+
+
+def check_bootstrap_method(method: Any) -> str:
+    """One of :data:`BOOTSTRAP_METHODS`."""
+    if method not in BOOTSTRAP_METHODS:
+        raise ValueError(f"method must be one of {BOOTSTRAP_METHODS}, got {method!r}")
+    return method
+
+
+def check_random_state(random_state: Any) -> np.random.Generator:
+    """None, an int seed >= 0 or a ``numpy.random.Generator`` (returned as it is)."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None:
+        return np.random.default_rng()
+    seed = check_scalar(random_state, "random_state", Integral, min_val=0,
+                        expected="None, an int >= 0 or a numpy.random.Generator")
+    return np.random.default_rng(seed)
+
+
+def check_samples(**arrays: Any) -> tuple[int, dict[str, np.ndarray]]:
+    """Arrays with the same number (at least two) of samples along axis 0."""
+    out: dict[str, np.ndarray] = {}
+    for name, value in arrays.items():
+        arr = as_numpy(value, name)
+        if arr.ndim == 0:
+            raise ValueError(f"{name} must be an array of samples, got a scalar {value!r}")
+        out[name] = arr
+    lengths = {name: arr.shape[0] for name, arr in out.items()}
+    if len(set(lengths.values())) > 1:
+        found = ", ".join(f"{name} has {k}" for name, k in lengths.items())
+        raise ValueError(f"inputs have different numbers of samples: {found}")
+    n = next(iter(lengths.values()))
+    if n == 0:
+        raise ValueError(
+            f"{next(iter(lengths))} is empty: the bootstrap needs at least two samples"
+        )
+    if n == 1:
+        raise ValueError(f"{next(iter(lengths))} has one sample: the bootstrap needs at least two "
+                         "(every resample of one sample is that sample, a zero-width interval)")
+    return n, out
+
+
+def check_bootstrap_groups(groups: Any, strata: Any, n: int):
+    """``(members, bounds, strata_code)`` for a group bootstrap, or None when ``groups`` is None.
+
+    ``members`` lists the sample indices ordered by stratum, then group; group ``j`` (in that
+    order) is ``members[bounds[j]:bounds[j + 1]]``, and the groups of one stratum are consecutive.
+    """
+    if groups is None:
+        if strata is not None:
+            raise ValueError("strata needs groups: pass groups= as well (one group id per sample)")
+        return None
+    groups = as_numpy(groups, "groups")
+    if groups.ndim != 1 or groups.shape[0] != n:
+        raise ValueError(f"groups must have one id per sample, shape ({n},), got {groups.shape}")
+    check_group_ids(groups, "groups")
+    _, group_code = np.unique(groups, return_inverse=True)
+    if strata is None:
+        strata_code = np.zeros(n, dtype=np.int64)
+    else:
+        strata = as_numpy(strata, "strata")
+        if strata.ndim != 1 or strata.shape[0] != n:
+            raise ValueError(
+                f"strata must have one value per sample, shape ({n},), got {strata.shape}"
+            )
+        check_group_ids(strata, "strata")
+        _, strata_code = np.unique(strata, return_inverse=True)
+        first = np.zeros(group_code.max() + 1, dtype=np.int64)
+        first[group_code] = strata_code
+        if np.any(first[group_code] != strata_code):
+            raise ValueError(
+                "strata must be constant within each group: a group lies in one stratum"
+            )
+    members = np.lexsort((group_code, strata_code))
+    new_group = np.r_[True, np.diff(group_code[members]) != 0]
+    bounds = np.r_[np.flatnonzero(new_group), n]
+    check_groups_vary(strata_code[members[bounds[:-1]]], strata is not None)
+    return members, bounds, strata_code
+
+
+def check_groups_vary(group_stratum: np.ndarray, stratified: bool) -> None:
+    """Refuse a group layout whose every resample is the data itself (a zero-width interval).
+
+    Each stratum is resampled with as many groups as it has, so a stratum with one group is
+    drawn whole every time and adds no variability (a warning says how many strata do).
+    """
+    groups_per_stratum = np.bincount(group_stratum)
+    single = int(np.count_nonzero(groups_per_stratum == 1))
+    if single == groups_per_stratum.size:
+        raise ValueError(
+            ("every stratum holds a single group" if stratified else "groups holds a single group")
+            + ": every resample would be the data itself and the interval would have zero "
+            "width. The group bootstrap needs at least two groups per stratum (are groups and "
+            "strata the same thing? groups are the clusters of dependent samples, e.g. videos)")
+    if single:
+        warn(f"{single} of {groups_per_stratum.size} strata hold a single group: they are drawn "
+             "whole in every resample and add no variability, so the interval is narrower than "
+             "the data support.")

@@ -36,19 +36,27 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
-from .._validation import check_bool, warn
-from .._validation.arrays import as_numpy
-from .._validation.stats import check_group_ids, check_metric_value
+from .._validation import check_bool
+from .._validation.stats import (
+    BOOTSTRAP_METHODS,
+    check_bootstrap_groups,
+    check_bootstrap_method,
+    check_confidence_level,
+    check_metric,
+    check_metric_value,
+    check_n_resamples,
+    check_random_state,
+    check_samples,
+)
 
 __all__ = ["BootstrapResult", "PairedBootstrapResult", "bootstrap_ci", "paired_bootstrap"]
 
 #: Interval methods — the percentile interval and the "basic" (reverse percentile) interval.
-METHODS = ("percentile", "basic")
+METHODS = BOOTSTRAP_METHODS
 
 #: At most this many indices (int64) are drawn at once — 4 Mi entries, 32 MB.
 _MAX_INDEX_ELEMENTS = 1 << 22
@@ -108,125 +116,6 @@ class PairedBootstrapResult(BootstrapResult):
 
     estimate_a: float | np.ndarray = 0.0
     estimate_b: float | np.ndarray = 0.0
-
-
-# --------------------------------------------------------------------------------------------
-# Validation
-# --------------------------------------------------------------------------------------------
-
-
-def _check_metric(metric: Any) -> Callable[..., Any]:
-    if not callable(metric):
-        raise TypeError(f"metric must be a callable metric(y_true, y_pred), got {type(metric).__name__}")
-    return metric
-
-
-def _check_n_resamples(n_resamples: Any) -> int:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral):
-        raise TypeError(f"n_resamples must be an integer, got {n_resamples!r}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be at least 1, got {n_resamples}")
-    return int(n_resamples)
-
-
-def _check_confidence_level(confidence_level: Any) -> float:
-    if isinstance(confidence_level, bool) or not isinstance(confidence_level, Real):
-        raise TypeError(f"confidence_level must be a number in (0, 1), got {confidence_level!r}")
-    if not 0.0 < float(confidence_level) < 1.0:
-        raise ValueError(f"confidence_level must lie strictly between 0 and 1, got {confidence_level}")
-    return float(confidence_level)
-
-
-def _check_method(method: Any) -> str:
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    return method
-
-
-def _check_rng(random_state: Any) -> np.random.Generator:
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if random_state is None or (isinstance(random_state, Integral) and not isinstance(random_state, bool)):
-        if random_state is not None and random_state < 0:
-            raise ValueError(f"random_state must be a non-negative integer, got {random_state}")
-        return np.random.default_rng(random_state)
-    raise TypeError(
-        f"random_state must be None, an int or a numpy.random.Generator, got {type(random_state).__name__}")
-
-
-def _check_samples(**arrays: Any) -> tuple[int, dict[str, np.ndarray]]:
-    """Arrays with the same (non-zero) number of samples along axis 0."""
-    out: dict[str, np.ndarray] = {}
-    for name, value in arrays.items():
-        arr = as_numpy(value, name)
-        if arr.ndim == 0:
-            raise ValueError(f"{name} must be an array of samples, got a scalar {value!r}")
-        out[name] = arr
-    lengths = {name: arr.shape[0] for name, arr in out.items()}
-    if len(set(lengths.values())) > 1:
-        found = ", ".join(f"{name} has {k}" for name, k in lengths.items())
-        raise ValueError(f"inputs have different numbers of samples: {found}")
-    n = next(iter(lengths.values()))
-    if n == 0:
-        raise ValueError(f"{next(iter(lengths))} is empty: the bootstrap needs at least two samples")
-    if n == 1:
-        raise ValueError(f"{next(iter(lengths))} has one sample: the bootstrap needs at least two "
-                         "(every resample of one sample is that sample, a zero-width interval)")
-    return n, out
-
-
-def _check_groups(groups: Any, strata: Any, n: int):
-    """``(members, bounds, strata_code)`` for a group bootstrap, or None when ``groups`` is None.
-
-    ``members`` lists the sample indices ordered by stratum, then group; group ``j`` (in that
-    order) is ``members[bounds[j]:bounds[j + 1]]``, and the groups of one stratum are consecutive.
-    """
-    if groups is None:
-        if strata is not None:
-            raise ValueError("strata needs groups: pass groups= as well (one group id per sample)")
-        return None
-    groups = as_numpy(groups, "groups")
-    if groups.ndim != 1 or groups.shape[0] != n:
-        raise ValueError(f"groups must have one id per sample, shape ({n},), got {groups.shape}")
-    check_group_ids(groups, "groups")
-    _, group_code = np.unique(groups, return_inverse=True)
-    if strata is None:
-        strata_code = np.zeros(n, dtype=np.int64)
-    else:
-        strata = as_numpy(strata, "strata")
-        if strata.ndim != 1 or strata.shape[0] != n:
-            raise ValueError(f"strata must have one value per sample, shape ({n},), got {strata.shape}")
-        check_group_ids(strata, "strata")
-        _, strata_code = np.unique(strata, return_inverse=True)
-        first = np.zeros(group_code.max() + 1, dtype=np.int64)
-        first[group_code] = strata_code
-        if np.any(first[group_code] != strata_code):
-            raise ValueError("strata must be constant within each group: a group lies in one stratum")
-    members = np.lexsort((group_code, strata_code))
-    new_group = np.r_[True, np.diff(group_code[members]) != 0]
-    bounds = np.r_[np.flatnonzero(new_group), n]
-    _check_groups_vary(strata_code[members[bounds[:-1]]], strata is not None)
-    return members, bounds, strata_code
-
-
-def _check_groups_vary(group_stratum: np.ndarray, stratified: bool) -> None:
-    """Refuse a group layout whose every resample is the data itself (a zero-width interval).
-
-    Each stratum is resampled with as many groups as it has, so a stratum with one group is
-    drawn whole every time and adds no variability.
-    """
-    groups_per_stratum = np.bincount(group_stratum)
-    single = int(np.count_nonzero(groups_per_stratum == 1))
-    if single == groups_per_stratum.size:
-        raise ValueError(
-            ("every stratum holds a single group" if stratified else "groups holds a single group")
-            + ": every resample would be the data itself and the interval would have zero "
-            "width. The group bootstrap needs at least two groups per stratum (are groups and "
-            "strata the same thing? groups are the clusters of dependent samples, e.g. videos)")
-    if single:
-        warn(f"{single} of {groups_per_stratum.size} strata hold a single group: they are drawn "
-             "whole in every resample and add no variability, so the interval is narrower than "
-             "the data support.")
 
 
 def _group_stratum_slots(members: np.ndarray, bounds: np.ndarray, strata_code: np.ndarray):
@@ -350,7 +239,7 @@ def _run(metrics, y_true, preds, *, n_resamples, rng, skip_single_class, progres
 
 def _layout(groups: Any, strata: Any, n: int):
     """What :func:`_group_resample_indices` needs, or None for the ordinary bootstrap."""
-    checked = _check_groups(groups, strata, n)
+    checked = check_bootstrap_groups(groups, strata, n)
     if checked is None:
         return None
     members, bounds, strata_code = checked
@@ -475,12 +364,12 @@ def bootstrap_ci(
     >>> bool(grouped.standard_error > 1.5 * rows.standard_error)
     True
     """
-    metric = _check_metric(metric)
-    n_resamples = _check_n_resamples(n_resamples)
-    confidence_level = _check_confidence_level(confidence_level)
-    method = _check_method(method)
-    rng = _check_rng(random_state)
-    n, arrays = _check_samples(y_true=y_true, y_pred=y_pred)
+    metric = check_metric(metric)
+    n_resamples = check_n_resamples(n_resamples)
+    confidence_level = check_confidence_level(confidence_level)
+    method = check_bootstrap_method(method)
+    rng = check_random_state(random_state)
+    n, arrays = check_samples(y_true=y_true, y_pred=y_pred)
     y_true, y_pred = arrays["y_true"], arrays["y_pred"]
     layout = _layout(groups, strata, n)
 
@@ -546,12 +435,12 @@ def paired_bootstrap(
     >>> round(r.estimate, 3) == round(r.estimate_a - r.estimate_b, 3)
     True
     """
-    metric = _check_metric(metric)
-    n_resamples = _check_n_resamples(n_resamples)
-    confidence_level = _check_confidence_level(confidence_level)
-    method = _check_method(method)
-    rng = _check_rng(random_state)
-    n, arrays = _check_samples(y_true=y_true, y_pred_a=y_pred_a, y_pred_b=y_pred_b)
+    metric = check_metric(metric)
+    n_resamples = check_n_resamples(n_resamples)
+    confidence_level = check_confidence_level(confidence_level)
+    method = check_bootstrap_method(method)
+    rng = check_random_state(random_state)
+    n, arrays = check_samples(y_true=y_true, y_pred_a=y_pred_a, y_pred_b=y_pred_b)
     y_true = arrays["y_true"]
     layout = _layout(groups, strata, n)
 
