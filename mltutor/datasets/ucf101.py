@@ -52,6 +52,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._validation.datasets import check_split_number
+
 __all__ = [
     "CLASS_NAMES",
     "N_CLASSES",
@@ -141,14 +143,6 @@ def clips_per_class() -> np.ndarray:
     return _load_table()[1].sum(axis=1)
 
 
-def _check_split(k: object) -> int:
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"k must be the split number 1, 2 or 3 (an int), got {type(k).__name__}")
-    if not 1 <= int(k) <= N_SPLITS:
-        raise ValueError(f"k must be the split number 1, 2 or 3, got {k}")
-    return int(k)
-
-
 def split_groups(k: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The groups (numbered 1 to 25) in the training and the test part of official split ``k``.
 
@@ -173,7 +167,7 @@ def split_groups(k: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     >>> len(train), train[:3], train[-4:]
     (18, (1, 2, 3), (22, 23, 24, 25))
     """
-    k = _check_split(k)
+    k = check_split_number(k, N_SPLITS)
     last = _TEST_GROUPS_PER_SPLIT * k
     test = tuple(range(last - _TEST_GROUPS_PER_SPLIT + 1, last + 1))
     train = tuple(g for g in range(1, N_GROUPS + 1) if g not in test)

@@ -51,10 +51,13 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 
 import numpy as np
 
-from .ucf101 import CLASS_NAMES, N_CLASSES, N_GROUPS, clips_per_group, split_groups, _check_split
+from .._validation.datasets import check_split_number
+from .._validation.params import check_scalar
+from .ucf101 import CLASS_NAMES, N_CLASSES, N_GROUPS, N_SPLITS, clips_per_group, split_groups
 
 __all__ = [
     "CONFUSABLE_PAIRS",
@@ -148,7 +151,7 @@ class SimulatedUCF101:
         >>> sorted(set(sim.groups[test].tolist()))
         [15, 16, 17, 18, 19, 20, 21]
         """
-        _, test_groups = split_groups(_check_split(k))
+        _, test_groups = split_groups(check_split_number(k, N_SPLITS))
         in_test = np.isin(self.groups, test_groups)
         return np.flatnonzero(~in_test), np.flatnonzero(in_test)
 
@@ -216,11 +219,10 @@ class SimulatedUCF101:
         if train_idx.size and (train_idx.min() < 0 or train_idx.max() >= len(self)):
             raise ValueError(f"train_idx must index the {len(self)} clips")
         present = np.unique(self.groups[train_idx])
-        if isinstance(n_groups, bool) or not isinstance(n_groups, (int, np.integer)):
-            raise TypeError(f"n_groups must be an int, got {type(n_groups).__name__}")
-        if not 1 <= n_groups < len(present):
-            raise ValueError(f"n_groups must be between 1 and {len(present) - 1} (train_idx holds "
-                             f"{len(present)} groups), got {n_groups}")
+        n_groups = check_scalar(n_groups, "n_groups", Integral, min_val=1,
+                                max_val=len(present) - 1,
+                                expected=f"an int between 1 and {len(present) - 1} (train_idx "
+                                f"holds {len(present)} groups)")
         if seed is None:
             val_groups = present[-n_groups:]
         else:
@@ -240,23 +242,6 @@ def _signatures(rng: np.random.Generator, dim: int, pair_similarity: float) -> n
         other /= np.linalg.norm(other)
         mu[ib] = pair_similarity * mu[ia] + np.sqrt(1.0 - pair_similarity**2) * other
     return mu
-
-
-def _check_scale(value: object, name: str, low: float = 0.0, high: float = np.inf) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-    value = float(value)
-    if not (low <= value <= high):
-        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
-    return value
-
-
-def _check_int(value: object, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}")
-    return int(value)
 
 
 def simulate_ucf101(
@@ -323,9 +308,9 @@ def simulate_ucf101(
     >>> bool(np.array_equal(sim.features, simulate_ucf101(seed=3).features))
     True
     """
-    n_frames = _check_int(n_frames, "n_frames", 1)
-    dim = _check_int(dim, "dim", 2)
-    seed = _check_int(seed, "seed", 0)
+    n_frames = check_scalar(n_frames, "n_frames", Integral, min_val=1)
+    dim = check_scalar(dim, "dim", Integral, min_val=2)
+    seed = check_scalar(seed, "seed", Integral, min_val=0)
     try:
         lo, hi = (int(v) for v in action_frames)
     except (TypeError, ValueError):
@@ -333,11 +318,11 @@ def simulate_ucf101(
     if not 1 <= lo <= hi <= n_frames:
         raise ValueError(f"action_frames must satisfy 1 <= min <= max <= n_frames={n_frames}, "
                          f"got {tuple(action_frames)}")
-    signal = _check_scale(signal, "signal")
-    group_scale = _check_scale(group_scale, "group_scale")
-    clip_scale = _check_scale(clip_scale, "clip_scale")
-    noise = _check_scale(noise, "noise")
-    pair_similarity = _check_scale(pair_similarity, "pair_similarity", -1.0, 1.0)
+    signal = check_scalar(signal, "signal", Real, min_val=0)
+    group_scale = check_scalar(group_scale, "group_scale", Real, min_val=0)
+    clip_scale = check_scalar(clip_scale, "clip_scale", Real, min_val=0)
+    noise = check_scalar(noise, "noise", Real, min_val=0)
+    pair_similarity = check_scalar(pair_similarity, "pair_similarity", Real, min_val=-1, max_val=1)
     params = dict(n_frames=n_frames, dim=dim, seed=seed, action_frames=(lo, hi), signal=signal,
                   group_scale=group_scale, clip_scale=clip_scale, noise=noise,
                   pair_similarity=pair_similarity)
