@@ -16,6 +16,7 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.colors import Colormap, LogNorm, Normalize
 
+from .._validation.plots import check_confusion_matrix
 from ._style import SMALL_TEXT_PT
 
 if TYPE_CHECKING:  # pragma: no cover - imported for type hints only
@@ -36,29 +37,6 @@ _NORMALIZE_TITLES = {
     "pred": ("Columns normalised: precision on the diagonal", "fraction of the predicted class"),
     "all": ("Normalised by the total", "fraction of all samples"),
 }
-
-
-def _check_cm(cm: object) -> np.ndarray:
-    """Return ``cm`` as a float array after checking it is a valid confusion matrix."""
-    arr = np.asarray(cm)
-    if arr.dtype == bool:
-        arr = arr.astype(np.int64)
-    if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
-        raise ValueError(f"cm must hold real numbers, got an array of dtype {arr.dtype}.")
-    if arr.ndim != 2:
-        raise ValueError(f"cm must be a 2-D array, got {arr.ndim}-D with shape {arr.shape}.")
-    if arr.shape[0] != arr.shape[1]:
-        raise ValueError(
-            f"cm must be square (n_classes x n_classes), got shape {arr.shape}."
-        )
-    if arr.shape[0] == 0:
-        raise ValueError("cm must have at least one class, got shape (0, 0).")
-    arr = arr.astype(np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("cm must be finite; it contains NaN or inf.")
-    if np.any(arr < 0):
-        raise ValueError(f"cm must be non-negative; its smallest entry is {arr.min():g}.")
-    return arr
 
 
 def _normalize(cm: np.ndarray, normalize: str | None) -> np.ndarray:
@@ -174,7 +152,7 @@ def plot_confusion_matrix(
     """
     import matplotlib.pyplot as plt  # imported lazily: importing mltutor needs no backend
 
-    counts = _check_cm(cm)
+    counts = check_confusion_matrix(cm)
     n = counts.shape[0]
 
     if normalize not in _NORMALIZE_TITLES:
