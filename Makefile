@@ -9,11 +9,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install book gettext check-site test test-fast test-portable lab notebooks exercises bench clean
+.PHONY: help install book pdf gettext check-site test test-fast test-portable lab notebooks exercises bench clean
 
 help:
 	@echo "make book       build both editions: English in _build/html, Chinese in _build/html/zh (warnings are errors)"
 	@echo "                full Sphinx logs in _build/logs/; VERBOSE=1: print them too"
+	@echo "make pdf        both editions as A4 PDFs in _build/pdf; after make book also into the site, linked from its download menu"
 	@echo "make gettext    after editing English prose: refresh the message catalogs in locales/zh_CN (then translate)"
 	@echo "make check-site load every page of _build/html in headless Chromium, offline"
 	@echo "make test       run the unit tests and re-execute every notebook with nbval"
@@ -45,6 +46,13 @@ node_modules/.package-lock.json: package.json package-lock.json
 book: $(STAMP) node_modules/.package-lock.json
 	$(BIN)/python scripts/copy_web_assets.py
 	$(BIN)/python scripts/build_book.py en zh $(if $(VERBOSE),--verbose,)
+
+# Each edition's single-page HTML (its own Sphinx build) printed by headless Chromium, then checked
+# (page count, fonts embedded, no missing glyph). Run after make book to put the PDFs into the site.
+pdf: $(STAMP) node_modules/.package-lock.json
+	$(BIN)/python scripts/copy_web_assets.py
+	$(BIN)/python scripts/make_pdf.py en zh
+	$(BIN)/python scripts/check_pdf.py
 
 # The Chinese edition's catalogs follow the English: new messages appear empty, changed ones fuzzy
 # (tests/test_translations.py fails until they are translated; CONTRIBUTING.md, "Translating").
