@@ -463,7 +463,7 @@ def check_explorers(tab, required: bool) -> list[str]:
     problems = []
     for k in range(count):
         el = explorers.nth(k)
-        figure = el.locator("div:has(> img)").first
+        figure = el.locator(".mte-figure, div:has(> img)").first  # all its panels
         slider = el.locator("input[type=range]").first
         try:
             el.scroll_into_view_if_needed()

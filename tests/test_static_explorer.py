@@ -158,9 +158,11 @@ def test_html_is_deterministic_accessible_and_consistent(explorer):
     assert tags["label"]["for"] == slider["id"]
     assert int(slider["max"]) == explorer.thresholds.size - 1
     assert int(slider["value"]) == explorer.start
-    image = tags["img"]
-    assert image["src"].startswith("data:image/png;base64,")
-    assert len(image["alt"].split()) > 10 and "negatives" in image["alt"]
+    images = [attrs for tag, attrs in parts.tags if tag == "img"]  # one per panel
+    assert len(images) == 2 and all(i["src"].startswith("data:image/png;base64,") for i in images)
+    assert all(len(i["alt"].split()) > 10 for i in images)
+    assert "negatives" in images[0]["alt"] and "recall" in images[1]["alt"]
+    assert sum(tag == "svg" for tag, _ in parts.tags) == 2
     assert tags["svg"]["aria-hidden"] == "true"
     assert parts.text["pre"] == [explorer.readouts[explorer.start]]
     assert len(explorer.html) < 400_000  # one PNG and the text of ~100 states

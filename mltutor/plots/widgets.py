@@ -300,8 +300,10 @@ def threshold_explorer(
 #: Shade of the "predicted positive" region drawn over the histograms (black at this opacity on
 #: white is the live view's 0.85 grey).
 _SHADE_OPACITY = 0.15
-#: Pixels per inch of the background image; its viewBox stays in 100-dpi pixels (1100 x 380).
+#: Pixels per inch of the background images; their viewBox stays in 100-dpi pixels.
 _STATIC_DPI = 150
+#: Size of each panel (inches): the two side by side are the 11 x 3.8 of the live figure.
+_PANEL_INCHES = (5.5, 3.8)
 
 # The few lines that make the page respond: on every `input` event of the range input, set the
 # readout, the shown value and the overlay's coordinates from the precomputed arrays.
@@ -309,9 +311,9 @@ _STATIC_JS = """(function () {
   var root = document.getElementById("%(id)s");
   var d = JSON.parse(root.querySelector("script[type='application/json']").textContent);
   var slider = root.querySelector("input[type=range]"), value = root.querySelector("output");
-  var readout = root.querySelector("pre"), svg = root.querySelector("svg");
+  var readout = root.querySelector("pre");
   function set(selector, attrs) {
-    svg.querySelectorAll(selector).forEach(function (el) {
+    root.querySelectorAll(selector).forEach(function (el) {
       for (var k in attrs) el.setAttribute(k, attrs[k]);
     });
   }
@@ -379,16 +381,21 @@ class StaticThresholdExplorer:
                 f"starting at {t[self.start]:.4g})")
 
 
-def _background(data: _ViewData) -> tuple[bytes, dict[str, Any]]:
-    """The two panels without the threshold (PNG) and the pixel geometry of their axes."""
+def _background(data: _ViewData) -> tuple[list[bytes], dict[str, Any]]:
+    """Each panel without the threshold (one PNG each) and the pixel geometry of its axes.
+
+    Two images rather than one figure of two panels: side by side where the column is wide,
+    one above the other on a phone, each at a readable size.
+    """
+    import io
+
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    fig = Figure(figsize=(11, 3.8), dpi=100, layout="constrained")
-    FigureCanvasAgg(fig)
-    ax_hist, ax_curve = fig.subplots(1, 2)
+    figures = [Figure(figsize=_PANEL_INCHES, dpi=100, layout="constrained") for _ in range(2)]
+    ax_hist, ax_curve = (fig.add_subplot() for fig in figures)
     _draw_scores(ax_hist, data)
     handles, labels = ax_hist.get_legend_handles_labels()
     handles += [Patch(facecolor="black", alpha=_SHADE_OPACITY),
@@ -397,21 +404,21 @@ def _background(data: _ViewData) -> tuple[bytes, dict[str, Any]]:
     ax_hist.legend(handles, labels, loc="best", fontsize=LEGEND_PT)
     names = _draw_curves(ax_curve, data.sweep)
     ax_curve.legend(loc="lower left", fontsize=LEGEND_PT)
-    fig.canvas.draw()  # fixes the constrained layout and the limits
-
-    import io
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=_STATIC_DPI, metadata={"Software": None})
-    height = fig.bbox.height
+    pngs = []
+    for fig in figures:
+        FigureCanvasAgg(fig).draw()  # fixes the constrained layout and the limits
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=_STATIC_DPI, metadata={"Software": None})
+        pngs.append(buffer.getvalue())
+    width, height = figures[0].bbox.width, figures[0].bbox.height
 
     def box(ax: Axes) -> tuple[float, float, float, float]:  # x0, y0 (top), x1, y1 (bottom)
         b = ax.bbox
         return b.x0, height - b.y1, b.x1, height - b.y0
 
-    geometry = {"width": fig.bbox.width, "height": height, "names": names,
+    geometry = {"width": width, "height": height, "names": names,
                 "hist": (ax_hist, box(ax_hist)), "curve": (ax_curve, box(ax_curve))}
-    return buffer.getvalue(), geometry
+    return pngs, geometry
 
 
 def _x_pixel(ax: Axes, x: float, bounds: tuple[float, float, float, float]) -> float:
@@ -443,9 +450,9 @@ def static_threshold_explorer(
     between the lowest and the highest score, plus the starting one.  At each position it
     stores the readout of :func:`threshold_explorer` (the same function writes both) and the
     position of the threshold line, the shaded region ``score >= threshold`` and the three
-    markers.  The two panels of :func:`plot_threshold_view` are drawn once, as one PNG, and
-    about twenty lines of JavaScript move the overlay and swap the readout.  At a position
-    :math:`t`:
+    markers.  The two panels of :func:`plot_threshold_view` are drawn once, as two PNGs (side by
+    side, or one above the other on a narrow screen), and about twenty lines of JavaScript move
+    the overlay and swap the readout.  At a position :math:`t`:
 
     .. math::
 
@@ -508,7 +515,7 @@ def static_threshold_explorer(
     points = tuple(data.sweep.at(float(t)) for t in thresholds)
     readouts = tuple(readout_text(p, c_fp=setup.c_fp, c_fn=setup.c_fn) for p in points)
 
-    png, geo = _background(data)
+    pngs, geo = _background(data)
     ax_hist, hist_box = geo["hist"]
     ax_curve, curve_box = geo["curve"]
     height = geo["height"]
@@ -523,16 +530,17 @@ def static_threshold_explorer(
     }
     payload = json.dumps(state, separators=(",", ":"), sort_keys=True)
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    image = base64.b64encode(png).decode("ascii")
-    uid = "mltutor-te-" + hashlib.sha1((payload + image).encode("ascii")).hexdigest()[:12]
+    images = [base64.b64encode(png).decode("ascii") for png in pngs]
+    uid = "mltutor-te-" + hashlib.sha1("".join([payload, *images]).encode("ascii")).hexdigest()[:12]
 
     i = start
     n_neg, n_pos = int(np.sum(~data.is_positive)), int(np.sum(data.is_positive))
     f_name = geo["names"]["fbeta"]
-    alt = (f"Left: histograms of the scores of the {n_neg} negatives and {n_pos} positives, "
-           f"with the threshold as a dashed line and the cases predicted positive shaded. "
-           f"Right: precision, recall and {f_name} against the threshold, with a marker on "
-           f"each curve at the threshold. The slider above moves the threshold.")
+    alts = (f"Histograms of the scores of the {n_neg} negatives and {n_pos} positives, with the "
+            f"threshold as a dashed line and the cases predicted positive shaded; the slider "
+            f"above moves the threshold.",
+            f"Precision, recall and {f_name} against the threshold, with a marker on each curve "
+            f"at the threshold; the slider above moves the threshold.")
     w, h = geo["width"], height
     hx0, hy0, hx1, hy1 = hist_box
     cx0, cy0, cx1, cy1 = curve_box
@@ -542,33 +550,36 @@ def static_threshold_explorer(
         for m in geo["names"])
     dashed = 'stroke="black" stroke-width="1.5" stroke-dasharray="6 3"'
     span_width = round(max(0.0, state["xe"] - state["xh"][i]), 2)
-    svg = (
-        f'<svg viewBox="0 0 {w:g} {h:g}" preserveAspectRatio="none" aria-hidden="true" '
-        f'focusable="false" style="position:absolute;left:0;top:0;width:100%;height:100%;'
-        f'pointer-events:none">'
+    overlays = (
         f'<rect class="mte-span" x="{state["xh"][i]}" y="{hy0:.2f}" width="{span_width}" '
         f'height="{hy1 - hy0:.2f}" fill="black" fill-opacity="{_SHADE_OPACITY}"/>'
         f'<line class="mte-h" x1="{state["xh"][i]}" x2="{state["xh"][i]}" y1="{hy0:.2f}" '
-        f'y2="{hy1:.2f}" {dashed}/>'
+        f'y2="{hy1:.2f}" {dashed}/>',
         f'<line class="mte-c" x1="{state["xc"][i]}" x2="{state["xc"][i]}" y1="{cy0:.2f}" '
-        f'y2="{cy1:.2f}" {dashed}/>{markers}</svg>'
+        f'y2="{cy1:.2f}" {dashed}/>{markers}',
     )
+    # Each panel: its image, and over it an SVG in the image's own pixel coordinates.  The
+    # overlay covers the image exactly only if nothing pads the image: the white card that the
+    # book's dark mode gives output images (book/_static/mltutor.css) is drawn by the outer div.
+    panels = "".join(
+        f'<div style="position:relative;flex:1 1 300px;min-width:0">'
+        f'<img src="data:image/png;base64,{image}" alt="{html.escape(alt)}" width="{w:g}" '
+        f'height="{h:g}" style="display:block;width:100%;height:auto;margin:0;padding:0;'
+        f'border:0;border-radius:0;background:none">'
+        f'<svg viewBox="0 0 {w:g} {h:g}" preserveAspectRatio="none" aria-hidden="true" '
+        f'focusable="false" style="position:absolute;left:0;top:0;width:100%;height:100%;'
+        f'pointer-events:none">{overlay}</svg></div>'
+        for image, alt, overlay in zip(images, alts, overlays))
     page = (
-        f'<div class="mltutor-threshold-explorer" id="{uid}" style="max-width:{w:g}px">\n'
+        f'<div class="mltutor-threshold-explorer" id="{uid}" style="max-width:{2 * w:g}px">\n'
         f'<div style="display:flex;align-items:center;gap:0.6em;flex-wrap:wrap">'
         f'<label for="{uid}-slider">threshold</label>'
         f'<input type="range" id="{uid}-slider" min="0" max="{thresholds.size - 1}" '
         f'step="1" value="{i}" aria-valuetext="{state["t"][i]}" style="flex:1 1 12em">'
         f'<output for="{uid}-slider">{state["t"][i]}</output></div>\n'
         f'<pre aria-live="polite">{html.escape(readouts[i])}</pre>\n'
-        # The overlay covers the image exactly only if nothing pads the image: the white card
-        # that the book's dark mode gives output images (book/_static/mltutor.css) is drawn
-        # by the outer div instead.
-        f'<div style="background:#fff;padding:0.5rem;border-radius:0.25rem">'
-        f'<div style="position:relative">'
-        f'<img src="data:image/png;base64,{image}" alt="{html.escape(alt)}" width="{w:g}" '
-        f'height="{h:g}" style="display:block;width:100%;height:auto;margin:0;padding:0;'
-        f'border:0;border-radius:0;background:none">{svg}</div></div>\n'
+        f'<div class="mte-figure" style="display:flex;flex-wrap:wrap;gap:0.5rem;'
+        f'background:#fff;padding:0.5rem;border-radius:0.25rem">{panels}</div>\n'
         f'<script type="application/json">{payload}</script>\n'
         f"<script>{_STATIC_JS % {'id': uid}}</script>\n</div>"
     )
