@@ -9,7 +9,7 @@ import numpy as np
 
 from .arrays import as_numpy, check_lengths, column_or_1d
 from .labels import as_label_array
-from .params import check_scalar
+from .params import check_option, check_scalar, check_zero_division
 
 __all__ = [
     "ROLLING_METRICS",
@@ -25,6 +25,7 @@ __all__ = [
     "check_real_sample",
     "check_stream_targets",
     "check_times",
+    "check_window_options",
 ]
 
 #: Metrics :func:`mltutor.monitoring.rolling_score` computes from pooled window counts.
@@ -149,3 +150,11 @@ def check_cusum_rates(p0: Any, p1: Any) -> tuple[float, float]:
     if p1 == p0:
         raise ValueError("p1 must differ from p0.")
     return p0, p1
+
+
+def check_window_options(metric: Any, average: Any, zero_division: Any) -> tuple[str, str, float]:
+    """The options shared by the window scores: ``metric`` (one of :data:`ROLLING_METRICS`),
+    ``average`` ('binary' or 'macro') and ``zero_division`` (returned as its value)."""
+    metric = check_option(metric, ROLLING_METRICS, "metric")
+    average = check_option(average, ("binary", "macro"), "average")
+    return metric, average, check_zero_division(zero_division)

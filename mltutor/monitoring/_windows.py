@@ -8,15 +8,15 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._validation.monitoring import (
-    ROLLING_METRICS,
     check_label_times,
     check_positive_int,
     check_positive_real,
     check_real_sample,
     check_stream_targets,
     check_times,
+    check_window_options,
 )
-from .._validation.params import check_option, check_zero_division
+from .._validation.params import check_option
 from .._validation.warning import UndefinedMetricWarning, warn
 
 __all__ = ["TumblingResult", "ewm_score", "rolling_score", "tumbling_score"]
@@ -114,13 +114,6 @@ def _evaluate(metric, yt, yp, average, pos_label, zero_division, counts):
     return _ratio(num, den, zero_division)
 
 
-def _check_common(metric, average, zero_division):
-    metric = check_option(metric, ROLLING_METRICS, "metric")
-    average = check_option(average, ("binary", "macro"), "average")
-    zd_value = check_zero_division(zero_division)
-    return metric, average, zd_value
-
-
 def rolling_score(
     metric: str,
     y_true: Any,
@@ -163,7 +156,7 @@ def rolling_score(
     >>> rolling_score("f1", [1, 1, 0, 1, 0], [1, 0, 0, 1, 1], window=3)
     array([1.        , 0.66666667, 0.66666667, 0.66666667, 0.66666667])
     """
-    metric, average, zd = _check_common(metric, average, zero_division)
+    metric, average, zd = check_window_options(metric, average, zero_division)
     window = check_positive_int(window, "window")
     yt, yp = check_stream_targets(y_true, y_pred)
     value, undefined = _evaluate(metric, yt, yp, average, pos_label, zd,
@@ -211,7 +204,7 @@ def ewm_score(
     """
     from scipy.signal import lfilter
 
-    metric, average, zd = _check_common(metric, average, zero_division)
+    metric, average, zd = check_window_options(metric, average, zero_division)
     decay = 0.5 ** (1.0 / check_positive_real(halflife, "halflife"))
     yt, yp = check_stream_targets(y_true, y_pred)
 
@@ -290,7 +283,7 @@ def tumbling_score(
     >>> r.value.tolist(), r.n_labelled.tolist(), r.n_predicted.tolist()
     ([1.0, 1.0], [1, 1], [2, 2])
     """
-    metric, average, zd = _check_common(metric, average, zero_division)
+    metric, average, zd = check_window_options(metric, average, zero_division)
     yt, yp = check_stream_targets(y_true, y_pred)
     n = yt.shape[0]
     t = check_times(times, "times", n)
