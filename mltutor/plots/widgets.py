@@ -558,11 +558,14 @@ def static_threshold_explorer(
         f'<line class="mte-c" x1="{state["xc"][i]}" x2="{state["xc"][i]}" y1="{cy0:.2f}" '
         f'y2="{cy1:.2f}" {dashed}/>{markers}',
     )
-    # Each panel: its image, and over it an SVG in the image's own pixel coordinates.  The
-    # overlay covers the image exactly only if nothing pads the image: the white card that the
-    # book's dark mode gives output images (book/_static/mltutor.css) is drawn by the outer div.
+    # Each panel: its image, and over it an SVG in the image's own pixel coordinates.  Two
+    # panels share a row only when each gets 320 px or more, so that 10 pt text drawn 550 px
+    # wide stays at least 8 CSS px high (tests/test_figure_text_size.py's bar); else they stack.
+    # The overlay covers the image exactly only if nothing pads the image: the white card that
+    # the book's dark mode gives output images (book/_static/mltutor.css) is drawn by the outer
+    # div.
     panels = "".join(
-        f'<div style="position:relative;flex:1 1 300px;min-width:0">'
+        f'<div style="position:relative;flex:1 1 320px;min-width:0">'
         f'<img src="data:image/png;base64,{image}" alt="{html.escape(alt)}" width="{w:g}" '
         f'height="{h:g}" style="display:block;width:100%;height:auto;margin:0;padding:0;'
         f'border:0;border-radius:0;background:none">'
