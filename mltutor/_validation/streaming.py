@@ -21,7 +21,7 @@ from __future__ import annotations
 import torch
 
 __all__ = ["check_binary", "check_multiclass", "check_sample_ids", "check_loaded_state",
-           "check_class_counts", "check_label_totals"]
+           "check_class_counts", "check_label_totals", "check_thresholds"]
 
 
 def _is_tensor(x: object, name: str) -> None:
@@ -313,3 +313,23 @@ def check_label_totals(metric_name: str, counts: torch.Tensor, per_label: torch.
         raise ValueError(f"state_dict['state'] for {metric_name}: 'counts' holds {by_counts} "
                          f"negatives, positives and ignored samples but {name!r} holds "
                          f"{by_rows}; they count the same samples.")
+
+
+def check_thresholds(thresholds: object) -> torch.Tensor | None:
+    """``thresholds`` of :class:`~mltutor.streaming.BinaryMetrics`: None (exact curves), an int
+    >= 2 (that many evenly spaced thresholds in [0, 1]) or a non-empty 1-D finite tensor
+    (sorted, duplicates dropped)."""
+    if thresholds is None:
+        return None
+    if isinstance(thresholds, bool):
+        raise TypeError("thresholds must be None, an int or a 1-D tensor; got a bool.")
+    if isinstance(thresholds, int):
+        if thresholds < 2:
+            raise ValueError(f"thresholds as an int must be at least 2; got {thresholds}.")
+        return torch.linspace(0, 1, thresholds, dtype=torch.float64)
+    t = torch.as_tensor(thresholds, dtype=torch.float64).detach().cpu()
+    if t.ndim != 1 or t.shape[0] == 0:
+        raise ValueError(f"thresholds must be a non-empty 1-D tensor; got shape {tuple(t.shape)}.")
+    if not torch.isfinite(t).all():
+        raise ValueError("thresholds must be finite.")
+    return torch.unique(t)  # sorted, duplicates dropped

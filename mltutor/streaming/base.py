@@ -174,7 +174,7 @@ class StreamingMetric:
             state = self._local_state()
         return self._compute(state)
 
-    def check_same_settings_across_ranks(self) -> None:
+    def require_same_settings_across_ranks(self) -> None:
         """Raise the same :class:`ValueError` on every rank when the ranks' layouts differ.
 
         One small collective (``all_gather_object`` of :meth:`layout`).  A no-op outside an
@@ -191,12 +191,12 @@ class StreamingMetric:
     def synced_state(self) -> dict[str, torch.Tensor]:
         """The state combined over all ranks, as new tensors (the local state is unchanged).
 
-        The ranks' settings are compared first (:meth:`check_same_settings_across_ranks`).
+        The ranks' settings are compared first (:meth:`require_same_settings_across_ranks`).
         """
         state = self._local_state()
         if not _dist.distributed_ready(self.process_group):
             return state
-        self.check_same_settings_across_ranks()
+        self.require_same_settings_across_ranks()
         group = self.process_group
         return {
             name: _dist.all_reduce_sum(value, group)
@@ -367,7 +367,7 @@ class StreamingMetric:
             {name: (reduction, self._defaults[name], *self._state_range(name))
              for name, reduction in self._reductions.items()},
             self._parallel_states())
-        self._check_loaded_totals(tensors)
+        self._verify_loaded_totals(tensors)
         n_updates, synced = state_dict.get("n_updates", 0), state_dict.get("synced", False)
         if isinstance(n_updates, bool) or not isinstance(n_updates, int) or n_updates < 0:
             raise ValueError(f"state_dict['n_updates'] must be an integer >= 0; got {n_updates!r}.")
@@ -390,7 +390,7 @@ class StreamingMetric:
         """Groups of "cat" states that hold one row per sample each (equal row counts)."""
         return ()
 
-    def _check_loaded_totals(self, tensors: dict[str, torch.Tensor]) -> None:
+    def _verify_loaded_totals(self, tensors: dict[str, torch.Tensor]) -> None:
         """Refuse states that disagree with each other (checked ones, after the layout)."""
 
     # ---------------------------------------------------------------- helpers for update()

@@ -256,7 +256,7 @@ class BinaryMetrics(StreamingMetric):
             raise ValueError(f"ignore_index must be an integer or None; got {ignore_index!r}.")
         self.threshold = threshold
         self.ignore_index = ignore_index
-        self.thresholds = _check_thresholds(thresholds)
+        self.thresholds = _checks.check_thresholds(thresholds)
         # `threshold` as a tensor, so it is cast to the scores' dtype like the thresholds are.
         self._cut = torch.tensor(threshold, dtype=torch.float64, device=self.device)
         # Outcome counts at `threshold`: index 2 * label + (score >= threshold); label 2 = ignored.
@@ -285,7 +285,7 @@ class BinaryMetrics(StreamingMetric):
     def _parallel_states(self) -> tuple[tuple[str, ...], ...]:
         return (("scores", "labels"), ("ids", "id_codes", "id_scores", "id_buckets"))
 
-    def _check_loaded_totals(self, tensors: dict[str, torch.Tensor]) -> None:
+    def _verify_loaded_totals(self, tensors: dict[str, torch.Tensor]) -> None:
         if self.binned:
             per_label, name = tensors["hist"].view(3, -1).sum(dim=1), "hist"
         else:
@@ -455,20 +455,3 @@ class BinaryMetrics(StreamingMetric):
             out.update(_curves(fps, tps, thr))
             out["auroc_error_bound"], out["average_precision_error_bound"] = _error_bounds(fps, tps)
         return out
-
-
-def _check_thresholds(thresholds: Any) -> torch.Tensor | None:
-    if thresholds is None:
-        return None
-    if isinstance(thresholds, bool):
-        raise TypeError("thresholds must be None, an int or a 1-D tensor; got a bool.")
-    if isinstance(thresholds, int):
-        if thresholds < 2:
-            raise ValueError(f"thresholds as an int must be at least 2; got {thresholds}.")
-        return torch.linspace(0, 1, thresholds, dtype=torch.float64)
-    t = torch.as_tensor(thresholds, dtype=torch.float64).detach().cpu()
-    if t.ndim != 1 or t.shape[0] == 0:
-        raise ValueError(f"thresholds must be a non-empty 1-D tensor; got shape {tuple(t.shape)}.")
-    if not torch.isfinite(t).all():
-        raise ValueError("thresholds must be finite.")
-    return torch.unique(t)  # sorted, duplicates dropped

@@ -173,7 +173,7 @@ class MulticlassMetrics(StreamingMetric):
     def _parallel_states(self) -> tuple[tuple[str, ...], ...]:
         return (("ids", "id_codes"),)
 
-    def _check_loaded_totals(self, tensors: dict[str, torch.Tensor]) -> None:
+    def _verify_loaded_totals(self, tensors: dict[str, torch.Tensor]) -> None:
         if not self.dense:
             _checks.check_class_counts(type(self).__name__, tensors["class_counts"],
                                        self.num_classes)
