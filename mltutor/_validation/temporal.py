@@ -6,13 +6,15 @@ names the argument or the record at fault: ``segments_a[3]``,
 ``predictions['results']['v_y'][0]['score']``.  Nothing here matches or counts: the checks turn
 the nested dicts into columns for :mod:`mltutor.detection.temporal`.
 
-The fast path reads the records of one video with ``map`` and converts whole columns at once;
-only when that fails does a second pass walk the records to find and name the first bad one.
+The fast path reads the records of all videos with ``map`` and converts whole columns at once;
+only when that fails does a second pass read one video at a time and walk its records to find and
+name the first bad one.
 """
 
 from __future__ import annotations
 
 import operator
+from itertools import chain
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -182,41 +184,73 @@ def _find_bad_record(records: Any, where: str, required: Sequence[str]) -> None:
                 raise ValueError(f"{here}['score'] must be finite (no NaN or infinity); got {s}.")
 
 
+def _columns(records: Sequence, with_score: bool):
+    """Segments (n, 2), labels and scores (or None) of a list of records, or an exception."""
+    n = len(records)
+    # No dtype: strings stay strings (np.array(..., float) would read "1.5") and are refused.
+    seg = np.array(list(map(_SEGMENT, records))) if n else np.zeros((0, 2))
+    labels = list(map(_LABEL, records))
+    score = np.array(list(map(_SCORE, records))) if with_score else None
+    if seg.dtype.kind not in "iuf" or seg.ndim != 2 or seg.shape[1] != 2:
+        raise ValueError
+    seg = seg.astype(np.float64, copy=False)
+    if _bad_segment(seg).any():
+        raise ValueError
+    if with_score:
+        if n == 0:
+            score = np.zeros(0)
+        if score.dtype.kind not in "iuf" or score.ndim != 1:
+            raise ValueError
+        score = score.astype(np.float64, copy=False)
+        if not np.isfinite(score).all():
+            raise ValueError
+    if not set(map(type, labels)) <= {str} and any(map(_label_problem, labels)):
+        raise ValueError
+    return seg, labels, score
+
+
+def _is_list(records: Any) -> bool:
+    return isinstance(records, Sequence) and not isinstance(records, (str, bytes))
+
+
 def _read_records(records: Any, where: str, with_score: bool):
     """Columns of one video's records: segments (n, 2), labels, scores (or None)."""
     required = ("segment", "label", "score") if with_score else ("segment", "label")
     try:
-        if not isinstance(records, Sequence) or isinstance(records, (str, bytes)):
+        if not _is_list(records):
             raise TypeError
-        n = len(records)
-        # No dtype: strings stay strings (np.array(..., float) would read "1.5") and are refused.
-        seg = np.array(list(map(_SEGMENT, records))) if n else np.zeros((0, 2))
-        labels = list(map(_LABEL, records))
-        score = np.array(list(map(_SCORE, records))) if with_score else None
-        if seg.dtype.kind not in "iuf" or seg.ndim != 2 or seg.shape[1] != 2:
-            raise ValueError
-        seg = seg.astype(np.float64, copy=False)
-        if _bad_segment(seg).any():
-            raise ValueError
-        if with_score:
-            if n == 0:
-                score = np.zeros(0)
-            if score.dtype.kind not in "iuf" or score.ndim != 1:
-                raise ValueError
-            score = score.astype(np.float64, copy=False)
-            if not np.isfinite(score).all():
-                raise ValueError
-        if not set(map(type, labels)) <= {str} and any(map(_label_problem, labels)):
-            raise ValueError
+        return _columns(records, with_score)
     except (TypeError, ValueError, KeyError, IndexError):
         _find_bad_record(records, where, required)
-        # Every record is valid one by one (Python ints beyond int64, say): convert them so.
-        seg = np.array([[float(v) for v in r["segment"]] for r in records],
-                       dtype=np.float64).reshape(len(records), 2)
-        labels = [r["label"] for r in records]
-        score = (np.array([float(r["score"]) for r in records], dtype=np.float64)
-                 if with_score else None)
+    # Every record is valid one by one (Python ints beyond int64, say): convert them so.
+    seg = np.array([[float(v) for v in r["segment"]] for r in records],
+                   dtype=np.float64).reshape(len(records), 2)
+    labels = [r["label"] for r in records]
+    score = (np.array([float(r["score"]) for r in records], dtype=np.float64)
+             if with_score else None)
     return seg, labels, score
+
+
+def _read_videos(named: list, with_score: bool):
+    """Columns of every video's records at once, and the number of records of each video.
+
+    ``named`` holds ``(records, where)`` pairs.  When the records of all videos do not convert
+    as one column, each video is read alone, so that the error names the bad record.
+    """
+    lists = [records for records, _ in named]
+    try:
+        if not all(map(_is_list, lists)):
+            raise TypeError
+        seg, labels, score = _columns(list(chain.from_iterable(lists)), with_score)
+        return seg, labels, score, list(map(len, lists))
+    except (TypeError, ValueError, KeyError, IndexError):
+        parts = [_read_records(records, where, with_score) for records, where in named]
+    seg = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, 2))
+    labels = [v for p in parts for v in p[1]]
+    score = None
+    if with_score:
+        score = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0)
+    return seg, labels, score, [p[0].shape[0] for p in parts]
 
 
 def _check_label_kinds(labels: list, where: str) -> None:
@@ -232,7 +266,7 @@ def parse_ground_truth(ground_truth: Any, subset: str | None) -> Segments:
     ``ANETdetection`` does; a video without a ``"subset"`` key is refused then.
     """
     database = _mapping(ground_truth, "ground_truth", "database")
-    videos, vid, segs, labels = [], [], [], []
+    videos, named = [], []
     for name, info in database.items():
         where = f"ground_truth['database'][{name!r}]"
         if not isinstance(info, Mapping):
@@ -247,31 +281,20 @@ def parse_ground_truth(ground_truth: Any, subset: str | None) -> Segments:
         if "annotations" not in info:
             raise ValueError(f"{where} has no key 'annotations' (it has "
                              f"{', '.join(map(repr, info)) or 'no keys'}).")
-        seg, lab, _ = _read_records(info["annotations"], f"{where}['annotations']", False)
-        vid.append(seg.shape[0])
         videos.append(name)
-        segs.append(seg)
-        labels += lab
+        named.append((info["annotations"], f"{where}['annotations']"))
+    seg, labels, _, counts = _read_videos(named, False)
     _check_label_kinds(labels, "ground_truth")
-    seg = np.concatenate(segs) if segs else np.zeros((0, 2))
-    video = np.repeat(np.arange(len(videos), dtype=np.int64), vid)
+    video = np.repeat(np.arange(len(videos), dtype=np.int64), counts)
     return Segments(videos, video, seg[:, 0].copy(), seg[:, 1].copy(), labels)
 
 
 def parse_predictions(predictions: Any) -> Segments:
     """ActivityNet's prediction layout ``{"results": {video: [{"segment", "label", "score"}]}}``."""
     results = _mapping(predictions, "predictions", "results")
-    videos, vid, segs, labels, scores = [], [], [], [], []
-    for name, records in results.items():
-        where = f"predictions['results'][{name!r}]"
-        seg, lab, score = _read_records(records, where, True)
-        vid.append(seg.shape[0])
-        videos.append(name)
-        segs.append(seg)
-        labels += lab
-        scores.append(score)
+    videos = list(results)
+    named = [(records, f"predictions['results'][{name!r}]") for name, records in results.items()]
+    seg, labels, score, counts = _read_videos(named, True)
     _check_label_kinds(labels, "predictions")
-    seg = np.concatenate(segs) if segs else np.zeros((0, 2))
-    video = np.repeat(np.arange(len(videos), dtype=np.int64), vid)
-    score = np.concatenate(scores) if scores else np.zeros(0)
+    video = np.repeat(np.arange(len(videos), dtype=np.int64), counts)
     return Segments(videos, video, seg[:, 0].copy(), seg[:, 1].copy(), labels, score)

@@ -125,13 +125,25 @@ def interpolated_average_precision(recall: Any, precision: Any, *, method: str =
         raise ValueError(f"method must be one of {AP_METHODS}; got {method!r}.")
     r, p = _check_curve(recall, precision)
     if method == "all-point":
-        # Sentinels (0, 0) and (1, 0), as the VOC development kit; the envelope then covers every
-        # recall step, and only steps where recall changes contribute.
+        return _all_point(r, p)
+    return _envelope_mean(r, p, _VOC2007_RECALLS if method == "voc2007" else _COCO_RECALLS)
+
+
+def _all_point(r: np.ndarray, p: np.ndarray) -> Any:
+    """All-point AP of checked curves: a float for 1-D input; for 2-D input (one curve per column,
+    recall sorted down each column) one AP per column, equal to the 1-D results to rounding."""
+    # Sentinels (0, 0) and (1, 0), as the VOC development kit; the envelope then covers every
+    # recall step, and only steps where recall changes contribute.
+    if r.ndim == 1:
         mrec = np.r_[0.0, r, 1.0]
         mpre = precision_envelope(np.r_[0.0, p, 0.0])
         step = np.flatnonzero(mrec[1:] != mrec[:-1])
         return float(np.sum((mrec[step + 1] - mrec[step]) * mpre[step + 1]))
-    return _envelope_mean(r, p, _VOC2007_RECALLS if method == "voc2007" else _COCO_RECALLS)
+    edge = np.zeros((1, r.shape[1]))
+    mrec = np.concatenate([edge, r, edge + 1.0])
+    mpre = np.maximum.accumulate(np.concatenate([edge, p, edge])[::-1], axis=0)[::-1]
+    step = mrec[1:] != mrec[:-1]
+    return np.sum(np.where(step, (mrec[1:] - mrec[:-1]) * mpre[1:], 0.0), axis=0)
 
 
 def _envelope_mean(r: np.ndarray, p: np.ndarray, points: np.ndarray) -> float:

@@ -108,7 +108,7 @@ from .._validation.temporal import (
     parse_predictions,
 )
 from .._validation.warning import warn
-from ._ap import _MATLAB_11_RECALLS, _envelope_mean, interpolated_average_precision
+from ._ap import _MATLAB_11_RECALLS, _all_point, _envelope_mean
 from ._matching import greedy_match, group_pairs
 
 __all__ = [
@@ -305,9 +305,8 @@ def _activitynet_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
             continue  # no prediction of this class: AP 0, as the reference
         ctp = np.cumsum(hits, axis=0, dtype=np.float64)
         cfp = np.cumsum(~hits, axis=0, dtype=np.float64)
-        recall, precision = ctp / n_pos[c], ctp / (ctp + cfp)
-        for t in range(thresholds.shape[0]):
-            ap[c, t] = interpolated_average_precision(recall[:, t], precision[:, t])
+        # All-point AP (interpolated_average_precision), every threshold's curve at once
+        ap[c] = _all_point(ctp / n_pos[c], ctp / (ctp + cfp))
     return ap
 
 
