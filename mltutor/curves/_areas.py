@@ -52,7 +52,7 @@ from .._validation import (
     warn,
 )
 from ._counts import BinaryCounts, cumulative_counts, run_starts, sort_classes
-from ._curves import auc, pr_points, roc_rates
+from ._curves import _trapezoid, pr_points, roc_rates, too_few_points
 
 __all__ = ["average_precision_score", "roc_auc_score"]
 
@@ -65,18 +65,25 @@ _ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined 
 # --------------------------------------------------------------------------------------------
 
 
-def _mcclish(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float) -> float:
-    """Standardised partial AUC over FPR in [0, max_fpr] (McClish, 1989): the raw area is mapped
-    from [min_area, max_area] = [max_fpr²/2, max_fpr] (chance, perfect) to [0.5, 1]."""
+def _mcclish(partial_area: Any, max_fpr: float) -> Any:
+    """McClish's (1989) standardised partial AUC: the raw area over FPR in [0, max_fpr] mapped
+    from [min_area, max_area] = [max_fpr²/2, max_fpr] (chance, perfect) to [0.5, 1].  A float or
+    an array of areas (one per row)."""
+    min_area, max_area = 0.5 * max_fpr**2, max_fpr
+    return 0.5 * (1 + (partial_area - min_area) / (max_area - min_area))
+
+
+def _partial_roc_area(fpr: np.ndarray, tpr: np.ndarray, max_fpr: float) -> float:
+    """The trapezoidal area under the ROC curve up to ``fpr = max_fpr``, the last segment cut
+    at ``max_fpr`` by linear interpolation (scikit-learn's)."""
     stop = np.searchsorted(fpr, max_fpr, "right")
     x_interp = [fpr[stop - 1], fpr[stop]]
     y_interp = [tpr[stop - 1], tpr[stop]]
     tpr = np.append(tpr[:stop], np.interp(max_fpr, x_interp, y_interp))
     fpr = np.append(fpr[:stop], max_fpr)
-    partial_auc = auc(fpr, tpr)
-    min_area = 0.5 * max_fpr**2
-    max_area = max_fpr
-    return float(0.5 * (1 + (partial_auc - min_area) / (max_area - min_area)))
+    if fpr.shape[0] < 2:  # fpr all NaN (the negatives weigh 0): scikit-learn's auc refuses it
+        raise too_few_points(fpr.shape[0])
+    return _trapezoid(fpr, tpr)
 
 
 def sorted_roc_auc(is_positive: np.ndarray, y_score: np.ndarray) -> float:
@@ -153,8 +160,8 @@ def _roc_auc_positive(
         return sorted_roc_auc(is_positive, y_score)
     fpr, tpr, _ = roc_rates(cumulative_counts(is_positive, y_score, sample_weight))
     if full_area:
-        return auc(fpr, tpr)
-    return _mcclish(fpr, tpr, max_fpr)
+        return _trapezoid(fpr, tpr)
+    return float(_mcclish(_partial_roc_area(fpr, tpr, max_fpr), max_fpr))
 
 
 def _roc_auc_column(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, max_fpr: float | None) -> float:
@@ -218,8 +225,7 @@ def _rows_roc_auc(is_positive: np.ndarray, scores: np.ndarray, max_fpr: float | 
     area = np.where(last, area, 0.0).sum(axis=1)
     if max_fpr is None or max_fpr == 1:
         return area
-    min_area, max_area = 0.5 * max_fpr**2, max_fpr
-    return 0.5 * (1 + (area - min_area) / (max_area - min_area))
+    return _mcclish(area, max_fpr)
 
 
 def _rows_average_precision(is_positive: np.ndarray, scores: np.ndarray) -> np.ndarray:

@@ -499,17 +499,28 @@ def auc(x: Any, y: Any) -> float:
             f"x has {xs.shape[0]} points, y has {ys.shape[0]}."
         )
     if xs.shape[0] < 2:
-        raise ValueError(
-            "At least 2 points are needed to compute area under curve, but x.shape = "
-            f"{xs.shape[0]}"
-        )
+        raise too_few_points(xs.shape[0])
     dx = np.diff(xs)
     direction = 1.0
     if np.any(dx < 0):
         if not np.all(dx <= 0):
             raise ValueError(f"x is neither increasing nor decreasing : {xs}.")
         direction = -1.0
-    return float(direction * np.trapezoid(ys, xs))
+    return direction * _trapezoid(xs, ys)
+
+
+def too_few_points(n_points: int) -> ValueError:
+    """scikit-learn's error for an area under fewer than two points (raised by :func:`auc`, and by
+    a partial ROC area whose curve has no point below ``max_fpr``)."""
+    return ValueError(
+        f"At least 2 points are needed to compute area under curve, but x.shape = {n_points}"
+    )
+
+
+def _trapezoid(x: np.ndarray, y: np.ndarray) -> float:
+    """The trapezoidal area of validated points with non-decreasing ``x`` (the arithmetic of
+    :func:`auc`, for callers whose curve comes from the kernel and needs no second check)."""
+    return float(np.trapezoid(y, x))
 
 
 def _numeric_1d(values: Any, name: str) -> np.ndarray:
