@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("nbgrader")
 
 from mltutor.exercises import precision_recall as ch3  # noqa: E402
-from mltutor.grading.nbgrader import (CONFIG_MARK, _hidden_spec, _pack, check_submissions,  # noqa: E402
+from mltutor.grading.nbgrader import (CONFIG_MARK, _hidden_spec, _pack, ungradable_submissions,  # noqa: E402
                                       export_chapter, graded_exercises, hidden_cases, hidden_check)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,7 +178,7 @@ def test_generate_release_autograde_and_feedback(tmp_path):
     assert checked.returncode == 1
     assert f"{dave} has no nbgrader cell ids" in checked.stderr
     assert f"python -m mltutor.grading 03 {dave}" in checked.stderr
-    assert [p for p in check_submissions(course, ASSIGNMENT) if "dave" not in p] == []
+    assert [p for p in ungradable_submissions(course, ASSIGNMENT) if "dave" not in p] == []
     from mltutor.grading.batch import grade_submission
 
     assert grade_submission("03", dave, case_time_limit=2)["points"] == N   # the route named

@@ -225,7 +225,7 @@ def _load(name, path, package=False):
     return module
 
 
-def _check_internals(check):
+def _gather_internals(check):
     """The checker's private helpers the worker calls, gathered from the modules of the package."""
     internals = types.SimpleNamespace()
     for part in ("_results", "_compare", "_limits", "_exercises"):
@@ -260,7 +260,7 @@ def main():
     secret = job["secret"]
 
     check_package = _load("mltutor.check", job["check_path"], package=True)
-    check = _check_internals(check_package)
+    check = _gather_internals(check_package)
     wire = _load("_mltutor_wire", job["wire_path"])
     import numpy  # imported before the hook, as every submission needs it
 

@@ -63,7 +63,7 @@ from mltutor.check import ChoiceExercise, Exercise, compare
 from mltutor.check._compare import _plain, _Refused
 
 __all__ = ["export_chapter", "hidden_cases", "hidden_check", "require", "graded_exercises",
-           "check_submissions", "IsolatedTests", "main"]
+           "ungradable_submissions", "IsolatedTests", "main"]
 
 REPO = Path(__file__).resolve().parents[2]
 CHECK_CELL = re.compile(r"^\s*(ex\d+)\.check\((\w+)\)\s*$")
@@ -648,7 +648,7 @@ class IsolatedTests(_Preprocessor):
 # --------------------------------------------------------------------------------------------
 
 
-def check_submissions(course: Path, assignment: str) -> list[str]:
+def ungradable_submissions(course: Path, assignment: str) -> list[str]:
     """Warnings for submitted notebooks that nbgrader would grade wrongly, each with its route.
 
     A notebook without the assignment's nbgrader cell ids (the learner's copy from
@@ -712,7 +712,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.add_argument("course", type=Path, help="the nbgrader course directory")
         parser.add_argument("assignment", help="the assignment, e.g. ch03_precision_recall")
         args = parser.parse_args(argv[1:])
-        problems = check_submissions(args.course, args.assignment)
+        problems = ungradable_submissions(args.course, args.assignment)
         for line in problems:
             print(f"warning: {line}", file=sys.stderr)
         if not problems:
