@@ -16,6 +16,7 @@ import itertools
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ __all__ = [
     "CocoDetections",
     "CocoGroundTruth",
     "ImageBoxes",
+    "check_error_thresholds",
     "parse_coco_detections",
     "parse_coco_gt",
     "check_label_kinds",
@@ -393,3 +395,20 @@ def check_label_kinds(parts: Sequence[np.ndarray], where: str) -> None:
         raise TypeError(
             f"{where}: string and numeric labels are mixed; use one kind of label everywhere."
         )
+
+
+def check_error_thresholds(foreground_iou: Any, background_iou: Any) -> tuple[float, float]:
+    """The IoU thresholds of :func:`mltutor.detection.error_breakdown`:
+    ``0 < background_iou <= foreground_iou <= 1``, both finite real numbers (NaN, inf and bools
+    raise TypeError, a real number out of range ValueError)."""
+    for name, v in (("foreground_iou", foreground_iou), ("background_iou", background_iou)):
+        if isinstance(v, bool) or not isinstance(v, Real) or not np.isfinite(v):
+            raise TypeError(f"{name} must be a real number in (0, 1]; got {v!r}.")
+        if not 0.0 < v <= 1.0:
+            raise ValueError(f"{name} must lie in (0, 1]; got {v!r}.")
+    if background_iou > foreground_iou:
+        raise ValueError(
+            f"background_iou ({background_iou!r}) must not exceed foreground_iou "
+            f"({foreground_iou!r})."
+        )
+    return float(foreground_iou), float(background_iou)

@@ -88,13 +88,12 @@ Object Detection Errors", ECCV 2020; the definitions follow ``tidecv/quantify.py
 
 from __future__ import annotations
 
-from numbers import Real
 from typing import Any
 
 import numpy as np
 
-from .._validation.detection import (CocoDetections, CocoGroundTruth, parse_coco_detections,
-                                     parse_coco_gt)
+from .._validation.detection import (CocoDetections, CocoGroundTruth, check_error_thresholds,
+                                     parse_coco_detections, parse_coco_gt)
 from ._coco import AREA_RANGES, MAX_DETS, RECALL_THRESHOLDS
 from ._iou import _iou_xywh
 from ._ap import coco_sampled_precision
@@ -107,21 +106,6 @@ CAUSES = ("classification", "localisation", "both", "duplicate", "background", "
 #: The two special fixes — perfect precision, perfect recall.
 SPECIAL = ("false_positives", "false_negatives")
 _CLS, _LOC, _BOTH, _DUPE, _BKG = range(5)
-
-
-def _check_thresholds(foreground_iou: Any, background_iou: Any) -> tuple[float, float]:
-    """``0 < background_iou <= foreground_iou <= 1``, both real numbers."""
-    for name, v in (("foreground_iou", foreground_iou), ("background_iou", background_iou)):
-        if isinstance(v, bool) or not isinstance(v, Real) or not np.isfinite(v):
-            raise TypeError(f"{name} must be a real number in (0, 1]; got {v!r}.")
-        if not 0.0 < v <= 1.0:
-            raise ValueError(f"{name} must lie in (0, 1]; got {v!r}.")
-    if background_iou > foreground_iou:
-        raise ValueError(
-            f"background_iou ({background_iou!r}) must not exceed foreground_iou "
-            f"({foreground_iou!r})."
-        )
-    return float(foreground_iou), float(background_iou)
 
 
 def _match(gt: CocoGroundTruth, dt: CocoDetections, t_f: float, gt_ignore: np.ndarray):
@@ -260,7 +244,7 @@ def error_breakdown(
     >>> round(r["delta_AP"]["classification"], 6), r["delta_AP"]["localisation"]
     (1.0, 0.0)
     """
-    t_f, t_b = _check_thresholds(foreground_iou, background_iou)
+    t_f, t_b = check_error_thresholds(foreground_iou, background_iou)
     if hasattr(coco_gt, "dataset") and not isinstance(coco_gt, dict):  # a pycocotools COCO object
         coco_gt = coco_gt.dataset
     gt = parse_coco_gt(coco_gt)
