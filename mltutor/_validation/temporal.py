@@ -38,6 +38,7 @@ MAX_TIOU_THRESHOLD = 1 - 1e-9
 _SEGMENT = operator.itemgetter("segment")
 _LABEL = operator.itemgetter("label")
 _SCORE = operator.itemgetter("score")
+_PLAIN = {float, int}  # JSON's numbers: read with np.fromiter (bool is not among them)
 
 
 @dataclass
@@ -187,10 +188,21 @@ def _find_bad_record(records: Any, where: str, required: Sequence[str]) -> None:
 def _columns(records: Sequence, with_score: bool):
     """Segments (n, 2), labels and scores (or None) of a list of records, or an exception."""
     n = len(records)
-    # No dtype: strings stay strings (np.array(..., float) would read "1.5") and are refused.
-    seg = np.array(list(map(_SEGMENT, records))) if n else np.zeros((0, 2))
+    segments = list(map(_SEGMENT, records))
     labels = list(map(_LABEL, records))
-    score = np.array(list(map(_SCORE, records))) if with_score else None
+    scores = list(map(_SCORE, records)) if with_score else None
+    if n == 0:
+        seg = np.zeros((0, 2))
+    elif set(map(len, segments)) == {2} and set(map(type, chain.from_iterable(segments))) <= _PLAIN:
+        seg = np.fromiter(chain.from_iterable(segments), np.float64, 2 * n).reshape(n, 2)
+    else:
+        # No dtype: strings stay strings (np.array(..., float) would read "1.5") and are refused.
+        seg = np.array(segments)
+    if with_score:
+        plain = set(map(type, scores)) <= _PLAIN
+        score = np.fromiter(scores, np.float64, n) if plain else np.array(scores)
+    else:
+        score = None
     if seg.dtype.kind not in "iuf" or seg.ndim != 2 or seg.shape[1] != 2:
         raise ValueError
     seg = seg.astype(np.float64, copy=False)

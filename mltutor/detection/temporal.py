@@ -292,10 +292,16 @@ def _activitynet_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
     pair_gt = gt_order[pair_pos]
     s, e = p.pr_start[order][pair_det], p.pr_end[order][pair_det]
     iou = _tiou(s, e, p.gt_start[pair_gt], p.gt_end[pair_gt])
+    # Only predictions with a pair that can match go to the kernel; the others are false
+    # positives at every threshold.
+    near = iou >= thresholds.min()
+    pair_det, pair_gt, iou = pair_det[near], pair_gt[near], iou[near]
+    cand = np.unique(pair_det)
     no_flags = np.zeros((n_gt, 1), dtype=bool)
-    match = greedy_match(pair_det, pair_gt, iou, _rank_within(det_group), no_flags,
-                         no_flags[:, 0], thresholds)
-    tp = match[:, 0, :] >= 0  # (n_pr in class/score order, T)
+    match = greedy_match(np.searchsorted(cand, pair_det), pair_gt, iou,
+                         _rank_within(det_group)[cand], no_flags, no_flags[:, 0], thresholds)
+    tp = np.zeros((n_pr, thresholds.shape[0]), dtype=bool)  # in class/score order
+    tp[cand] = match[:, 0, :] >= 0
     bounds = np.searchsorted(p.pr_class[order], np.arange(n_cls + 1))
     n_pos = np.bincount(p.gt_class, minlength=n_cls)
     ap = np.zeros((n_cls, thresholds.shape[0]))
