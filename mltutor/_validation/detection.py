@@ -16,18 +16,21 @@ import itertools
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from .boxes import check_boxes, first_bad_box
+from .params import check_scalar
 
 __all__ = [
     "CocoDetections",
     "CocoGroundTruth",
     "ImageBoxes",
     "check_error_thresholds",
+    "check_pr_points",
+    "check_ranked_detections",
     "parse_coco_detections",
     "parse_coco_gt",
     "check_label_kinds",
@@ -412,3 +415,53 @@ def check_error_thresholds(foreground_iou: Any, background_iou: Any) -> tuple[fl
             f"({foreground_iou!r})."
         )
     return float(foreground_iou), float(background_iou)
+
+
+def check_pr_points(recall: Any, precision: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The points of a detection precision-recall curve (1-D, one length, finite, in [0, 1],
+    recall non-decreasing), as float64 arrays."""
+    r = np.asarray(recall, dtype=np.float64)
+    p = np.asarray(precision, dtype=np.float64)
+    if r.ndim != 1 or p.ndim != 1 or r.shape != p.shape:
+        raise ValueError(
+            f"recall and precision must be 1-D arrays of the same length; got shapes {r.shape} "
+            f"and {p.shape}."
+        )
+    if not (np.isfinite(r).all() and np.isfinite(p).all()):
+        raise ValueError("recall and precision must be finite (no NaN or infinity).")
+    if ((r < 0) | (r > 1) | (p < 0) | (p > 1)).any():
+        raise ValueError("recall and precision must lie in [0, 1].")
+    if (np.diff(r) < 0).any():
+        raise ValueError(
+            "recall must be non-decreasing: give the points in decreasing score order, one per "
+            "detection.  (scikit-learn's precision_recall_curve runs the other way and ends with an "
+            "artificial point (recall 0, precision 1): reverse it and drop that point first.)"
+        )
+    return r, p
+
+
+def check_ranked_detections(
+    scores: Any, is_tp: Any, n_positives: Any
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """One class's detections: finite scores, 0/1 (or bool) match flags of the same length, and
+    the number of ground-truth objects, an int >= 0 no smaller than the matched detections."""
+    s = np.asarray(scores, dtype=np.float64).reshape(-1) if np.ndim(scores) else None
+    t = np.asarray(is_tp).reshape(-1) if np.ndim(is_tp) else None
+    if s is None or t is None:
+        raise TypeError("scores and is_tp must be array-likes with one entry per detection.")
+    if s.shape != t.shape:
+        raise ValueError(f"scores has {s.shape[0]} entries but is_tp has {t.shape[0]}; one per detection.")
+    if not np.isfinite(s).all():
+        raise ValueError("scores must be finite (no NaN or infinity).")
+    if t.dtype.kind != "b":
+        if t.dtype.kind not in "iuf" or not np.isin(t, (0, 1)).all():
+            raise ValueError("is_tp must hold booleans (or 0/1): True where the detection matched an object.")
+        t = t.astype(bool)
+    n_positives = check_scalar(n_positives, "n_positives", Integral, min_val=0,
+                               expected="an int >= 0 (number of ground-truth objects)")
+    if t.sum() > n_positives:
+        raise ValueError(
+            f"{int(t.sum())} detections are marked true positive but there are only {n_positives} "
+            "ground-truth objects: each object can be matched once."
+        )
+    return s, t, n_positives

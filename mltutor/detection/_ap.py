@@ -30,12 +30,12 @@ from per-detection scores and match flags, which is what a detection evaluator h
 
 from __future__ import annotations
 
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 
 from .._validation import UndefinedMetricWarning, warn
+from .._validation.detection import check_pr_points, check_ranked_detections
 
 __all__ = [
     "AP_METHODS",
@@ -71,27 +71,6 @@ def precision_envelope(precision: Any) -> np.ndarray:
     return np.maximum.accumulate(p[::-1])[::-1] if p.size else p.copy()
 
 
-def _check_curve(recall: Any, precision: Any) -> tuple[np.ndarray, np.ndarray]:
-    r = np.asarray(recall, dtype=np.float64)
-    p = np.asarray(precision, dtype=np.float64)
-    if r.ndim != 1 or p.ndim != 1 or r.shape != p.shape:
-        raise ValueError(
-            f"recall and precision must be 1-D arrays of the same length; got shapes {r.shape} "
-            f"and {p.shape}."
-        )
-    if not (np.isfinite(r).all() and np.isfinite(p).all()):
-        raise ValueError("recall and precision must be finite (no NaN or infinity).")
-    if ((r < 0) | (r > 1) | (p < 0) | (p > 1)).any():
-        raise ValueError("recall and precision must lie in [0, 1].")
-    if (np.diff(r) < 0).any():
-        raise ValueError(
-            "recall must be non-decreasing: give the points in decreasing score order, one per "
-            "detection.  (scikit-learn's precision_recall_curve runs the other way and ends with an "
-            "artificial point (recall 0, precision 1): reverse it and drop that point first.)"
-        )
-    return r, p
-
-
 def interpolated_average_precision(recall: Any, precision: Any, *, method: str = "all-point") -> float:
     r"""Average of the precision envelope :math:`\max_{r' \ge r} p(r')` over recall.
 
@@ -123,7 +102,7 @@ def interpolated_average_precision(recall: Any, precision: Any, *, method: str =
     """
     if method not in AP_METHODS:
         raise ValueError(f"method must be one of {AP_METHODS}; got {method!r}.")
-    r, p = _check_curve(recall, precision)
+    r, p = check_pr_points(recall, precision)
     if method == "all-point":
         return _all_point(r, p)
     return _envelope_mean(r, p, _VOC2007_RECALLS if method == "voc2007" else _COCO_RECALLS)
@@ -159,31 +138,6 @@ def _envelope_mean(r: np.ndarray, p: np.ndarray, points: np.ndarray) -> float:
     return float(np.mean(values))
 
 
-def _check_detections(scores: Any, is_tp: Any, n_positives: Any) -> tuple[np.ndarray, np.ndarray, int]:
-    s = np.asarray(scores, dtype=np.float64).reshape(-1) if np.ndim(scores) else None
-    t = np.asarray(is_tp).reshape(-1) if np.ndim(is_tp) else None
-    if s is None or t is None:
-        raise TypeError("scores and is_tp must be array-likes with one entry per detection.")
-    if s.shape != t.shape:
-        raise ValueError(f"scores has {s.shape[0]} entries but is_tp has {t.shape[0]}; one per detection.")
-    if not np.isfinite(s).all():
-        raise ValueError("scores must be finite (no NaN or infinity).")
-    if t.dtype.kind != "b":
-        if t.dtype.kind not in "iuf" or not np.isin(t, (0, 1)).all():
-            raise ValueError("is_tp must hold booleans (or 0/1): True where the detection matched an object.")
-        t = t.astype(bool)
-    if isinstance(n_positives, (bool, np.bool_)) or not isinstance(n_positives, Integral):
-        raise TypeError(f"n_positives must be an int >= 0 (number of ground-truth objects); got {n_positives!r}.")
-    if n_positives < 0:
-        raise ValueError(f"n_positives must be >= 0; got {n_positives}.")
-    if t.sum() > n_positives:
-        raise ValueError(
-            f"{int(t.sum())} detections are marked true positive but there are only {n_positives} "
-            "ground-truth objects: each object can be matched once."
-        )
-    return s, t, int(n_positives)
-
-
 def detection_pr_curve(
     scores: Any, is_tp: Any, n_positives: int, *, eps: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -210,7 +164,7 @@ def detection_pr_curve(
     -------
     recall, precision, sorted_scores : ndarray of float64, shape (n_detections,)
     """
-    s, t, n_pos = _check_detections(scores, is_tp, n_positives)
+    s, t, n_pos = check_ranked_detections(scores, is_tp, n_positives)
     if n_pos == 0:
         raise ValueError("n_positives is 0: recall is undefined without ground-truth objects.")
     order = np.argsort(-s, kind="mergesort")
@@ -237,7 +191,7 @@ def detection_average_precision(
     """
     if method not in AP_METHODS:
         raise ValueError(f"method must be one of {AP_METHODS}; got {method!r}.")
-    _, _, n_pos = _check_detections(scores, is_tp, n_positives)
+    _, _, n_pos = check_ranked_detections(scores, is_tp, n_positives)
     if n_pos == 0:
         warn(
             "No ground-truth objects (n_positives=0): average precision is undefined; returning nan.",
