@@ -18,6 +18,7 @@ from .arrays import describe
 from .detection import _DT_ID_KEYS, _bboxes, _columns, _describe, _ids, _index_of, _numbers, _unknown
 
 __all__ = ["check_binary_masks", "check_rle_list", "bulk_rle_strings", "bulk_polygons", "check_decoded", "check_polygons", "check_image_size",
+           "check_rle_sizes",
            "check_iscrowd", "image_sizes", "ScoredRecords", "parse_scored_records", "result_boxes",
            "result_segmentations"]
 
@@ -363,3 +364,17 @@ def result_segmentations(detections: Any) -> tuple | None:
     if not _all_or_none(detections, "segmentation", has, "the keypoints' extent"):
         return None
     return tuple(d["segmentation"] for d in detections)
+
+
+def check_rle_sizes(rles: Any, obj: np.ndarray, heights: np.ndarray, widths: np.ndarray,
+                    where: Callable[[int], str]) -> None:
+    """Each RLE's ``size`` is its image's (where the image gives one); ``obj[j]`` is RLE j's record.
+
+    ``rles`` is an RLE set of ``mltutor.detection.mask`` (its ``heights`` and ``widths``).
+    """
+    wrong = (heights[obj] >= 0) & ((rles.heights != heights[obj]) | (rles.widths != widths[obj]))
+    if wrong.any():
+        j = int(np.argmax(wrong))
+        i = int(obj[j])
+        raise ValueError(f"{where(i)}['segmentation'] has size {[int(rles.heights[j]), int(rles.widths[j])]!r}, but "
+                         f"its image is {[int(heights[i]), int(widths[i])]} (height, width).")

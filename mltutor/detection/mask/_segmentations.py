@@ -12,6 +12,7 @@ import numpy as np
 from ..._validation.masks import (
     bulk_polygons,
     check_polygons,
+    check_rle_sizes,
 )
 
 
@@ -34,17 +35,6 @@ def _concat_take(sets: list[RleSet], which: np.ndarray, index: np.ndarray) -> Rl
     offsets = _segment_starts(n_runs)
     gather = np.arange(offsets[-1]) - np.repeat(offsets[:-1], n_runs) + np.repeat(starts[pick], n_runs)
     return RleSet(heights[pick], widths[pick], counts[gather], offsets)
-
-
-def _check_rle_sizes(rles: RleSet, obj: np.ndarray, heights: np.ndarray, widths: np.ndarray,
-                     where: Callable[[int], str]) -> None:
-    """Each RLE's ``size`` is its image's (where the image gives one); ``obj[j]`` is RLE j's record."""
-    wrong = (heights[obj] >= 0) & ((rles.heights != heights[obj]) | (rles.widths != widths[obj]))
-    if wrong.any():
-        j = int(np.argmax(wrong))
-        i = int(obj[j])
-        raise ValueError(f"{where(i)}['segmentation'] has size {[int(rles.heights[j]), int(rles.widths[j])]!r}, but "
-                         f"its image is {[int(heights[i]), int(widths[i])]} (height, width).")
 
 
 def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarray,
@@ -78,7 +68,7 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
         for i, seg in zip(rle_obj, rle_dicts):
             as_rle_set(seg, f"{where(i)}['segmentation']")
         raise
-    _check_rle_sizes(rles, rle_obj_a, heights, widths, where)
+    check_rle_sizes(rles, rle_obj_a, heights, widths, where)
     if not poly_obj:  # every field an RLE (COCO results): already in record order, nothing to gather
         return rles
     poly_obj_a = np.array(poly_obj, dtype=np.int64)
