@@ -33,9 +33,9 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from ._validation import UndefinedMetricWarning, warn
-from ._validation.arrays import as_numpy, float_eps
-from ._validation.stats import check_group_ids
+from ._validation.report import check_evaluate_inputs
 from .calibration import expected_calibration_error, log_softmax
+from .confusion import confusion_counts, per_class_counts, precision_recall_fscore
 from .stats import bootstrap_ci
 
 __all__ = ["ClassRow", "Confusion", "EvaluationReport", "MetricInterval", "evaluate"]
@@ -47,9 +47,6 @@ HEADLINE = (
     ("macro_f1", "macro F1"),
     ("weighted_f1", "weighted F1"),
 )
-#: Rows of probabilities must lie in [0, 1] within this tolerance, and sum to 1 within it (or
-#: within the rounding of their own dtype, if coarser: float16 rows of 3 sum to 1 +- 1.5e-3).
-_PROB_ATOL = 1e-4
 
 
 class MetricInterval(NamedTuple):
@@ -85,25 +82,25 @@ class Confusion(NamedTuple):
     predicted: int
 
 
-def _counts(y_true: np.ndarray, y_pred: np.ndarray, k: int) -> np.ndarray:
-    return np.bincount(y_true * k + y_pred, minlength=k * k).reshape(k, k)
-
-
 def _per_class(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Precision, recall, F1 (0 where undefined), support and predicted count per class."""
-    tp = np.diag(cm).astype(float)
-    support = cm.sum(axis=1)
-    predicted = cm.sum(axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = np.where(predicted > 0, tp / predicted, 0.0)
-        recall = np.where(support > 0, tp / support, 0.0)
-        f1 = np.where(support + predicted > 0, 2 * tp / (support + predicted), 0.0)
-    return precision, recall, f1, support, predicted
+    """Precision, recall, F1 (0 where undefined), support and predicted count per class, from
+    kernel 1's one-vs-rest counts and rates (``zero_division=0``, no warning).
+
+    Measured on 3,783 samples of 101 classes (a shared 2-core machine), a resample's four headline
+    numbers take about 160 us this way against 100-115 us with the table's marginals divided
+    inline: about 0.05 s more for a 1000-resample report that takes about 0.35 s in all.  The
+    kernel is kept, so that the report's precision, recall and F1 follow the rule every metric
+    uses (same numbers, bit for bit, on that set).
+    """
+    counts = per_class_counts(cm)
+    precision, recall, f1, support = precision_recall_fscore(counts, zero_division=0.0,
+                                                              warn_for=())
+    return precision, recall, f1, support, counts.tp + counts.fp
 
 
 def _headline(y_true: np.ndarray, y_pred: np.ndarray, k: int) -> np.ndarray:
     """[accuracy, balanced accuracy, macro F1, weighted F1], as scikit-learn computes them."""
-    cm = _counts(y_true, y_pred, k)
+    cm = confusion_counts(y_true, y_pred, k)
     _, recall, f1, support, predicted = _per_class(cm)
     seen = support > 0
     present = seen | (predicted > 0)
@@ -290,119 +287,15 @@ class EvaluationReport:
 
 
 # ---------------------------------------------------------------------------------------------
-# Input checks
+# Probabilities and NLL (the inputs are checked by mltutor._validation.report)
 # ---------------------------------------------------------------------------------------------
 
 
-def _check_int(value: Any, name: str, low: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}")
-    return int(value)
-
-
-def _class_indices(values: Any, name: str) -> np.ndarray:
-    arr = as_numpy(values, name)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D class indices, got shape {arr.shape}")
-    if arr.size == 0:
-        raise ValueError(f"{name} is empty")
-    if arr.dtype.kind in "fc":
-        if not (np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))):
-            raise TypeError(f"{name} must hold integer class indices 0 ... K-1, got non-integers")
-        arr = arr.astype(np.int64)
-    elif arr.dtype.kind == "b" or arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must hold integer class indices 0 ... K-1, got dtype {arr.dtype}")
-    if arr.min() < 0:
-        raise ValueError(f"{name} must hold class indices 0 ... K-1, found {int(arr.min())}")
-    return arr.astype(np.int64)
-
-
-def _check_groups(groups: Any, y: np.ndarray) -> np.ndarray | None:
-    """One group id per sample, each group within one true class (the bootstrap's strata)."""
-    if groups is None:
-        return None
-    groups = as_numpy(groups, "groups")
-    if groups.shape != y.shape:
-        raise ValueError(f"groups must have one id per sample, shape {y.shape}, got {groups.shape}")
-    check_group_ids(groups, "groups")  # before np.unique, which makes one group of all NaNs
-    _, code = np.unique(groups, return_inverse=True)
-    first_class = np.zeros(code.max() + 1, dtype=y.dtype)
-    first_class[code] = y
-    if np.any(first_class[code] != y):
-        raise ValueError("groups must not mix classes: every group holds samples of one true class "
-                         "(use group ids that are unique across classes)")
-    return groups
-
-
-def _check_names(class_names: Any, k: int | None) -> tuple[str, ...] | None:
-    if class_names is None:
-        return None
-    if isinstance(class_names, str):
-        raise TypeError("class_names must be a sequence of names, not a single string")
-    names = tuple(str(c) for c in class_names)
-    if k is not None and len(names) != k:
-        raise ValueError(f"class_names has {len(names)} entries but the scores have {k} columns")
-    if len(set(names)) != len(names):
-        raise ValueError("class_names must be unique")
-    return names
-
-
-def _probability_rows(scores: np.ndarray, eps: float) -> np.ndarray:
-    """Which rows are probabilities: in [0, 1] and summing to 1.
-
-    The entries may stray from [0, 1] by 1e-4 only (arithmetic noise such as -1e-9: rounding a
-    probability to a coarser dtype never takes it outside); the sum by 1e-4 or ``k * eps``, the
-    rounding of the dtype the scores came in (``eps``), if that is coarser.
-    """
-    k = scores.shape[1]
-    in_range = np.all((scores >= -_PROB_ATOL) & (scores <= 1 + _PROB_ATOL), axis=1)
-    return in_range & (np.abs(scores.sum(axis=1) - 1.0) <= max(_PROB_ATOL, k * eps))
-
-
-def _not_probabilities(scores: np.ndarray, rows: np.ndarray) -> str:
-    """The first row that is not a probability vector, and how to make it one, for a message."""
-    bad = int(np.flatnonzero(~rows)[0])
-    row = scores[bad]
-    return (f"row {bad} ({np.array2string(row, precision=4, threshold=8)}) sums to "
-            f"{row.sum():.6g}, with entries from {row.min():.4g} to {row.max():.4g}. If they "
-            "are probabilities rounded on the way (saved with a few decimals, say), renormalise "
-            "them first: P / P.sum(axis=1, keepdims=True)")
-
-
-def _probabilities(scores: np.ndarray, logits: Any,
-                   eps: float) -> tuple[np.ndarray, np.ndarray | None]:
-    """(probabilities, log-probabilities or None when the scores were probabilities).
-
-    ``"auto"`` takes the scores as probabilities when every row is one (up to the rounding of
-    the dtype they came in, ``eps``), as logits when no row is, or when fewer than half are and
-    some score is negative (a few rows of logits look like probabilities by chance: 2 classes of
-    100,000 samples have some), and refuses any other mix: a softmax of rows that are
-    probabilities changes every calibration number without a word.
-    """
-    if isinstance(logits, str) and logits == "auto":
-        rows = _probability_rows(scores, eps)
-        if rows.all():
-            logits = False
-        elif not rows.any() or (2 * rows.sum() < rows.size and scores.min() < -_PROB_ATOL):
-            logits = True
-        else:
-            raise ValueError(
-                f"scores_or_logits: {int(rows.sum())} of {rows.size} rows are probabilities (in "
-                "[0, 1], summing to 1) and the others are not: "
-                f"{_not_probabilities(scores, rows)}; if they are logits, pass logits=True "
-                "(softmax every row)")
-    elif logits is not True and logits is not False:
-        raise ValueError(f"logits must be 'auto', True or False, got {logits!r}")
+def _probabilities(scores: np.ndarray, logits: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """(probabilities, log-probabilities or None when the scores were probabilities)."""
     if logits:
         logp = log_softmax(scores, axis=1)
         return np.exp(logp), logp
-    rows = _probability_rows(scores, eps)
-    if not rows.all():
-        raise ValueError("logits=False but some rows are not probabilities (each row must lie "
-                         f"in [0, 1] and sum to 1): {_not_probabilities(scores, rows)}; if they "
-                         "are logits or other raw scores, pass logits=True (softmax every row)")
     probs = np.clip(scores, 0.0, None)  # rounding noise (-1e-9) is not a negative probability
     return probs / probs.sum(axis=1, keepdims=True), None
 
@@ -520,50 +413,21 @@ def evaluate(
     >>> [row.name for row in r.per_class]
     ['b', 'a', 'c']
     """
-    y = _class_indices(y_true, "y_true")
-    scores = as_numpy(scores_or_logits, "scores_or_logits")
-    n_resamples = _check_int(n_resamples, "n_resamples", 1)
-    top_confusions = _check_int(top_confusions, "top_confusions", 0)
-    n_bins = _check_int(n_bins, "n_bins", 1)
-    if scores.ndim == 2:
-        if scores.dtype.kind not in "iufb" or scores.dtype.kind == "b":
-            raise TypeError(f"scores_or_logits must be numbers, got dtype {scores.dtype}")
-        eps = float_eps(scores_or_logits, scores)  # of the dtype given (bfloat16: 2**-7)
-        scores = scores.astype(np.float64)
-        if not np.all(np.isfinite(scores)):
-            raise ValueError("scores_or_logits holds NaN or infinite values")
-        k = scores.shape[1]
-        names = _check_names(class_names, k)
-    elif scores.ndim == 1:
-        names = _check_names(class_names, None)
-        preds = _class_indices(scores, "scores_or_logits (1-D: predicted classes)")
-        k = len(names) if names is not None else int(max(y.max(), preds.max())) + 1
-        if preds.max() >= k:
-            raise ValueError(f"a predicted class index ({int(preds.max())}) is outside the "
-                             f"{k} class_names")
-    else:
-        raise ValueError("scores_or_logits must have shape (n_samples, n_classes) (or be 1-D "
-                         f"predicted classes), got shape {scores.shape}")
-    if scores.shape[0] != y.shape[0]:
-        raise ValueError(f"y_true has {y.shape[0]} samples but scores_or_logits has "
-                         f"{scores.shape[0]}")
-    if k < 2:
-        raise ValueError(f"need at least 2 classes, got {k}")
-    if y.max() >= k:
-        raise ValueError(f"y_true holds class index {int(y.max())} but there are only {k} "
-                         "classes (score columns)")
-    if names is None:
-        names = tuple(str(i) for i in range(k))
-    groups = _check_groups(groups, y)
+    checked = check_evaluate_inputs(
+        y_true, scores_or_logits, class_names=class_names, n_resamples=n_resamples,
+        logits=logits, top_confusions=top_confusions, n_bins=n_bins, groups=groups)
+    y, k, names, groups = checked.y, checked.k, checked.names, checked.groups
+    n_resamples, top_confusions, n_bins = (checked.n_resamples, checked.top_confusions,
+                                           checked.n_bins)
 
-    if scores.ndim == 2:
-        probs, logp = _probabilities(scores, logits, eps)
-        pred = scores.argmax(axis=1)
+    if checked.scores is not None:
+        probs, logp = _probabilities(checked.scores, checked.logits)
+        pred = checked.scores.argmax(axis=1)
         ece = expected_calibration_error(y, probs, n_bins=n_bins)
         mean_conf = float(probs.max(axis=1).mean())
         nll = _nll(y, probs, logp)
     else:
-        probs, pred, ece, mean_conf, nll = None, preds, None, None, None
+        probs, pred, ece, mean_conf, nll = None, checked.preds, None, None, None
 
     result = bootstrap_ci(lambda t, p: _headline(t, p, k), y, pred, n_resamples=n_resamples,
                           confidence_level=confidence_level, random_state=random_state,
@@ -573,7 +437,7 @@ def evaluate(
                       for a in (result.estimate, result.low, result.high))
     intervals = [MetricInterval(float(est[i]), float(low[i]), float(high[i])) for i in range(4)]
 
-    cm = _counts(y, pred, k)
+    cm = confusion_counts(y, pred, k)
     precision, recall, f1, support, _ = _per_class(cm)
     order = np.lexsort((np.arange(k), f1))
     rows = tuple(ClassRow(int(i), names[i], float(precision[i]), float(recall[i]), float(f1[i]),

@@ -91,7 +91,7 @@ def test_evaluate_two_class_logits_of_a_large_test_set_are_logits():
     rng = np.random.default_rng(0)
     z = rng.normal(scale=0.5, size=(100_000, 2))
     y = rng.integers(0, 2, z.shape[0])
-    from mltutor.report import _probability_rows
+    from mltutor._validation.report import probability_rows as _probability_rows
     assert 0 < _probability_rows(z, np.finfo(z.dtype).eps).sum() < 10   # a few rows look like probabilities
     r = evaluate(y, z, n_resamples=2)
     explicit = evaluate(y, z, n_resamples=2, logits=True)

@@ -31,6 +31,7 @@ __all__ = [
     "check_confidence_level",
     "check_confusion_counts",
     "check_conformal_scores",
+    "check_group_codes",
     "check_group_ids",
     "check_groups_vary",
     "check_kappa_replace",
@@ -47,6 +48,7 @@ __all__ = [
     "check_proportion_method",
     "check_random_state",
     "check_samples",
+    "varies_within_groups",
 ]
 
 #: ``proportion_ci`` methods, with the statsmodels spelling each one stands for.
@@ -442,6 +444,25 @@ def check_samples(**arrays: Any) -> tuple[int, dict[str, np.ndarray]]:
     return n, out
 
 
+def check_group_codes(groups: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(groups, group_code)``: one group id per sample (shape ``(n,)``), none missing, and each
+    sample's group as a code of ``np.unique(groups, return_inverse=True)``."""
+    groups = as_numpy(groups, "groups")
+    if groups.ndim != 1 or groups.shape[0] != n:
+        raise ValueError(f"groups must have one id per sample, shape ({n},), got {groups.shape}")
+    check_group_ids(groups, "groups")  # before np.unique, which makes one group of all NaNs
+    _, group_code = np.unique(groups, return_inverse=True)
+    return groups, group_code
+
+
+def varies_within_groups(group_code: np.ndarray, values: np.ndarray) -> bool:
+    """Whether some group (codes from :func:`check_group_codes`) holds two different ``values``
+    (a stratum or a class that should be constant within each group)."""
+    first = np.zeros(group_code.max() + 1, dtype=values.dtype)
+    first[group_code] = values
+    return bool(np.any(first[group_code] != values))
+
+
 def check_bootstrap_groups(groups: Any, strata: Any, n: int):
     """``(members, bounds, strata_code)`` for a group bootstrap, or None when ``groups`` is None.
 
@@ -452,11 +473,7 @@ def check_bootstrap_groups(groups: Any, strata: Any, n: int):
         if strata is not None:
             raise ValueError("strata needs groups: pass groups= as well (one group id per sample)")
         return None
-    groups = as_numpy(groups, "groups")
-    if groups.ndim != 1 or groups.shape[0] != n:
-        raise ValueError(f"groups must have one id per sample, shape ({n},), got {groups.shape}")
-    check_group_ids(groups, "groups")
-    _, group_code = np.unique(groups, return_inverse=True)
+    groups, group_code = check_group_codes(groups, n)
     if strata is None:
         strata_code = np.zeros(n, dtype=np.int64)
     else:
@@ -467,9 +484,7 @@ def check_bootstrap_groups(groups: Any, strata: Any, n: int):
             )
         check_group_ids(strata, "strata")
         _, strata_code = np.unique(strata, return_inverse=True)
-        first = np.zeros(group_code.max() + 1, dtype=np.int64)
-        first[group_code] = strata_code
-        if np.any(first[group_code] != strata_code):
+        if varies_within_groups(group_code, strata_code):
             raise ValueError(
                 "strata must be constant within each group: a group lies in one stratum"
             )
