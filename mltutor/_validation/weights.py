@@ -17,7 +17,7 @@ import numpy as np
 
 from .arrays import as_numpy, column_or_1d, not_array_like, shown
 
-__all__ = ["check_sample_weight"]
+__all__ = ["check_area_weights", "check_sample_weight"]
 
 # Integer weights are summed in int64 only while no sum of them can wrap around: every count is
 # at most the sum of the absolute weights, which must stay below this.
@@ -128,3 +128,16 @@ def check_sample_weight(
             "sample_weight must contain at least one non-zero weight; all weights are 0."
         )
     return w
+
+
+def check_area_weights(
+    sample_weight: Any, n_samples: int, average: Any, y_type: str
+) -> np.ndarray | None:
+    """``sample_weight`` of ``roc_auc_score`` and ``average_precision_score``: float64 weights,
+    one per sample (a column is accepted).  All-zero weights are accepted for multilabel
+    ``average='samples'``, where they only average the per-sample scores (a zero sum then raises
+    ZeroDivisionError, as scikit-learn's ``np.average``)."""
+    return check_sample_weight(
+        sample_weight, n_samples, allow_column=True, others="y_true and y_score",
+        allow_all_zero=average == "samples" and y_type == "multilabel-indicator",
+    )

@@ -41,7 +41,6 @@ from .._validation import (
     check_indicator_scores,
     check_option,
     check_pos_label,
-    check_sample_weight,
     check_score_array,
     column_or_1d,
     contains,
@@ -51,6 +50,7 @@ from .._validation import (
     unique_labels,
     warn,
 )
+from .._validation.weights import check_area_weights
 from ._counts import BinaryCounts, cumulative_counts, run_starts, sort_classes
 from ._curves import _trapezoid, pr_points, roc_rates, too_few_points
 
@@ -390,7 +390,7 @@ def roc_auc_score(
     # Validated once, here; the kernels below never check again.
     y, y_type = score_target_type(y_true)
     s = check_score_array(y_score, y.shape[0])
-    w = _check_weights(sample_weight, y.shape[0], average, y_type)
+    w = check_area_weights(sample_weight, y.shape[0], average, y_type)
     if y_type == "multiclass" or (y_type == "binary" and s.ndim == 2 and s.shape[1] > 2):
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError(
@@ -412,16 +412,6 @@ def roc_auc_score(
         raise ValueError(f"{y_type} format is not supported")
     check_indicator_scores(y, s)
     return _as_float(_average_columns("roc_auc", y, s, average, w, max_fpr=max_fpr))
-
-
-def _check_weights(sample_weight: Any, n_samples: int, average: Any, y_type: str) -> np.ndarray | None:
-    """float64 weights, one per sample (a column is accepted).  All-zero weights are accepted for
-    multilabel ``average='samples'``, where they only average the per-sample scores (a zero sum
-    then raises ZeroDivisionError, as scikit-learn's ``np.average``)."""
-    return check_sample_weight(
-        sample_weight, n_samples, allow_column=True, others="y_true and y_score",
-        allow_all_zero=average == "samples" and y_type == "multilabel-indicator",
-    )
 
 
 def _multiclass_roc_auc(
@@ -523,7 +513,7 @@ def average_precision_score(
         if present.shape[0] == 2 and not contains(present, pos_label):
             raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
         s = column_or_1d(check_score_array(y_score, y.shape[0]), "y_score")
-        w = _check_weights(sample_weight, y.shape[0], average, y_type)
+        w = check_area_weights(sample_weight, y.shape[0], average, y_type)
         return _average_precision_positive(equals_label(y, pos_label), s, w)
     if y_type in ("multilabel-indicator", "multiclass") and not _is_one(pos_label):
         raise ValueError(
@@ -544,7 +534,7 @@ def average_precision_score(
         check_indicator_scores(y, s)
     else:
         raise ValueError(f"{y_type} format is not supported")
-    w = _check_weights(sample_weight, y.shape[0], average, y_type)
+    w = check_area_weights(sample_weight, y.shape[0], average, y_type)
     return _as_float(_average_columns("ap", y, s, average, w, pos_label=pos_label))
 
 
