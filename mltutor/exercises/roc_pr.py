@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mltutor.check import ChoiceExercise, Exercise, Misconception, case
+
 
 def _stats():
     """``scipy.stats``, imported by the references that need it: scipy is not a dependency of
@@ -30,8 +32,6 @@ def _stats():
     from scipy import stats
 
     return stats
-
-from mltutor.check import ChoiceExercise, Exercise, Misconception, case
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex9", "ex10", "ex11"]
 

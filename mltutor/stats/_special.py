@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from ._beta_quantile import beta_lower_quantile, log_beta_cdf
+from ._beta_quantile import _betaln, beta_lower_quantile, log_beta_cdf
 
 _LANCZOS = np.array([
     0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
@@ -98,3 +98,28 @@ def binom_cdf_half(k: int, n: int) -> float:
     log_terms = log_choose - n * math.log(2.0)
     top = log_terms.max()
     return float(min(1.0, math.exp(top) * np.sum(np.exp(log_terms - top))))
+
+
+def betaln(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """log B(a, b) for a, b > 0 (TOMS 708's ``betaln``, as ``scipy.special.betaln``)."""
+    return _betaln(a, b)
+
+
+def xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``x * log(y)``, and 0 where ``x == 0`` (even at ``y == 0``), as ``scipy.special.xlogy``."""
+    x, y = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x == 0, 0.0, x * np.log(y))
+
+
+def xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``x * log1p(y)``, and 0 where ``x == 0``, as ``scipy.special.xlog1py``."""
+    x, y = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x == 0, 0.0, x * np.log1p(y))
+
+
+def log_binom_cdf(k: np.ndarray, n: np.ndarray, p: float) -> np.ndarray:
+    """log P(Binomial(n, p) <= k) for 0 <= k < n, 0 < p < 1: ``log I_{1-p}(n - k, k + 1)``."""
+    k, n = np.asarray(k, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    return log_beta_cdf(n - k, k + 1.0, math.log1p(-p) - math.log(p))
