@@ -1,4 +1,4 @@
-"""Probabilities, logits and calibration targets (:mod:`mltutor.calibration`, :mod:`mltutor.calibration`).
+"""Probabilities, logits and calibration targets (:mod:`mltutor.calibration`).
 
 The checks for the scikit-learn twins (``brier_score_loss``, ``log_loss``, ``calibration_curve``)
 follow scikit-learn 1.9's order and error types; the others (temperature, Platt, isotonic, ECE) are
@@ -70,14 +70,6 @@ def check_real_array(
         what = "NaN" if np.isnan(arr).any() else "infinity"
         raise ValueError(f"Input {name} contains {what}; it must hold finite numbers.")
     return arr
-
-
-def check_probabilities_range(p: np.ndarray, name: str) -> None:
-    """Every value in [0, 1] (scikit-learn's two messages)."""
-    if p.size and p.max() > 1:
-        raise ValueError(f"{name} contains values greater than 1: {p.max()}")
-    if p.size and p.min() < 0:
-        raise ValueError(f"{name} contains values lower than 0: {p.min()}")
 
 
 def check_probabilities_range(p: np.ndarray, name: str) -> None:

@@ -2,8 +2,7 @@
 
 A score array is checked once, here, at the public function's entry: real numbers (no strings),
 finite (no NaN, no infinity), the right shape and one row per sample.  The kernels in
-:mod:`mltutor.curves` and :mod:`mltutor.curves` then work on the clean arrays and never
-check again.
+:mod:`mltutor.curves` then work on the clean arrays and never check again.
 """
 
 from __future__ import annotations
