@@ -36,6 +36,7 @@ from typing import Any, Literal
 import torch
 
 from .._validation import streaming as _checks
+from .._validation.params import check_scalar
 from . import _dist
 from ._layout import different_layouts, mismatch_message
 
@@ -369,8 +370,8 @@ class StreamingMetric:
             self._parallel_states())
         self._verify_loaded_totals(tensors)
         n_updates, synced = state_dict.get("n_updates", 0), state_dict.get("synced", False)
-        if isinstance(n_updates, bool) or not isinstance(n_updates, int) or n_updates < 0:
-            raise ValueError(f"state_dict['n_updates'] must be an integer >= 0; got {n_updates!r}.")
+        n_updates = check_scalar(n_updates, "state_dict['n_updates']", int, min_val=0,
+                                 expected="an integer >= 0", type_error=ValueError)
         if not isinstance(synced, bool):
             raise ValueError(f"state_dict['synced'] must be True or False; got {synced!r}.")
         for name, reduction in self._reductions.items():

@@ -40,6 +40,7 @@ import torch
 
 from .._validation import UndefinedMetricWarning, warn
 from .._validation import streaming as _checks
+from .._validation.params import check_scalar
 from ._sample_ids import first_occurrences
 from .base import StreamingMetric
 
@@ -252,8 +253,9 @@ class BinaryMetrics(StreamingMetric):
         threshold = float(threshold)
         if not math.isfinite(threshold):
             raise ValueError(f"threshold must be a finite number; got {threshold!r}.")
-        if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
-            raise ValueError(f"ignore_index must be an integer or None; got {ignore_index!r}.")
+        if ignore_index is not None:
+            ignore_index = check_scalar(ignore_index, "ignore_index", int,
+                                        expected="an integer or None", type_error=ValueError)
         self.threshold = threshold
         self.ignore_index = ignore_index
         self.thresholds = _checks.check_thresholds(thresholds)

@@ -22,6 +22,7 @@ from typing import Any
 import torch
 
 from .._validation import streaming as _checks
+from .._validation.params import check_scalar
 from ._sample_ids import first_occurrences
 from .base import StreamingMetric
 
@@ -146,10 +147,11 @@ class MulticlassMetrics(StreamingMetric):
             process_group=process_group,
             device=device,
         )
-        if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 2:
-            raise ValueError(f"num_classes must be an integer >= 2; got {num_classes!r}.")
-        if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, int)):
-            raise ValueError(f"ignore_index must be an integer or None; got {ignore_index!r}.")
+        num_classes = check_scalar(num_classes, "num_classes", int, min_val=2,
+                                   expected="an integer >= 2", type_error=ValueError)
+        if ignore_index is not None:
+            ignore_index = check_scalar(ignore_index, "ignore_index", int,
+                                        expected="an integer or None", type_error=ValueError)
         if dense is not None and not isinstance(dense, bool):
             raise ValueError(f"dense must be True, False or None (automatic); got {dense!r}.")
         self.num_classes = num_classes
