@@ -251,7 +251,7 @@ def _read_videos(named: list, with_score: bool):
     """
     lists = [records for records, _ in named]
     try:
-        if not all(map(_is_list, lists)):
+        if not set(map(type, lists)) <= {list, tuple} and not all(map(_is_list, lists)):
             raise TypeError
         seg, labels, score = _columns(list(chain.from_iterable(lists)), with_score)
         return seg, labels, score, list(map(len, lists))

@@ -284,7 +284,8 @@ def _activitynet_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
     n_pr, n_gt, n_cls = p.pr_score.shape[0], p.gt_class.shape[0], len(p.labels)
     # Class by class, descending score; among equal scores the later prediction first (the
     # reference's argsort()[::-1] when its sort is stable).
-    order = np.lexsort((-np.arange(n_pr), -p.pr_score, p.pr_class))
+    order = n_pr - 1 - np.argsort(-p.pr_score[::-1], kind="stable")
+    order = order[np.argsort(p.pr_class[order], kind="stable")]
     det_group = (p.pr_class * p.n_videos + p.pr_video)[order]
     gt_group = p.gt_class * p.n_videos + p.gt_video
     gt_order = np.argsort(gt_group, kind="stable")
