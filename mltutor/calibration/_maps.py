@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from numbers import Real
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .. import _validation as _chk
 from .._validation import calibration as _prob
+from .._validation.params import check_scalar
 from ._losses import _logit_problem, softmax
 
 class _Margins(NamedTuple):
@@ -280,9 +282,8 @@ def apply_platt(scores: Any, a: float, b: float) -> np.ndarray:
     [0.2689, 0.7311]
     """
     s = _prob.check_real_array(scores, "scores", ndims=(1, 2)).reshape(-1)
-    for name, v in (("a", a), ("b", b)):
-        number = isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_))
-        if not number or not np.isfinite(v):
-            raise ValueError(f"{name} must be a finite number; got {v!r}.")
-    z = float(a) * s + float(b)
+    a, b = (check_scalar(v, name, Real, min_val=-np.inf, max_val=np.inf,
+                         include_boundaries="neither", expected="a finite number",
+                         type_error=ValueError) for name, v in (("a", a), ("b", b)))
+    z = a * s + b
     return np.exp(-np.logaddexp(0.0, -z))

@@ -44,10 +44,12 @@ negative; the ΔmAPs are not additive and need not sum to :math:`1 - \mathrm{mAP
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
+from .._validation.params import check_scalar
 from .._validation.temporal import parse_ground_truth, parse_predictions
 from ._ap import interpolated_average_precision
 from ._matching import greedy_match, group_pairs
@@ -170,10 +172,8 @@ def temporal_error_breakdown(
     >>> out.map, out.delta_map["double"]
     (1.0, 0.0)
     """
-    for name, value in (("tiou_threshold", tiou_threshold), ("background_tiou", background_tiou)):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-            raise TypeError(f"{name} must be a number; got {value!r}")
-    alpha, beta = float(tiou_threshold), float(background_tiou)
+    alpha = check_scalar(tiou_threshold, "tiou_threshold", Real, expected="a number")
+    beta = check_scalar(background_tiou, "background_tiou", Real, expected="a number")
     if not 0.0 < beta < alpha < 1.0:
         raise ValueError("need 0 < background_tiou < tiou_threshold < 1; got "
                          f"background_tiou={beta}, tiou_threshold={alpha}")

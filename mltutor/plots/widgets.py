@@ -14,12 +14,13 @@ ipywidgets and pyplot are imported inside the functions: ``import mltutor`` need
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from .._validation import check_binary_scores
-from .._validation.params import check_cost, check_threshold
+from .._validation.params import check_cost, check_scalar, check_threshold
 from ..curves import OperatingPoint, ThresholdSweep, threshold_sweep
 from ._style import LEGEND_PT
 
@@ -504,10 +505,7 @@ def static_threshold_explorer(
 
     from matplotlib.colors import to_hex
 
-    if isinstance(n_positions, (bool, np.bool_)) or not isinstance(n_positions, (int, np.integer)):
-        raise TypeError(f"n_positions must be an int >= 2; got {n_positions!r}.")
-    if n_positions < 2:
-        raise ValueError(f"n_positions must be an int >= 2; got {n_positions!r}.")
+    n_positions = check_scalar(n_positions, "n_positions", Integral, min_val=2)
     setup = _explorer_setup(y_true, y_score, beta, c_fp, c_fn, pos_label, threshold)
     data = setup.data
     thresholds = _slider_positions(setup.lo, setup.hi, setup.start, int(n_positions))
