@@ -32,7 +32,13 @@ What it does:
    to another position and dispatches ``input``, then clicks along the slider as a reader drags
    it, and fails the page unless the shown threshold, the readout (whose first line names that
    threshold) and the figure's pixels change each time.
-5. Saves a full-page screenshot of every chapter (``book/NN_*.html``), the home page, the
+5. Loads every page again at phone width (390 px) and at 1280 px
+   (:func:`check_reading_widths`) and fails a page that is wider than the window
+   (``document.documentElement.scrollWidth > innerWidth``: it would scroll sideways), a code
+   or output block that scrolls sideways inside itself, or a right-hand contents entry that
+   reaches past its sidebar (cut off at the window's edge); saves the first phone screen of
+   each chapter as ``<page>-phone.png``.
+6. Saves a full-page screenshot of every chapter (``book/NN_*.html``), the home page, the
    glossary and the first exercise page in light mode, and of ``--dark-page`` pages (the home
    page and chapter 1 by default) in dark mode, into ``--screenshots``.
 
@@ -561,6 +567,85 @@ def check_page(context, base: str, page: PurePosixPath, root: Path,
     return result
 
 
+#: Window widths of the reading-width check: a phone and the desktop layout of the screenshots.
+PHONE_WIDTH, DESKTOP_WIDTH = 390, 1280
+
+# Widths that decide whether a page reads without sideways scrolling: the document's scroll
+# width, code/output blocks that scroll inside themselves, and right-hand contents entries that
+# reach past the sidebar (cut off at the window's edge).
+WIDTH_PROBE = r"""
+async () => {
+  if (window.MathJax && window.MathJax.startup && window.MathJax.startup.promise) {
+    await window.MathJax.startup.promise;
+  }
+  const doc = document.documentElement;
+  const scrolling = [...document.querySelectorAll('.bd-content pre')]
+    .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+    .map(pre => pre.textContent.trim().split('\n')[0].slice(0, 60));
+  const side = document.querySelector('.bd-sidebar-secondary');
+  let clipped = [];
+  if (side && side.getBoundingClientRect().width > 0
+      && getComputedStyle(side).visibility !== 'hidden') {
+    const edge = Math.min(side.getBoundingClientRect().right, innerWidth);
+    clipped = [...side.querySelectorAll('a')]
+      .filter(a => a.getBoundingClientRect().width > 0 && a.getBoundingClientRect().right > edge + 1)
+      .map(a => a.textContent.trim().slice(0, 60));
+  }
+  return {scrollWidth: doc.scrollWidth, innerWidth: innerWidth, scrolling: scrolling,
+          clipped: clipped};
+}
+"""
+
+
+def width_problems(probe: dict, width: int) -> list[str]:
+    """What a :data:`WIDTH_PROBE` result says is wider than a ``width`` px window."""
+    found = []
+    if probe["scrollWidth"] > probe["innerWidth"]:
+        found.append(f"at {width} px the page scrolls sideways: {probe['scrollWidth']} px wide "
+                     f"in a {probe['innerWidth']} px window")
+    for line in probe["scrolling"][:5]:
+        found.append(f"at {width} px a code or output block scrolls sideways: {line!r}")
+    for entry in probe["clipped"][:5]:
+        found.append(f"at {width} px a contents entry is cut off at the edge: {entry!r}")
+    return found
+
+
+def check_reading_widths(browser, base: str, pages: list[PurePosixPath], shots: Path | None,
+                         timeout_ms: int) -> list[PageResult]:
+    """Load each page at phone and desktop width: no sideways scroll, nothing cut off (issue 26).
+
+    At :data:`PHONE_WIDTH` and :data:`DESKTOP_WIDTH` px a page fails when the document is wider
+    than the window (``document.documentElement.scrollWidth > innerWidth``), when a code or
+    output block scrolls sideways inside itself, or when an entry of the right-hand contents
+    reaches past the sidebar (names cut off at the window's edge). Saves the first screen of
+    every chapter at phone width into ``shots`` as ``<page>-phone.png``.
+    """
+    results = []
+    for width in (PHONE_WIDTH, DESKTOP_WIDTH):
+        context = browser.new_context(viewport={"width": width, "height": 844})
+        context.route(re.compile(r"^(?!http://127\.0\.0\.1:).*"),
+                      lambda route: route.abort("blockedbyclient"))
+        for page in pages:
+            result = PageResult(f"{page} ({width} px)")
+            tab = context.new_page()
+            try:
+                tab.goto(base + str(page), wait_until="load", timeout=timeout_ms)
+                result.problems += width_problems(tab.evaluate(WIDTH_PROBE), width)
+                if shots is not None and width == PHONE_WIDTH and wants_screenshot(page):
+                    shots.mkdir(parents=True, exist_ok=True)
+                    tab.screenshot(path=str(shots / _shot_name(page, "-phone")))
+            except Exception as exc:  # a timeout or a crashed tab is a failure of this page
+                result.problems.append(f"did not load at {width} px: {exc}")
+            tab.close()
+            if result.problems:
+                results.append(result)
+        context.close()
+        print(f"  reading widths at {width} px: "
+              f"{sum(1 for r in results if r.page.endswith(f'({width} px)'))} page(s) with problems",
+              flush=True)
+    return results
+
+
 def _shot_name(page: PurePosixPath, suffix: str = "") -> str:
     """A page's screenshot file: its folder and stem (exercises and chapters share stems)."""
     stem = "-".join(page.with_suffix("").parts)
@@ -604,6 +689,8 @@ def run_browser(root: Path, pages: list[PurePosixPath], shots: Path, dark_pages:
                 print(f"  {page}: {status} (math {res.math}, widgets {res.widgets}, "
                       f"non-ASCII glyphs {res.glyphs})", flush=True)
             light.close()
+            results += check_reading_widths(browser, base, [p for p in pages if parse_page(
+                root / p).redirect is None], shots, timeout_ms)
             if dark_pages:
                 dark = new_context(dark=True)
                 for name in dark_pages:
