@@ -7,11 +7,11 @@ Every check raises a ``ValueError`` that names the argument or the record at fau
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["check_sigmas", "check_keypoint_array", "keypoint_records"]
+__all__ = ["check_sigmas", "check_keypoint_array", "check_num_keypoints", "keypoint_records"]
 
 
 def check_sigmas(sigmas: Any, name: str, default: np.ndarray) -> np.ndarray:
@@ -65,3 +65,14 @@ def keypoint_records(values: Sequence, n_kpt: int, where: Any, *, flags: bool) -
             check_keypoint_array(v, n_kpt, f"{where(i)}['keypoints']", flags=flags)
         arr = np.asarray(values, dtype=np.float64)  # only the unused v of a detection was not finite
     return arr.reshape(n, n_kpt, 3)
+
+
+def check_num_keypoints(values: Sequence, where: Callable[[int], str]) -> np.ndarray:
+    """The ``num_keypoints`` of each ground-truth annotation: an int >= 0 (bools refused), as an
+    int64 array; ``where(i)`` names annotation ``i`` in the message."""
+    bad = [i for i, v in enumerate(values)
+           if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0]
+    if bad:
+        raise ValueError(f"{where(bad[0])} has num_keypoints={values[bad[0]]!r}; "
+                         "expected a non-negative integer.")
+    return np.array(values, dtype=np.int64)

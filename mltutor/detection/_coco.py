@@ -39,7 +39,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .._validation.detection import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
-from .._validation.keypoints import check_sigmas, keypoint_records
+from .._validation.keypoints import check_num_keypoints, check_sigmas, keypoint_records
 from .._validation.masks import image_sizes, parse_scored_records, result_boxes, result_segmentations
 from ._iou import _iou_xywh
 from .keypoints import COCO_SIGMAS, pair_oks
@@ -387,11 +387,7 @@ def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas:
             raise ValueError(f"{_gt_where(i)} has no {key!r}; iou_type='keypoints' needs 'keypoints' and "
                              "'num_keypoints' in every annotation.")
     gt_kpt = keypoint_records([a["keypoints"] for a in anns], k, _gt_where, flags=True)
-    n_kpt = np.array([a["num_keypoints"] for a in anns], dtype=object)
-    bad = [i for i, v in enumerate(n_kpt) if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer))
-           or v < 0]
-    if bad:
-        raise ValueError(f"{_gt_where(bad[0])} has num_keypoints={n_kpt[bad[0]]!r}; expected a non-negative integer.")
+    n_kpt = check_num_keypoints([a["num_keypoints"] for a in anns], _gt_where)
     dt = parse_scored_records(detections, gt, "keypoints")
     dt_kpt = keypoint_records(list(dt.values), k, _dt_where, flags=False)
     boxes = result_boxes(detections, otherwise="their masks, or their keypoints' extent")
