@@ -77,6 +77,9 @@ cases.
   not filtered by ``subset``: ActivityNet reads every video of ``predictions["results"]``, so
   predictions for videos of another subset count as false positives.
 * A class with ground truth but no prediction has AP 0 in both.
+* Segments must end after they start, and scores be finite: THUMOS's overlap puts a reversed
+  segment's ends back in order (``[min max]``), ActivityNet's tIoU of two zero-length segments is
+  NaN, and neither scorer checks scores; here such records are refused, by name.
 * Classes: ActivityNet's are the labels of its ground truth (of the subset); THUMOS's are the 20 of
   its ``detclasslist.txt``, and its scorer stops (``assert(npos>0)``) on one without ground truth.
   Here both take the labels of the ground truth (without "Ambiguous" for THUMOS'14), so a label
