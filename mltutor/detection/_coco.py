@@ -413,9 +413,9 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
     r"""COCO detection metrics, equal to ``pycocotools.cocoeval.COCOeval`` for boxes, masks and keypoints.
 
     AP at one IoU threshold *t* and one category is the mean, over the 101 recall levels
-    :math:`r \\in \\{0, 0.01, \\ldots, 1\\}`, of the interpolated precision
+    :math:`r \in \{0, 0.01, \ldots, 1\}`, of the interpolated precision
 
-    .. math:: p_{\\text{interp}}(r) = \\max_{r' \\ge r} p(r')
+    .. math:: p_{\text{interp}}(r) = \max_{r' \ge r} p(r')
 
     (0 where the recall never reaches *r*).  ``AP`` averages this over the IoU thresholds
     0.50, 0.55, ..., 0.95 and over the categories that have ground truth; ``AR`` averages the final
