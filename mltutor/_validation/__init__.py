@@ -18,6 +18,7 @@ module              checks
 ``stats``           kappa and LR options, proportions, paired tests, conformal sets
 ``warning``         ``UndefinedMetricWarning`` and the learner-facing ``warn``
 ``monitoring``      label streams, 0/1 alarm streams, windows, priors of :mod:`mltutor.monitoring`
+``report``          the class indices, scores, names and groups of :func:`mltutor.report.evaluate`
 ``streaming``       torch tensors of :mod:`mltutor.streaming` (needs torch, so it is imported
                     by ``mltutor.streaming`` only, not here)
 ==================  ======================================================================

@@ -14,7 +14,6 @@ import numpy as np
 from . import _counts as _count
 from . import _rates
 from .._validation import (
-    UndefinedMetricWarning,
     Targets,
     check_average,
     check_beta,
@@ -133,6 +132,24 @@ def _refuse_multilabel(targets: Targets) -> None:
         )
 
 
+def _zero_division(zero_division: Any, *, allow_nan: bool = True) -> Any:
+    """``zero_division`` checked and normalised once, in the form the rates take: ``'warn'``,
+    or the float that replaces 0/0 (``True`` becomes 1.0, ``np.float32(0)`` 0.0)."""
+    value = check_zero_division(zero_division, allow_nan=allow_nan)
+    return "warn" if isinstance(zero_division, str) else value
+
+
+def _labels_in_y_true(conf: _count.ClassCounts, labels: np.ndarray, head: str, holder: str) -> None:
+    """Refuse an empty ``labels``, or one none of whose labels occurs in ``y_true`` (scikit-learn's
+    rule for ``confusion_matrix``, ``cohen_kappa_score`` and ``class_likelihood_ratios``); ``head``
+    words the message as each of them does, ``holder`` names the array the labels were sought in."""
+    if labels.size == 0:
+        raise ValueError("'labels' should contain at least one label.")
+    if not _count.labels_in_true(conf, labels).any():
+        raise ValueError(f"{head}; labels={labels.tolist()} but {holder} holds "
+                         f"{conf.classes[conf.in_true].tolist()}.")
+
+
 def _warn_single_label() -> None:
     """scikit-learn's warning for a 1 x 1 confusion matrix."""
     warn(
@@ -185,14 +202,7 @@ def confusion_matrix(
     classes = conf.classes
     labels = check_labels(labels, classes, unique=True)
     if labels is not None:
-        if labels.size == 0:
-            raise ValueError("'labels' should contain at least one label.")
-        pos, found = _count._lookup(classes, labels)
-        if not (found & conf.in_true[pos]).any():
-            raise ValueError(
-                "At least one label specified must be in y_true; "
-                f"labels={labels.tolist()} but y_true holds {classes[conf.in_true].tolist()}."
-            )
+        _labels_in_y_true(conf, labels, "At least one label specified must be in y_true", "y_true")
     # The only metric that builds the C x C table; an absent label gets a row and column of 0.
     cm = _count.confusion_table(conf, targets.sample_weight, labels)
     w = targets.sample_weight
@@ -314,12 +324,11 @@ def precision_recall_fscore_support(
     >>> p.tolist(), r.tolist(), s.tolist()
     ([1.0, 1.0, 0.5], [1.0, 0.5, 1.0], [1, 2, 1])
     """
-    zero_division_value = check_zero_division(zero_division)
+    zero_division = _zero_division(zero_division)
     beta = check_beta(beta)
     counts, targets = _set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight)
     return _rates.precision_recall_fscore(
-        counts, beta=beta, average=average, warn_for=warn_for,
-        zero_division="warn" if isinstance(zero_division, str) else zero_division_value,
+        counts, beta=beta, average=average, warn_for=warn_for, zero_division=zero_division,
         sample_weight=targets.sample_weight,
     )
 
@@ -434,12 +443,10 @@ def specificity_score(
     >>> specificity_score([0, 0, 0, 1], [0, 1, 0, 1])
     0.6666666666666666
     """
-    zero_division_value = check_zero_division(zero_division)
+    zero_division = _zero_division(zero_division)
     counts, targets = _set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight)
     return _rates.specificity(
-        counts, average=average,
-        zero_division="warn" if isinstance(zero_division, str) else zero_division_value,
-        sample_weight=targets.sample_weight,
+        counts, average=average, zero_division=zero_division, sample_weight=targets.sample_weight
     )
 
 
@@ -475,10 +482,9 @@ def classification_report(
     weighted avg       0.70      0.60      0.61         5
     <BLANKLINE>
     """
-    zero_division_value = check_zero_division(zero_division)
+    zero_division = _zero_division(zero_division)
     digits = check_digits(digits)
     output_dict = check_bool(output_dict, "output_dict")
-    zero_division = "warn" if isinstance(zero_division, str) else zero_division_value
     targets = check_targets(y_true, y_pred, sample_weight)
     conf, classes, ttype = _classes(targets)
     labels_given = labels is not None
@@ -583,12 +589,10 @@ def jaccard_score(
     >>> jaccard_score([0, 1, 2, 2], [0, 2, 1, 2], average=None).tolist()
     [1.0, 0.0, 0.3333333333333333]
     """
-    zero_division_value = check_zero_division(zero_division, allow_nan=False)
+    zero_division = _zero_division(zero_division, allow_nan=False)
     counts, targets = _set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight)
     return _rates.jaccard(
-        counts, average=average,
-        zero_division="warn" if isinstance(zero_division, str) else zero_division_value,
-        sample_weight=targets.sample_weight,
+        counts, average=average, zero_division=zero_division, sample_weight=targets.sample_weight
     )
 
 
@@ -654,15 +658,9 @@ def _labelled_table(targets: Targets, labels: Any, who: str) -> np.ndarray:
     conf = _count.class_counts(targets.y_true, targets.y_pred, targets.sample_weight)
     labels = check_labels(labels, conf.classes, unique=True)
     if labels is not None:
-        if labels.size == 0:
-            raise ValueError("'labels' should contain at least one label.")
-        pos, found = _count._lookup(conf.classes, labels)
-        if not (found & conf.in_true[pos]).any():
-            first = "y1" if who == "cohen_kappa_score" else "y_true"
-            raise ValueError(
-                f"At least one label in `labels` must be present in `{first}`; "
-                f"labels={labels.tolist()} but it holds {conf.classes[conf.in_true].tolist()}."
-            )
+        first = "y1" if who == "cohen_kappa_score" else "y_true"
+        _labels_in_y_true(conf, labels, f"At least one label in `labels` must be present in "
+                          f"`{first}`", first)
     cm = _count.confusion_table(conf, targets.sample_weight, labels)
     if cm.shape == (1, 1):
         _warn_single_label()  # scikit-learn's confusion_matrix, called inside, warns
@@ -708,21 +706,7 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     conf = _count.class_counts(targets.y_true, targets.y_pred, targets.sample_weight)
     if conf.classes.shape[0] == 1:
         _warn_single_label()  # scikit-learn's confusion_matrix warns here
-    return _matthews(conf.tp, conf.true_sum, conf.pred_sum)
-
-
-def _matthews(tp: np.ndarray, true_sum: np.ndarray, pred_sum: np.ndarray) -> float:
-    """MCC from the diagonal and the marginals, in scikit-learn's order of operations."""
-    t_sum, p_sum = true_sum.astype(np.float64), pred_sum.astype(np.float64)
-    n_correct = np.sum(tp, dtype=np.float64)
-    n_samples = p_sum.sum()
-    cov_ytyp = n_correct * n_samples - np.dot(t_sum, p_sum)
-    cov_ypyp = n_samples**2 - np.dot(p_sum, p_sum)
-    cov_ytyt = n_samples**2 - np.dot(t_sum, t_sum)
-    denominator = cov_ypyp * cov_ytyt
-    if denominator == 0:
-        return 0.0
-    return float(cov_ytyp / np.sqrt(denominator))
+    return _rates.matthews(conf.tp, conf.true_sum, conf.pred_sum)
 
 
 def cohen_kappa_score(
@@ -772,39 +756,7 @@ def cohen_kappa_score(
     replace_undefined_by = check_kappa_replace(replace_undefined_by)
     targets = check_targets(y1, y2, sample_weight)
     confusion = _labelled_table(targets, labels, "cohen_kappa_score").astype(np.float64)
-    return _kappa(confusion, weights, replace_undefined_by)
-
-
-def _kappa(confusion: np.ndarray, weights: Any, replace_undefined_by: Any) -> Any:
-    """Kappa from the float64 confusion count, in scikit-learn's order of operations."""
-    n_classes = confusion.shape[0]
-    sum0, sum1 = confusion.sum(axis=0), confusion.sum(axis=1)
-    total = sum0.sum()
-    if total == 0:
-        warn(
-            "`y2` contains no labels that are present in both `y1` and `labels`."
-            "`cohen_kappa_score` is undefined and set to the value defined by "
-            f"the `replace_undefined_by` param, which is set to {replace_undefined_by}.",
-            UndefinedMetricWarning,
-        )
-        return replace_undefined_by
-    expected = np.outer(sum0, sum1) / total
-    if weights is None:
-        w_mat = np.ones((n_classes, n_classes))
-        np.fill_diagonal(w_mat, 0)
-    else:
-        offsets = np.zeros((n_classes, n_classes)) + np.arange(n_classes)
-        w_mat = np.abs(offsets - offsets.T) if weights == "linear" else (offsets - offsets.T) ** 2
-    chance = np.sum(w_mat * expected)
-    if chance == 0:
-        warn(
-            "`y1`, `y2` and `labels` have only one label in common. "
-            "`cohen_kappa_score` is undefined and set to the value defined by the "
-            f"the `replace_undefined_by` param, which is set to {replace_undefined_by}.",
-            UndefinedMetricWarning,
-        )
-        return replace_undefined_by
-    return float(1 - np.sum(w_mat * confusion) / chance)
+    return _rates.kappa(confusion, weights, replace_undefined_by)
 
 
 def class_likelihood_ratios(
@@ -857,48 +809,7 @@ def class_likelihood_ratios(
             "Pass labels=[negative_class, positive_class]."
         )
     tn, fp, fn, tp = cm.ravel()
-    return _likelihood_ratios(tn, fp, fn, tp, replace_pos, replace_neg)
-
-
-def _likelihood_ratios(
-    tn: Any, fp: Any, fn: Any, tp: Any, replace_pos: float, replace_neg: float
-) -> tuple[float, float]:
-    """LR+ and LR- from the four counts, with scikit-learn 1.9's warnings and replacements."""
-    support_pos, support_neg = tp + fn, tn + fp
-    end = ("Use the `replace_undefined_by` param to control this behavior. To suppress this "
-           "warning or turn it into an error, see Python's `warnings` module and "
-           "`warnings.catch_warnings()`.")
-    if support_pos == 0:
-        warn(
-            "No samples of the positive class are present in `y_true`. "
-            "`positive_likelihood_ratio` and `negative_likelihood_ratio` are both set "
-            "to `np.nan`. " + end,
-            UndefinedMetricWarning,
-        )
-    if fp == 0:
-        beginning = ("No samples were predicted for the positive class and "
-                     "`positive_likelihood_ratio` is " if tp == 0
-                     else "`positive_likelihood_ratio` is ill-defined and ")
-        # scikit-learn's message stops here (the rest of its sentence is a separate statement)
-        warn(beginning + "set to `np.nan`. Use the `replace_undefined_by` param to ",
-             UndefinedMetricWarning)
-        positive = replace_pos
-    else:
-        positive = _ratio(tp * support_neg, fp * support_pos)
-    if tn == 0:
-        warn("`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " + end,
-             UndefinedMetricWarning)
-        negative = replace_neg
-    else:
-        negative = _ratio(fn * support_neg, tn * support_pos)
-    return float(positive), float(negative)
-
-
-def _ratio(numerator: Any, denominator: Any) -> float:
-    """numerator / denominator, NaN for 0/0 (no positive sample; already warned about)."""
-    if denominator == 0:
-        return np.nan
-    return float(numerator) / float(denominator)
+    return _rates.likelihood_ratios(tn, fp, fn, tp, replace_pos, replace_neg)
 
 
 def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None) -> float:

@@ -34,6 +34,7 @@ __all__ = [
     "confusion_table",
     "encode_labels",
     "exact_match_count",
+    "labels_in_true",
     "mismatch_count",
     "multilabel_counts",
     "one_vs_rest",
@@ -367,6 +368,23 @@ def _lookup(classes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.nda
         return np.zeros(labels.shape, dtype=np.intp), np.zeros(labels.shape, dtype=bool)
     pos = np.minimum(np.searchsorted(classes, labels), classes.shape[0] - 1)
     return pos, classes[pos] == labels
+
+
+def labels_in_true(counts: ClassCounts, labels: np.ndarray) -> np.ndarray:
+    """Whether each of ``labels`` occurs in ``y_true`` (even if only with zero weight).
+
+    .. math:: \\mathrm{found}_l = [\\exists s:\\ t_s = l]
+
+    A label of another kind than the classes (a string among numbers) is not found.
+
+    Examples
+    --------
+    >>> c = class_counts(np.array([0, 0, 1]), np.array([0, 2, 2]))
+    >>> labels_in_true(c, np.array([2, 1, 5])).tolist()
+    [False, True, False]
+    """
+    pos, found = _lookup(counts.classes, labels)
+    return found & counts.in_true[pos]
 
 
 # --------------------------------------------------------------------------------------------

@@ -31,6 +31,9 @@ __all__ = [
     "hamming",
     "top_k_accuracy",
     "specificity",
+    "matthews",
+    "kappa",
+    "likelihood_ratios",
     "format_report",
 ]
 
@@ -288,6 +291,132 @@ def specificity(
         return spec
     weights = {"weighted": counts.tp + counts.fn, "samples": sample_weight}.get(average)
     return nan_average(spec, weights)
+
+
+# --------------------------------------------------------------------------------------------
+# Single-number agreement: MCC, Cohen's kappa, likelihood ratios
+# --------------------------------------------------------------------------------------------
+
+
+def matthews(tp: np.ndarray, true_sum: np.ndarray, pred_sum: np.ndarray) -> float:
+    """Matthews correlation coefficient from the diagonal and the marginals of the confusion
+    count, in scikit-learn's order of operations.
+
+    .. math:: \\mathrm{MCC} = \\frac{c\\,s - \\sum_k t_k p_k}
+              {\\sqrt{(s^2 - \\sum_k p_k^2)\\,(s^2 - \\sum_k t_k^2)}}
+
+    with ``c = sum(tp)`` the correct predictions, ``s`` the total and ``t_k``, ``p_k`` the true
+    and predicted totals of class ``k``; 0.0 when the denominator is 0 (every sample has the same
+    true class or the same predicted class), without a warning, as in scikit-learn.
+
+    >>> matthews(np.array([2, 0]), np.array([3, 1]), np.array([3, 1]))
+    -0.3333333333333333
+    """
+    t_sum, p_sum = true_sum.astype(np.float64), pred_sum.astype(np.float64)
+    n_correct = np.sum(tp, dtype=np.float64)
+    n_samples = p_sum.sum()
+    cov_ytyp = n_correct * n_samples - np.dot(t_sum, p_sum)
+    cov_ypyp = n_samples**2 - np.dot(p_sum, p_sum)
+    cov_ytyt = n_samples**2 - np.dot(t_sum, t_sum)
+    denominator = cov_ypyp * cov_ytyt
+    if denominator == 0:
+        return 0.0
+    return float(cov_ytyp / np.sqrt(denominator))
+
+
+def kappa(confusion: np.ndarray, weights: Any, replace_undefined_by: Any) -> Any:
+    """Cohen's kappa from the float64 confusion count, in scikit-learn's order of operations.
+
+    .. math:: \\kappa = 1 - \\frac{\\sum_{ij} w_{ij} C_{ij}}{\\sum_{ij} w_{ij} E_{ij}},\\qquad
+              E_{ij} = \\frac{(\\sum_k C_{kj})(\\sum_k C_{ik})}{\\sum C}
+
+    with ``weights`` None (``w_ij = [i != j]``), 'linear' (``|i - j|``) or 'quadratic'
+    (``(i - j)^2``).  An empty count, or a chance term of 0, gives ``replace_undefined_by`` with
+    an :class:`UndefinedMetricWarning` worded as scikit-learn 1.9's.
+
+    >>> kappa(np.array([[2.0, 0.0], [1.0, 1.0]]), None, np.nan)
+    0.5
+    """
+    n_classes = confusion.shape[0]
+    sum0, sum1 = confusion.sum(axis=0), confusion.sum(axis=1)
+    total = sum0.sum()
+    if total == 0:
+        warn(
+            "`y2` contains no labels that are present in both `y1` and `labels`."
+            "`cohen_kappa_score` is undefined and set to the value defined by "
+            f"the `replace_undefined_by` param, which is set to {replace_undefined_by}.",
+            UndefinedMetricWarning,
+        )
+        return replace_undefined_by
+    expected = np.outer(sum0, sum1) / total
+    if weights is None:
+        w_mat = np.ones((n_classes, n_classes))
+        np.fill_diagonal(w_mat, 0)
+    else:
+        offsets = np.zeros((n_classes, n_classes)) + np.arange(n_classes)
+        w_mat = np.abs(offsets - offsets.T) if weights == "linear" else (offsets - offsets.T) ** 2
+    chance = np.sum(w_mat * expected)
+    if chance == 0:
+        warn(
+            "`y1`, `y2` and `labels` have only one label in common. "
+            "`cohen_kappa_score` is undefined and set to the value defined by the "
+            f"the `replace_undefined_by` param, which is set to {replace_undefined_by}.",
+            UndefinedMetricWarning,
+        )
+        return replace_undefined_by
+    return float(1 - np.sum(w_mat * confusion) / chance)
+
+
+def likelihood_ratios(
+    tn: Any, fp: Any, fn: Any, tp: Any, replace_pos: float, replace_neg: float
+) -> tuple[float, float]:
+    """LR+ and LR- from the four counts of a binary problem, with scikit-learn 1.9's warnings and
+    replacements.
+
+    .. math:: LR_+ = \\frac{tp\\,(tn + fp)}{fp\\,(tp + fn)},\\qquad
+              LR_- = \\frac{fn\\,(tn + fp)}{tn\\,(tp + fn)}
+
+    ``fp == 0`` gives ``replace_pos`` for LR+, ``tn == 0`` gives ``replace_neg`` for LR- (each
+    with an :class:`UndefinedMetricWarning`); no positive sample makes a computed ratio 0/0, NaN.
+
+    >>> likelihood_ratios(2, 1, 1, 1, np.nan, np.nan)
+    (1.5, 0.75)
+    """
+    support_pos, support_neg = tp + fn, tn + fp
+    end = ("Use the `replace_undefined_by` param to control this behavior. To suppress this "
+           "warning or turn it into an error, see Python's `warnings` module and "
+           "`warnings.catch_warnings()`.")
+    if support_pos == 0:
+        warn(
+            "No samples of the positive class are present in `y_true`. "
+            "`positive_likelihood_ratio` and `negative_likelihood_ratio` are both set "
+            "to `np.nan`. " + end,
+            UndefinedMetricWarning,
+        )
+    if fp == 0:
+        beginning = ("No samples were predicted for the positive class and "
+                     "`positive_likelihood_ratio` is " if tp == 0
+                     else "`positive_likelihood_ratio` is ill-defined and ")
+        # scikit-learn's message stops here (the rest of its sentence is a separate statement)
+        warn(beginning + "set to `np.nan`. Use the `replace_undefined_by` param to ",
+             UndefinedMetricWarning)
+        positive = replace_pos
+    else:
+        positive = _ratio_or_nan(tp * support_neg, fp * support_pos)
+    if tn == 0:
+        warn("`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " + end,
+             UndefinedMetricWarning)
+        negative = replace_neg
+    else:
+        negative = _ratio_or_nan(fn * support_neg, tn * support_pos)
+    return float(positive), float(negative)
+
+
+def _ratio_or_nan(numerator: Any, denominator: Any) -> float:
+    """numerator / denominator, NaN for 0/0 (no positive sample; already warned about)."""
+    if denominator == 0:
+        return np.nan
+    return float(numerator) / float(denominator)
 
 
 def format_report(
