@@ -437,7 +437,10 @@ def print_pdf(page_file: Path, pdf: Path, chromium: str, timeout_s: float) -> di
             tab.goto(base + page_file.name, wait_until="load", timeout=timeout_s * 1000)
             # The widget manager renders the saved widgets after the load event; on this long
             # page that can take longer than the site check's 15 s.
-            tab.wait_for_function(WIDGETS_RENDERED, timeout=timeout_s * 1000)
+            try:
+                tab.wait_for_function(WIDGETS_RENDERED, timeout=min(timeout_s, 120) * 1000)
+            except Exception:  # PAGE_PROBE then reports the widgets that did not render
+                pass
             probe = tab.evaluate(check_site.PAGE_PROBE)
             if probe["mathUntypeset"] or probe["mathErrors"]:
                 problems.append(f"{probe['mathUntypeset']} of {probe['mathElements']} maths "
@@ -503,6 +506,8 @@ def make_edition(edition: str, args: argparse.Namespace) -> tuple[int, str | Non
     """Build, print and publish one edition; (exit status, its summary line or None)."""
     start = time.monotonic()
     outdir = SINGLE_DIR / edition
+    pdf = args.out / f"mltutor-{edition}.pdf"
+    pdf.unlink(missing_ok=True)  # no PDF of an older build is left when this one fails
     status = 0
     if not args.no_build:
         if build_singlehtml(edition, outdir, ROOT / "_build" / f".doctrees-singlehtml-{edition}"):
@@ -512,8 +517,6 @@ def make_edition(edition: str, args: argparse.Namespace) -> tuple[int, str | Non
             status = 1
     built = time.monotonic()
     page = prepare(edition, outdir)
-    pdf = args.out / f"mltutor-{edition}.pdf"
-    pdf.unlink(missing_ok=True)
     print(f"{edition}: printing {_shown(page)} in {args.chromium}", flush=True)
     result = print_pdf(page, pdf, args.chromium, args.timeout)
     if result["problems"]:
@@ -535,11 +538,13 @@ def make_edition(edition: str, args: argparse.Namespace) -> tuple[int, str | Non
     return status, line
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line; ``editions`` is the list of editions to make, in order, each once."""
     import check_site
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("editions", nargs="*", choices=["en", "zh"], default=["en", "zh"])
+    parser.add_argument("editions", nargs="*", metavar="{en,zh}",
+                        help="the editions to make (default: both)")
     parser.add_argument("--no-build", action="store_true",
                         help="print the single-page HTML of the last build again")
     parser.add_argument("--allow-warnings", action="store_true",
@@ -553,12 +558,24 @@ def main(argv: list[str] | None = None) -> int:
                         help="editions made at the same time (each is one Sphinx process, then "
                              "one Chromium; default 2: both at once)")
     args = parser.parse_args(argv)
-    editions = list(dict.fromkeys(args.editions))
+    args.editions = list(dict.fromkeys(args.editions or ["en", "zh"]))
+    unknown = sorted(set(args.editions) - set(EDITIONS))
+    if unknown:
+        parser.error(f"no edition {', '.join(unknown)} (en, zh)")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    editions = args.editions
     start = time.monotonic()
     if args.jobs > 1 and len(editions) > 1:
         # One process per edition (Sphinx and docutils keep global state), in parallel.
-        passed = [a for a in (argv if argv is not None else sys.argv[1:]) if a not in editions]
-        children = [subprocess.Popen([sys.executable, __file__, edition, *passed, "--jobs", "1"])
+        passed = ["--site", str(args.site), "--out", str(args.out), "--chromium", args.chromium,
+                  "--timeout", str(args.timeout), "--jobs", "1"]
+        passed += [flag for flag, on in (("--no-build", args.no_build),
+                                         ("--allow-warnings", args.allow_warnings)) if on]
+        children = [subprocess.Popen([sys.executable, __file__, edition, *passed])
                     for edition in editions]
         status = max(child.wait() for child in children)
         pdfs = [args.out / f"mltutor-{edition}.pdf" for edition in editions]

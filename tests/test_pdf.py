@@ -354,3 +354,10 @@ def test_built_pdf_passes_the_check(pdf):
     assert html is not None, f"{pdf.name}: the page it was printed from is gone (make pdf)"
     report = check_pdf.check_pdf(pdf, html)
     assert report.problems == []
+
+
+def test_command_line_editions():
+    assert make_pdf.parse_args([]).editions == ["en", "zh"]
+    assert make_pdf.parse_args(["zh", "en", "zh"]).editions == ["zh", "en"]
+    with pytest.raises(SystemExit):
+        make_pdf.parse_args(["fr"])
