@@ -136,8 +136,10 @@ def test_a_planted_positive_int_check_is_found(tmp_path):
                  "    ok = isinstance(n, (int, np.integer)) and not isinstance(n, np.bool_)\n"),
         "c.py": "def h(x):\n    return isinstance(x, bool) or isinstance(x, str)\n",   # no int
         "d.py": "def label(x):\n    return x is None or isinstance(x, (str, int, bool))\n",
-        "_validation/params.py": "def k(n):\n    return isinstance(n, bool) or isinstance(n, int)\n",
-        "check/_compare.py": "def c(n):\n    return isinstance(n, int) and not isinstance(n, bool)\n",
+        "_validation/params.py": ("def k(n):\n"
+                                  "    return isinstance(n, bool) or isinstance(n, int)\n"),
+        "check/_compare.py": ("def c(n):\n"
+                              "    return isinstance(n, int) and not isinstance(n, bool)\n"),
     })
     assert hand_written_int_checks(root) == ["a.py:3", "b.py:3"]
 
