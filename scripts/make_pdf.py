@@ -68,6 +68,9 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 #: A4 with these margins; the content is laid out at 1 / SCALE of the paper's CSS width.
 MARGIN_MM = {"top": 14, "bottom": 16, "left": 14, "right": 14}
 SCALE = 0.8
+#: Tagged (with a structure tree), a trial print of the English page came out at 24 MiB
+#: instead of 5.6 MiB (about 160,000 structure elements), so the PDF is not tagged; its
+#: outline (bookmarks from the headings) is kept.
 TAGGED = False
 
 
