@@ -7,7 +7,8 @@ clean arrays to kernels that never check again.  Every check raises a ``ValueErr
 ==================  ======================================================================
 module              checks
 ==================  ======================================================================
-``params``          scalar parameters: ``average``, ``zero_division``, ``beta``, flags, ``k``
+``params``          scalar parameters: ``check_scalar`` (every number-valued one: type, bounds,
+                    no bool, no NaN), ``average``, ``zero_division``, options, flags
 ``arrays``          shapes and lengths shared by every family
 ``labels``          class labels, pairs of targets, ``labels``, ``pos_label``
 ``weights``         ``sample_weight`` (one function for every family)
@@ -15,9 +16,12 @@ module              checks
 ``calibration``     probabilities, logits and the targets of the calibration metrics
 ``boxes``           detection boxes
 ``detection``       COCO dicts and per-image box lists
-``stats``           kappa and LR options, proportions, paired tests, conformal sets
+``stats``           kappa and LR options, proportions, paired tests, conformal sets, the
+                    bootstrap's settings, samples and groups
 ``warning``         ``UndefinedMetricWarning`` and the learner-facing ``warn``
 ``monitoring``      label streams, 0/1 alarm streams, windows, priors of :mod:`mltutor.monitoring`
+``plots``           what a figure of :mod:`mltutor.plots` is asked to draw
+``datasets``        split numbers of :mod:`mltutor.datasets`
 ``report``          the class indices, scores, names and groups of :func:`mltutor.report.evaluate`
 ``streaming``       torch tensors of :mod:`mltutor.streaming` (needs torch, so it is imported
                     by ``mltutor.streaming`` only, not here)
@@ -54,6 +58,7 @@ from .params import (
     check_normalize,
     check_option,
     check_pos_label,
+    check_scalar,
     check_strategy,
     check_zero_division,
 )
@@ -98,6 +103,7 @@ __all__ = [
     "check_pos_label",
     "check_real_scores",
     "check_sample_weight",
+    "check_scalar",
     "check_score_array",
     "check_set_wise_labels",
     "check_strategy",
