@@ -56,7 +56,7 @@ scikit-learn's dtypes are mirrored, quirks included, because they show in the re
 float64 when no sample is predicted exactly right (and with float weights), int64 otherwise.
 """
 
-from .calibration import brier_score_loss, log_loss
+from .calibration import brier_score_loss, d2_brier_score, d2_log_loss_score, log_loss
 from .confusion import (
     accuracy_score,
     balanced_accuracy_score,
@@ -80,8 +80,14 @@ from .confusion import (
 from .curves import (
     auc,
     average_precision_score,
+    confusion_matrix_at_thresholds,
+    coverage_error,
     dcg_score,
     det_curve,
+    hinge_loss,
+    label_ranking_average_precision_score,
+    label_ranking_loss,
+    metric_at_thresholds,
     ndcg_score,
     precision_recall_curve,
     roc_auc_score,
@@ -114,8 +120,14 @@ __all__ = [
     # scores (kernel 2)
     "auc",
     "average_precision_score",
+    "confusion_matrix_at_thresholds",
+    "coverage_error",
     "dcg_score",
     "det_curve",
+    "hinge_loss",
+    "label_ranking_average_precision_score",
+    "label_ranking_loss",
+    "metric_at_thresholds",
     "ndcg_score",
     "precision_recall_curve",
     "roc_auc_score",
@@ -124,5 +136,7 @@ __all__ = [
     "interpolated_average_precision",
     # probabilities
     "brier_score_loss",
+    "d2_brier_score",
+    "d2_log_loss_score",
     "log_loss",
 ]

@@ -15,10 +15,11 @@ import numpy as np
 
 from .arrays import as_numpy, check_lengths, not_array_like, shown
 from .labels import as_label_array, check_labels_1d, equals_label, label_kind
-from .warning import warn
+from .warning import UndefinedMetricWarning, warn
 from .weights import check_sample_weight
 
 __all__ = [
+    "check_d2_sample_count",
     "check_temperature",
     "check_probabilities_range",
     "check_real_array",
@@ -249,3 +250,23 @@ def check_temperature(temperature: Any) -> float:
     if not t > 0 or np.isnan(t):
         raise ValueError(f"temperature must be > 0 (inf gives uniform probabilities); got {temperature!r}.")
     return t
+
+
+def check_d2_sample_count(y_true: Any, y_proba: Any, sample_weight: Any) -> bool:
+    """scikit-learn 1.9's first step of ``d2_log_loss_score`` and ``d2_brier_score``: the inputs
+    have one entry per sample, and fewer than two samples give an ``UndefinedMetricWarning``
+    (the caller then returns NaN).  Returns whether the score is defined."""
+    for name, x in (("y_true", y_true), ("y_proba", y_proba), ("sample_weight", sample_weight)):
+        if x is not None and not_array_like(x):
+            raise TypeError(f"{name} must be an array-like; got {shown(x)}.")
+    check_lengths(
+        "",
+        y_proba=None if y_proba is None else as_numpy(y_proba, "y_proba"),
+        y_true=as_numpy(y_true, "y_true"),
+        sample_weight=None if sample_weight is None else as_numpy(sample_weight, "sample_weight"),
+    )
+    n = int(np.shape(y_proba)[0]) if np.ndim(y_proba) else 1
+    if n < 2:
+        warn("D^2 score is not well-defined with less than two samples.", UndefinedMetricWarning)
+        return False
+    return True

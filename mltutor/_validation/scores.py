@@ -27,13 +27,19 @@ from .weights import check_sample_weight
 
 __all__ = [
     "BinaryScores",
+    "HingeInputs",
+    "RankingInputs",
+    "ThresholdMetricInputs",
     "TopKInputs",
     "as_real_array",
     "check_binary_scores",
+    "check_hinge_inputs",
     "check_indicator_scores",
     "check_labels_for_scores",
+    "check_multilabel_ranking",
     "check_real_scores",
     "check_score_array",
+    "check_threshold_metric",
     "check_top_k",
 ]
 
@@ -328,3 +334,241 @@ def check_top_k(
         )
     true_idx = np.searchsorted(classes, yt)
     return TopKInputs(true_idx, s, int(classes.size), w), k, normalize
+
+
+# --------------------------------------------------------------------------------------------
+# Multilabel ranking: an indicator matrix and one score per label (coverage, LRAP, ranking loss)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RankingInputs:
+    """Validated inputs of the multilabel ranking metrics.
+
+    ``relevant`` is the (n_samples, n_labels) bool matrix ``y_true != 0``, ``y_score`` the float64
+    scores of the same shape, ``sample_weight`` None or float64.
+    """
+
+    relevant: np.ndarray
+    y_score: np.ndarray
+    sample_weight: np.ndarray | None
+
+    def __iter__(self):
+        return iter((self.relevant, self.y_score, self.sample_weight))
+
+
+def check_multilabel_ranking(
+    y_true: Any,
+    y_score: Any,
+    sample_weight: Any,
+    *,
+    accept_sparse: bool = True,
+    accept_column: bool = False,
+) -> RankingInputs:
+    """Validate a label-indicator ``y_true`` and a score matrix of the same shape.
+
+    As scikit-learn 1.9's multilabel ranking metrics: ``y_true`` must be a label-indicator
+    matrix (at most two distinct values, whole numbers; a label counts as relevant where it is
+    non-zero); ``accept_column=True`` (``label_ranking_average_precision_score``) also takes a
+    one-column matrix.  ``accept_sparse=False`` (``coverage_error``) refuses a scipy sparse
+    ``y_true`` with a TypeError.  Scores: finite real numbers, the shape of ``y_true``.  Weights:
+    real, finite, one per row; all zero is accepted (the metric then divides by zero as
+    scikit-learn does).
+    """
+    yt, sparse = as_label_array(y_true, "y_true")
+    if sparse and not accept_sparse:
+        raise TypeError(
+            "y_true is a sparse matrix; this function needs a dense label-indicator array."
+        )
+    if not_array_like(y_score):
+        raise TypeError(f"y_score must be an array-like of scores; got {shown(y_score)}.")
+    s = check_real_scores(y_score)
+    n_true = yt.shape[0] if yt.ndim else 1
+    n_score = s.shape[0] if s.ndim else 1
+    if n_true != n_score:
+        raise ValueError(
+            "Found input variables with inconsistent numbers of samples: "
+            f"y_true has {n_true}, y_score has {n_score}."
+        )
+    if yt.ndim != 2 or min(yt.shape) == 0:
+        raise ValueError(
+            f"y_true must be a non-empty 2-D label-indicator matrix; got shape {yt.shape}."
+        )
+    kind = label_kind(yt, "y_true")
+    column = accept_column and yt.shape[1] == 1 and kind == "labels"
+    if column and unique_labels(yt.reshape(-1)).shape[0] > 2:
+        column = False
+        kind = "multiclass"
+    if kind != "multilabel-indicator" and not column:
+        what = "binary" if kind == "labels" and unique_labels(yt.reshape(-1)).shape[0] <= 2 else kind
+        raise ValueError(f"{what} format is not supported")
+    if s.shape != yt.shape:
+        raise ValueError("y_true and y_score have different shape")
+    weights = check_sample_weight(
+        sample_weight, yt.shape[0], allow_all_zero=True, others="y_true and y_score"
+    )
+    return RankingInputs(yt != 0, s.astype(np.float64, copy=False), weights)
+
+
+# --------------------------------------------------------------------------------------------
+# Hinge loss: labels and decision values (one per sample, or one per class)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HingeInputs:
+    """Validated inputs of ``hinge_loss``.
+
+    Binary (``true_idx is None``): ``sign`` is +1 for the greater of the labels of ``y_true``
+    and -1 otherwise (all -1 when ``y_true`` holds one label, as scikit-learn's
+    ``LabelBinarizer(neg_label=-1)``), ``pred_decision`` 1-D.  Multiclass: ``true_idx`` is each
+    sample's class as a column of the (n_samples, n_classes) ``pred_decision``.
+    """
+
+    pred_decision: np.ndarray
+    sign: np.ndarray | None
+    true_idx: np.ndarray | None
+    sample_weight: np.ndarray | None
+
+    def __iter__(self):
+        return iter((self.pred_decision, self.sign, self.true_idx, self.sample_weight))
+
+
+def check_hinge_inputs(
+    y_true: Any, pred_decision: Any, labels: Any, sample_weight: Any
+) -> HingeInputs:
+    """Validate ``hinge_loss``'s inputs as scikit-learn 1.9 does.
+
+    More than two classes (in ``labels``, or in ``y_true`` without ``labels``) need a 2-D
+    ``pred_decision`` with one column per class; otherwise ``pred_decision`` is one value per
+    sample.  Refused: NaN or infinite decisions, inconsistent lengths, labels of ``y_true`` not
+    in ``labels``, and (a deliberate difference) two or fewer ``labels`` while ``y_true`` holds
+    more classes, which scikit-learn scores against a column of its own label binarisation.
+    """
+    if not_array_like(y_true):
+        raise TypeError(f"y_true must be an array-like of labels; got {shown(y_true)}.")
+    if not_array_like(pred_decision):
+        raise TypeError(
+            f"pred_decision must be an array-like of decision values; got {shown(pred_decision)}."
+        )
+    yt, _ = as_label_array(y_true, "y_true")
+    d = as_real_array(pred_decision, "pred_decision")
+    if d.ndim > 2:
+        raise ValueError(f"pred_decision must be 1-D or 2-D; got shape {d.shape}.")
+    n_true = yt.shape[0] if yt.ndim else 1
+    n_dec = d.shape[0] if d.ndim else 1
+    if n_true != n_dec:
+        raise ValueError(
+            "Found input variables with inconsistent numbers of samples: "
+            f"y_true has {n_true}, pred_decision has {n_dec}."
+        )
+    if d.ndim == 0 or d.shape[0] == 0 or (d.ndim == 2 and d.shape[1] == 0):
+        raise ValueError(f"Found empty input: pred_decision has shape {d.shape}.")
+    d = check_real_scores(d, name="pred_decision")
+    yt = column_or_1d(yt, "y_true")
+    if yt.dtype.kind == "f" and not np.isfinite(yt).all():
+        raise ValueError("Input y_true contains NaN or infinity; labels must be finite.")
+    weights = check_sample_weight(
+        sample_weight, yt.shape[0], allow_all_zero=True, others="y_true and pred_decision"
+    )
+    present = unique_labels(yt)
+    if labels is not None:
+        if not_array_like(labels):
+            raise TypeError(f"labels must be an array-like or None; got {shown(labels)}.")
+        lab, _ = as_label_array(labels, "labels")
+        classes = np.unique(lab.reshape(-1))
+        if (classes.dtype.kind == "U") != (present.dtype.kind == "U") and present.size:
+            raise ValueError(
+                f"y contains previously unseen labels: {present.tolist()} (not in labels)."
+            )
+    else:
+        classes = present
+    d = d.astype(np.float64, copy=False)
+    if classes.shape[0] > 2:
+        if d.ndim <= 1:
+            raise ValueError(
+                "The shape of pred_decision cannot be 1d array with a multiclass target. "
+                "pred_decision shape must be (n_samples, n_classes), that is "
+                f"({yt.shape[0]}, {classes.shape[0]}). Got: {d.shape}"
+            )
+        if classes.shape[0] != d.shape[1]:
+            if labels is None:
+                raise ValueError(
+                    "Please include all labels in y_true or pass labels as third argument"
+                )
+            raise ValueError(
+                "The shape of pred_decision is not consistent with the number of classes. "
+                "With a multiclass target, pred_decision shape must be (n_samples, n_classes), "
+                f"that is ({yt.shape[0]}, {classes.shape[0]}). Got: {d.shape}"
+            )
+        idx = np.searchsorted(classes, yt)
+        idx = np.minimum(idx, classes.shape[0] - 1)
+        unseen = classes[idx] != yt
+        if unseen.any():
+            raise ValueError(
+                f"y contains previously unseen labels: {np.unique(yt[unseen]).tolist()}"
+            )
+        return HingeInputs(d, None, idx, weights)
+    d = column_or_1d(d, "pred_decision")
+    if present.shape[0] > 2:
+        raise ValueError(
+            f"labels names {classes.shape[0]} classes but y_true holds {present.shape[0]}; "
+            "pass every class in labels (and one column of pred_decision per class)."
+        )
+    if present.shape[0] == 2:
+        sign = np.where(equals_label(yt, present[1]), 1.0, -1.0)
+    else:
+        sign = np.full(yt.shape[0], -1.0)
+    return HingeInputs(d, sign, None, weights)
+
+
+# --------------------------------------------------------------------------------------------
+# A metric at every threshold: labels, scores and a callable
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThresholdMetricInputs:
+    """Validated inputs of ``metric_at_thresholds``: 1-D labels and scores, float64 weights or
+    None, the callable and its keyword arguments (a new dict)."""
+
+    y_true: np.ndarray
+    y_score: np.ndarray
+    sample_weight: np.ndarray | None
+    metric_func: Any
+    metric_params: dict
+
+
+def check_threshold_metric(
+    y_true: Any, y_score: Any, metric_func: Any, sample_weight: Any, metric_params: Any
+) -> ThresholdMetricInputs:
+    """Validate ``metric_at_thresholds``' inputs as scikit-learn 1.9 does: any 1-D labels (the
+    metric judges them), finite real 1-D scores of the same length, a callable, and a dict or
+    None of its keyword arguments."""
+    if not callable(metric_func):
+        raise TypeError(f"metric_func must be a callable; got {shown(metric_func)}.")
+    if metric_params is not None and not isinstance(metric_params, dict):
+        raise TypeError(f"metric_params must be a dict or None; got {shown(metric_params)}.")
+    if not_array_like(y_true):
+        raise TypeError(f"y_true must be an array-like of labels; got {shown(y_true)}.")
+    if not_array_like(y_score):
+        raise TypeError(f"y_score must be an array-like of scores; got {shown(y_score)}.")
+    yt, sparse = as_label_array(y_true, "y_true")
+    if sparse:
+        raise TypeError("y_true must be a dense 1-D array of labels; got a sparse matrix.")
+    s = check_real_scores(y_score)
+    n_true = yt.shape[0] if yt.ndim else 1
+    n_score = s.shape[0] if s.ndim else 1
+    if n_true != n_score:
+        raise ValueError(
+            "Found input variables with inconsistent numbers of samples: "
+            f"y_true has {n_true}, y_score has {n_score}."
+        )
+    yt = column_or_1d(yt, "y_true")
+    s = column_or_1d(s, "y_score")
+    if yt.dtype.kind == "f" and not np.isfinite(yt).all():
+        raise ValueError("Input y_true contains NaN or infinity.")
+    weights = check_sample_weight(
+        sample_weight, yt.shape[0], allow_column=True, others="y_true and y_score"
+    )
+    return ThresholdMetricInputs(yt, s, weights, metric_func, dict(metric_params or {}))

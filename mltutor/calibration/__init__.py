@@ -3,7 +3,8 @@
 A classifier is *calibrated* when, among the samples it gives probability ``p``, a fraction ``p``
 is positive.  This module measures that and repairs it:
 
-* **scores** — :func:`brier_score_loss` and :func:`log_loss` (scikit-learn 1.9 parity; also
+* **scores** — :func:`brier_score_loss` and :func:`log_loss` and their :math:`D^2` skill scores
+  :func:`d2_brier_score` and :func:`d2_log_loss_score` (scikit-learn 1.9 parity; also
   re-exported by :mod:`mltutor.metrics`), and :func:`nll_from_logits` (exact, from logits);
 * **reliability** — :func:`calibration_curve` (scikit-learn parity), :func:`calibration_bins`,
   :func:`expected_calibration_error` and :func:`maximum_calibration_error` (torchmetrics'
@@ -49,6 +50,7 @@ from ._bins import (
     expected_calibration_error,
     maximum_calibration_error,
 )
+from ._skill import d2_brier_score, d2_log_loss_score
 from ._isotonic import fit_isotonic, IsotonicModel, pool_adjacent_violators
 from ._losses import brier_score_loss, log_loss, log_softmax, nll_from_logits, softmax
 from ._maps import apply_platt, apply_temperature, fit_platt, fit_temperature
@@ -63,6 +65,8 @@ __all__ = [
     "adaptive_calibration_error",
     "calibration_curve",
     "classwise_calibration_error",
+    "d2_brier_score",
+    "d2_log_loss_score",
     "expected_calibration_error",
     "fit_isotonic",
     "fit_platt",

@@ -29,6 +29,7 @@ the last bit needs its stable order.
 
 from ._areas import average_precision_score, roc_auc_score, sorted_average_precision, sorted_roc_auc
 from ._counts import BinaryCounts, SortedClasses, binary_counts, cumulative_counts, sort_classes, sorted_counts
+from ._at_thresholds import confusion_matrix_at_thresholds, metric_at_thresholds
 from ._curves import (
     auc,
     det_curve,
@@ -39,6 +40,12 @@ from ._curves import (
     sorted_det_points,
     sorted_pr_points,
     sorted_roc_bends,
+)
+from ._hinge import hinge_loss
+from ._multilabel_ranking import (
+    coverage_error,
+    label_ranking_average_precision_score,
+    label_ranking_loss,
 )
 from ._retrieval import (
     RankedLists,
@@ -86,6 +93,8 @@ __all__ = [
     "sorted_average_precision",
     "sorted_roc_auc",
     # thresholds
+    "confusion_matrix_at_thresholds",
+    "metric_at_thresholds",
     "OperatingPoint",
     "ThresholdSweep",
     "best_fbeta_threshold",
@@ -105,4 +114,10 @@ __all__ = [
     "rank",
     "recall_at_k",
     "reciprocal_rank",
+    # multilabel ranking: the labels of each sample ranked within its row
+    "coverage_error",
+    "label_ranking_average_precision_score",
+    "label_ranking_loss",
+    # a loss of decision values
+    "hinge_loss",
 ]
