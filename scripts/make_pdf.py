@@ -23,8 +23,8 @@ For each edition (``make pdf`` runs this):
    rendered, each document of the book becomes a chapter of its own (its sections renumbered from
    ``h1``, a new page each), and whatever is still wider than the column (a wide table, a long
    display equation) is scaled down to fit; the print stops if any code block would still be cut
-   at the right margin. Chromium then prints A4 with page numbers and the headings as the PDF's
-   outline.
+   at the right margin. Chromium then prints A4 with page numbers, and pypdf adds the outline
+   (bookmarks: the parts and their documents, from the contents).
 4. **Publish.** The PDF is written to ``_build/pdf/mltutor-<edition>.pdf``. When the site has
    been built (``_build/html``, ``make book``), the PDF is copied into it beside the edition it
    belongs to (``_build/html/pdf/mltutor-en.pdf``, ``_build/html/zh/pdf/mltutor-zh.pdf``) and the
@@ -69,8 +69,8 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 MARGIN_MM = {"top": 14, "bottom": 16, "left": 14, "right": 14}
 SCALE = 0.8
 #: Tagged (with a structure tree), a trial print of the English page came out at 24 MiB
-#: instead of 5.6 MiB (about 160,000 structure elements), so the PDF is not tagged; its
-#: outline (bookmarks from the headings) is kept.
+#: instead of 5.6 MiB (about 160,000 structure elements), so the PDF is not tagged. Chromium
+#: writes its own outline only into a tagged PDF: add_outline() writes one from the contents.
 TAGGED = False
 
 
@@ -356,7 +356,19 @@ async () => {
   const wrapper = article.querySelector('.toctree-wrapper');
   if (wrapper) wrapper.replaceChildren(contents); else article.prepend(contents);
   contents.hidden = false;
-  return {documents: docs.length, missing: missing,
+  // The contents as the reader sees them, for the PDF's outline: [[caption, [[doc, title]]]].
+  const parts = [];
+  for (const el of contents.children) {
+    if (el.matches('.mltutor-contents-part')) parts.push([el.textContent.trim(), []]);
+    else if (el.tagName === 'UL' && parts.length) {
+      for (const a of el.querySelectorAll('a')) {
+        parts[parts.length - 1][1].push([
+          decodeURIComponent(a.getAttribute('href').slice('#document-'.length)),
+          a.textContent.trim()]);
+      }
+    }
+  }
+  return {documents: docs.length, missing: missing, parts: parts,
           images: document.images.length,
           brokenImages: Array.from(document.images)
             .filter(img => !img.complete || img.naturalWidth === 0)
@@ -464,14 +476,53 @@ def print_pdf(page_file: Path, pdf: Path, chromium: str, timeout_s: float) -> di
                 tab.pdf(path=str(pdf), format="A4", print_background=True, scale=SCALE,
                         margin={k: f"{v}mm" for k, v in MARGIN_MM.items()},
                         display_header_footer=True, header_template="<span></span>",
-                        footer_template=FOOTER, outline=True, tagged=TAGGED)
+                        footer_template=FOOTER, outline=TAGGED, tagged=TAGGED)
             browser.close()
     finally:
         server.shutdown()
     return {"problems": problems, "documents": shape["documents"] if "shape" in locals() else 0,
+            "parts": shape["parts"] if "shape" in locals() else [],
             "images": shape["images"] if "shape" in locals() else 0,
             "math": probe["mjxContainers"] if "probe" in locals() else 0,
             "fitted": len(fit["fitted"]) if "fit" in locals() else 0}
+
+
+def add_outline(pdf: Path, title: str, parts: list) -> int:
+    """Give ``pdf`` an outline (bookmarks): the book, then each part and its documents.
+
+    Chromium writes an outline only with a tagged PDF (see :data:`TAGGED`), but it writes every
+    same-page link target as a named destination, and the contents link each document's
+    ``#document-<docname>`` anchor: each bookmark goes to the page of that destination.
+    Returns the number of documents in the outline.
+    """
+    import logging
+
+    from pypdf import PdfReader, PdfWriter
+
+    # Chromium 156's trailer counts fewer objects than its PDF has; pypdf says so on reading
+    # ("Object count ... exceeds defined trailer size") and writes a consistent file.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    reader = PdfReader(pdf)
+    pages = {name.lstrip("/"): reader.get_destination_page_number(dest)
+             for name, dest in reader.named_destinations.items()}
+    writer = PdfWriter(clone_from=reader)
+    writer.add_outline_item(title=title, page_number=min(1, len(reader.pages) - 1))
+    count = 0
+    for caption, docs in parts:
+        found = [(name, pages[f"document-{doc}"]) for doc, name in docs
+                 if f"document-{doc}" in pages]
+        if not found:
+            continue
+        parent = writer.add_outline_item(title=caption, page_number=found[0][1])
+        for name, page in found:
+            writer.add_outline_item(title=name, page_number=page, parent=parent)
+            count += 1
+    writer.page_mode = "/UseOutlines"
+    partial = pdf.with_suffix(".pdf.partial")
+    with open(partial, "wb") as out:
+        writer.write(out)
+    partial.replace(pdf)
+    return count
 
 
 # --------------------------------------------------------------------------------------------
@@ -528,10 +579,11 @@ def make_edition(edition: str, args: argparse.Namespace) -> tuple[int, str | Non
         return 1, None
     from pypdf import PdfReader
 
+    outlined = add_outline(pdf, book_metadata(edition)[0], result["parts"])
     line = (f"{edition}: {_shown(pdf)}: {len(PdfReader(pdf).pages)} pages, "
             f"{pdf.stat().st_size / 2**20:.1f} MiB ({result['documents']} documents, "
             f"{result['images']} images, {result['math']} formulas, {result['fitted']} wide "
-            f"blocks scaled to fit; build {built - start:.0f} s, print "
+            f"blocks scaled to fit, {outlined} in the outline; build {built - start:.0f} s, print "
             f"{time.monotonic() - built:.0f} s)")
     if (args.site / "index.html").is_file():
         linked = publish(edition, pdf, args.site)

@@ -224,6 +224,35 @@ def test_chromium_pdf_with_a_character_no_font_has_fails(tmp_path):
     assert len(tofu.problems) == 1 and "missing-glyph boxes (glyph 0)" in tofu.problems[0]
 
 
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+def test_outline_from_the_contents_links(tmp_path):
+    pytest.importorskip("playwright")
+    from playwright.sync_api import sync_playwright
+    from pypdf import PdfReader
+
+    check_site = _script("check_site")
+    page = ('<html><body><p><a href="#document-book/a">A</a> <a href="#document-book/b">B</a></p>'
+            '<div style="break-before: page"><span id="document-book/a"></span><h1>A</h1></div>'
+            '<div style="break-before: page"><span id="document-book/b"></span><h1>B</h1></div>'
+            "</body></html>")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                     args=check_site.CHROMIUM_ARGS)
+        tab = browser.new_page()
+        tab.set_content(page)
+        tab.pdf(path=str(tmp_path / "book.pdf"), format="A4")
+        browser.close()
+    parts = [["Chapters", [["book/a", "1. A"], ["book/b", "2. B"], ["book/gone", "3. C"]]]]
+    assert make_pdf.add_outline(tmp_path / "book.pdf", "The book", parts) == 2
+    reader = PdfReader(tmp_path / "book.pdf")
+    top = reader.outline
+    assert [item.title for item in top if not isinstance(item, list)] == ["The book", "Chapters"]
+    children = next(item for item in top if isinstance(item, list))
+    assert [(c.title, reader.get_destination_page_number(c)) for c in children] == [
+        ("1. A", 1), ("2. B", 2)]
+    assert len(reader.pages) == 3
+
+
 # --------------------------------------------------------------------------------------------
 # make_pdf's pure parts and the download-menu template.
 # --------------------------------------------------------------------------------------------
