@@ -15,10 +15,12 @@ For each PDF (read with pypdf, pinned in requirements.txt):
    carries its glyphs as drawing procedures in the file. A font without one would be drawn by
    whatever the reader's viewer substitutes.
 3. **No missing-glyph box.** Chromium draws a character that no font in the page's font stack
-   has with glyph 0, ``.notdef`` (the box); Skia writes TrueType and OpenType fonts as Type 0
-   fonts whose codes are glyph ids (``Identity-H``), so any code 0 shown with such a font is a
-   box on the page. Every text-showing operator (``Tj``, ``TJ``, ``'``, ``"``) of every page and
-   form XObject is read.
+   has with glyph 0, ``.notdef`` (the box; tests/test_pdf.py prints one); Skia, Chromium's PDF
+   writer, embeds the page's text fonts (here DejaVu, Noto Sans SC, Noto Emoji) as Type 0
+   fonts whose codes are glyph ids (``Identity-H``), so a code 0 shown with such a font is a box
+   on the page. Every text-showing operator (``Tj``, ``TJ``, ``'``, ``"``) of every page and
+   form XObject is read. Fonts that Skia writes as Type 3 (MathJax's, in these PDFs) have no
+   glyph ids to judge; check 4 still covers the CJK characters and pictographs.
 4. **No lost character.** The text of the PDF, decoded through each font's ``/ToUnicode`` map,
    holds every CJK character and pictograph of the printed HTML page's article (``--html``,
    default ``_build/singlehtml/<edition>/mltutor-<edition>.html`` beside ``mltutor-<edition>.pdf``;
