@@ -10,12 +10,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any, Callable
 
 import numpy as np
 
 from .arrays import describe
 from .detection import _DT_ID_KEYS, _bboxes, _columns, _describe, _ids, _index_of, _numbers, _unknown
+from .params import check_scalar
 
 __all__ = ["check_binary_masks", "check_rle_list", "bulk_rle_strings", "bulk_polygons", "check_decoded", "check_polygons", "check_image_size",
            "check_rle_sizes",
@@ -56,12 +58,12 @@ def check_image_size(height: Any, width: Any) -> tuple[int, int]:
     """``height`` and ``width``: integers in ``[0, MAX_SIDE]``."""
     out = []
     for name, v in (("height", height), ("width", width)):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0:
-            raise ValueError(f"{name} must be a non-negative integer (pixels); got {v!r}.")
+        v = check_scalar(v, name, Integral, min_val=0, expected="a non-negative integer (pixels)",
+                         type_error=ValueError)
         if v > MAX_SIDE:
             raise ValueError(f"{name} = {v} pixels is beyond the largest side accepted, "
                              f"2**31 - 1 (h * w must fit in 64-bit arithmetic).")
-        out.append(int(v))
+        out.append(v)
     return out[0], out[1]
 
 
