@@ -207,7 +207,7 @@ def test_plain_aps_sets_sort_once(monkeypatch):
 
 def _compressed(counts):
     counts = np.asarray(counts, dtype=np.int64)
-    return rle._counts_to_strings(counts, np.array([0, counts.size]))[0]
+    return rle._rle._counts_to_strings(counts, np.array([0, counts.size]))[0]
 
 
 def test_compressed_runs_longer_than_the_image_are_refused():
