@@ -35,7 +35,8 @@ What it does:
 5. Loads every page again at phone width (390 px) and at 1280 px
    (:func:`check_reading_widths`) and fails a page that is wider than the window
    (``document.documentElement.scrollWidth > innerWidth``: it would scroll sideways), a code
-   or output block that scrolls sideways inside itself, or a right-hand contents entry that
+   or output block that scrolls sideways inside itself at 1280 px (on a phone a block scrolls
+   rather than wrap a table's rows), or a right-hand contents entry that
    reaches past its sidebar (cut off at the window's edge); saves the first phone screen of
    each chapter as ``<page>-phone.png``.
 6. Saves a full-page screenshot of every chapter (``book/NN_*.html``), the home page, the
@@ -569,6 +570,9 @@ def check_page(context, base: str, page: PurePosixPath, root: Path,
 
 #: Window widths of the reading-width check: a phone and the desktop layout of the screenshots.
 PHONE_WIDTH, DESKTOP_WIDTH = 390, 1280
+#: From this window width up, mltutor.css wraps code and output lines that do not fit; below it
+#: (a phone) a block keeps its lines and may scroll sideways inside itself.
+WRAP_FROM_WIDTH = 720
 
 # Widths that decide whether a page reads without sideways scrolling: the document's scroll
 # width, code/output blocks that scroll inside themselves, and right-hand contents entries that
@@ -588,7 +592,8 @@ async () => {
       && getComputedStyle(side).visibility !== 'hidden') {
     const edge = Math.min(side.getBoundingClientRect().right, innerWidth);
     clipped = [...side.querySelectorAll('a')]
-      .filter(a => a.getBoundingClientRect().width > 0 && a.getBoundingClientRect().right > edge + 1)
+      .filter(a => a.getBoundingClientRect().width > 0
+                   && a.getBoundingClientRect().right > edge + 1)
       .map(a => a.textContent.trim().slice(0, 60));
   }
   return {scrollWidth: doc.scrollWidth, innerWidth: innerWidth, scrolling: scrolling,
@@ -603,7 +608,7 @@ def width_problems(probe: dict, width: int) -> list[str]:
     if probe["scrollWidth"] > probe["innerWidth"]:
         found.append(f"at {width} px the page scrolls sideways: {probe['scrollWidth']} px wide "
                      f"in a {probe['innerWidth']} px window")
-    for line in probe["scrolling"][:5]:
+    for line in probe["scrolling"][:5] if width >= WRAP_FROM_WIDTH else []:
         found.append(f"at {width} px a code or output block scrolls sideways: {line!r}")
     for entry in probe["clipped"][:5]:
         found.append(f"at {width} px a contents entry is cut off at the edge: {entry!r}")
@@ -616,8 +621,9 @@ def check_reading_widths(browser, base: str, pages: list[PurePosixPath], shots: 
 
     At :data:`PHONE_WIDTH` and :data:`DESKTOP_WIDTH` px a page fails when the document is wider
     than the window (``document.documentElement.scrollWidth > innerWidth``), when a code or
-    output block scrolls sideways inside itself, or when an entry of the right-hand contents
-    reaches past the sidebar (names cut off at the window's edge). Saves the first screen of
+    output block scrolls sideways inside itself (from :data:`WRAP_FROM_WIDTH` up, where lines
+    wrap; a phone scrolls a block rather than wrap a table), or when an entry of the right-hand
+    contents reaches past the sidebar (names cut off at the window's edge). Saves the first screen of
     every chapter at phone width into ``shots`` as ``<page>-phone.png``.
     """
     results = []
@@ -640,9 +646,8 @@ def check_reading_widths(browser, base: str, pages: list[PurePosixPath], shots: 
             if result.problems:
                 results.append(result)
         context.close()
-        print(f"  reading widths at {width} px: "
-              f"{sum(1 for r in results if r.page.endswith(f'({width} px)'))} page(s) with problems",
-              flush=True)
+        failing = sum(1 for r in results if r.page.endswith(f"({width} px)"))
+        print(f"  reading widths at {width} px: {failing} page(s) with problems", flush=True)
     return results
 
 
