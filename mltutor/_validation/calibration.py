@@ -15,6 +15,7 @@ import numpy as np
 
 from .arrays import as_numpy, check_lengths, not_array_like, shown
 from .labels import as_label_array, check_labels_1d, equals_label, label_kind
+from .params import check_scalar
 from .warning import UndefinedMetricWarning, warn
 from .weights import check_sample_weight
 
@@ -244,12 +245,8 @@ def sklearn_multiclass_targets(
 
 def check_temperature(temperature: Any) -> float:
     """A temperature for scaling logits: a real number > 0 (inf allowed), not a bool."""
-    if isinstance(temperature, (bool, np.bool_)) or not isinstance(temperature, (int, float, np.number)):
-        raise TypeError(f"temperature must be a positive number; got {temperature!r}.")
-    t = float(temperature)
-    if not t > 0 or np.isnan(t):
-        raise ValueError(f"temperature must be > 0 (inf gives uniform probabilities); got {temperature!r}.")
-    return t
+    return check_scalar(temperature, "temperature", Real, min_val=0, include_boundaries="neither",
+                        expected="> 0 (a real number; inf gives uniform probabilities)")
 
 
 def check_d2_sample_count(y_true: Any, y_proba: Any, sample_weight: Any) -> bool:
