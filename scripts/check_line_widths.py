@@ -17,9 +17,9 @@ block and the advance in the built book instead of trusting these numbers.
 
 What counts as a text output: a ``stream`` output (``print``), and the ``text/plain`` of a result
 or display that has no richer form the site shows instead (HTML, an image, a widget, Markdown,
-LaTeX). Lines longer than the column wrap on the site (``white-space: pre-wrap`` in mltutor.css),
-so nothing is hidden, but a wrapped table or log line is hard to read: keep printed lines within
-:data:`COLUMNS`. ``tests/test_code_line_length.py`` holds code lines to its own limit and text
+LaTeX). From a 720 px window up, lines longer than the column wrap on the site (``white-space:
+pre-wrap`` in mltutor.css), so nothing is hidden, but a wrapped table or log line is hard to
+read; on a phone a block scrolls sideways inside itself. Keep printed lines within :data:`COLUMNS`. ``tests/test_code_line_length.py`` holds code lines to its own limit and text
 outputs to :data:`COLUMNS`.
 
 Exit status 1 when an output line is longer than the column, 0 otherwise (code lines between

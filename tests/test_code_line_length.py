@@ -1,7 +1,8 @@
 """Code and text-output lines of the notebooks fit the book's code column.
 
 The built book shows code and its printed output in a fixed-width block. A line longer than the
-block wraps (``book/_static/mltutor.css``), and a wrapped log or table is hard to read. Code lines
+block wraps on a desktop (``book/_static/mltutor.css``), and a wrapped log or table is hard to
+read. Code lines
 are held to 100 characters; text outputs (``print``, plain-text results) to the column measured
 in ``scripts/check_line_widths.py`` (``COLUMNS``: 88 characters fit in the 1280 px layout).
 Markdown cells are not checked: prose wraps.
