@@ -16,8 +16,9 @@ import pytest
 pytest.importorskip("nbgrader")
 
 from mltutor.exercises import precision_recall as ch3  # noqa: E402
-from mltutor.grading.nbgrader import (CONFIG_MARK, _hidden_spec, _pack, ungradable_submissions,  # noqa: E402
-                                      export_chapter, graded_exercises, hidden_cases, hidden_check)
+from mltutor.grading.nbgrader import (CONFIG_MARK, _hidden_spec, _pack,  # noqa: E402
+                                      export_chapter, graded_exercises, hidden_cases, hidden_check,
+                                      ungradable_submissions)
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "ch03_precision_recall"

@@ -434,8 +434,8 @@ def check_pr_points(recall: Any, precision: Any) -> tuple[np.ndarray, np.ndarray
     if (np.diff(r) < 0).any():
         raise ValueError(
             "recall must be non-decreasing: give the points in decreasing score order, one per "
-            "detection.  (scikit-learn's precision_recall_curve runs the other way and ends with an "
-            "artificial point (recall 0, precision 1): reverse it and drop that point first.)"
+            "detection.  (scikit-learn's precision_recall_curve runs the other way and ends with "
+            "an artificial point (recall 0, precision 1): reverse it and drop that point first.)"
         )
     return r, p
 
@@ -450,12 +450,14 @@ def check_ranked_detections(
     if s is None or t is None:
         raise TypeError("scores and is_tp must be array-likes with one entry per detection.")
     if s.shape != t.shape:
-        raise ValueError(f"scores has {s.shape[0]} entries but is_tp has {t.shape[0]}; one per detection.")
+        raise ValueError(f"scores has {s.shape[0]} entries but is_tp has {t.shape[0]}; "
+                         "one per detection.")
     if not np.isfinite(s).all():
         raise ValueError("scores must be finite (no NaN or infinity).")
     if t.dtype.kind != "b":
         if t.dtype.kind not in "iuf" or not np.isin(t, (0, 1)).all():
-            raise ValueError("is_tp must hold booleans (or 0/1): True where the detection matched an object.")
+            raise ValueError("is_tp must hold booleans (or 0/1): True where the detection "
+                             "matched an object.")
         t = t.astype(bool)
     n_positives = check_scalar(n_positives, "n_positives", Integral, min_val=0,
                                expected="an int >= 0 (number of ground-truth objects)")

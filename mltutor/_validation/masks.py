@@ -378,5 +378,6 @@ def check_rle_sizes(rles: Any, obj: np.ndarray, heights: np.ndarray, widths: np.
     if wrong.any():
         j = int(np.argmax(wrong))
         i = int(obj[j])
-        raise ValueError(f"{where(i)}['segmentation'] has size {[int(rles.heights[j]), int(rles.widths[j])]!r}, but "
+        size = [int(rles.heights[j]), int(rles.widths[j])]
+        raise ValueError(f"{where(i)}['segmentation'] has size {size!r}, but "
                          f"its image is {[int(heights[i]), int(widths[i])]} (height, width).")
