@@ -1,8 +1,9 @@
 """Facts about THUMOS'14's temporal action detection task: its 20 classes.
 
 THUMOS'14 (Jiang et al., 2014; Idrees et al., 2017) annotates the start and end of every action
-instance of **20 classes** in long, untrimmed sports videos; all 20 are UCF101 classes, and its
-training data are UCF101's trimmed clips.  This module ships the class list as a small table,
+instance of **20 classes** in long, untrimmed sports videos; all 20 are UCF101 classes.  Its
+training set is UCF101's trimmed clips; the temporal annotations come with its untrimmed
+validation and test videos.  This module ships the class list as a small table,
 ``mltutor/data/thumos14_detection_classes.csv``: the detection index (1 to 20, in the order of
 the list), the class's index in UCF101's ``classInd.txt``, and its name.
 
