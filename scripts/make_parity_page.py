@@ -60,6 +60,7 @@ PROPERTY_TESTS = [
     "tests/test_streaming_safety.py",
     "tests/test_attack_dtypes.py",
     "tests/test_attack_scores.py",
+    "tests/test_sklearn_rest.py",
 ]
 
 SK = "scikit-learn 1.9 `sklearn.metrics.{}`"
@@ -107,6 +108,17 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
      ["brier_score_loss (binary)", "brier_score_loss (multiclass)"]),
     ("metrics", "log_loss", SK.format("log_loss"),
      ["log_loss (binary, 1-D y_proba)", "log_loss (multiclass / indicator)"]),
+    ("metrics", "d2_log_loss_score", SK.format("d2_log_loss_score"), ["d2_log_loss_score"]),
+    ("metrics", "d2_brier_score", SK.format("d2_brier_score"), ["d2_brier_score"]),
+    ("metrics", "hinge_loss", SK.format("hinge_loss"), ["hinge_loss"]),
+    ("metrics", "coverage_error", SK.format("coverage_error"), ["coverage_error"]),
+    ("metrics", "label_ranking_average_precision_score",
+     SK.format("label_ranking_average_precision_score"), ["label_ranking_average_precision_score"]),
+    ("metrics", "label_ranking_loss", SK.format("label_ranking_loss"), ["label_ranking_loss"]),
+    ("metrics", "confusion_matrix_at_thresholds", SK.format("confusion_matrix_at_thresholds"),
+     ["confusion_matrix_at_thresholds"]),
+    ("metrics", "metric_at_thresholds", SK.format("metric_at_thresholds") + " (accuracy, macro "
+     "F1 and a two-valued metric at every threshold)", ["metric_at_thresholds"]),
     ("metrics", "matthews_corrcoef", SK.format("matthews_corrcoef"), ["matthews_corrcoef"]),
     ("metrics", "cohen_kappa_score", SK.format("cohen_kappa_score") + " (unweighted, linear, "
      "quadratic)", ["cohen_kappa_score"]),
@@ -117,15 +129,15 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
     # ---- everything else that is compared with a reference
     ("curves", "binary_counts", "scikit-learn `confusion_matrix_at_thresholds`; and the definition "
      "(brute-force counts per threshold)", ["binary_counts", "binary_counts (definition)"]),
-    ("thresholds", "threshold_sweep", "scikit-learn `confusion_matrix_at_thresholds` and brute "
+    ("curves", "threshold_sweep", "scikit-learn `confusion_matrix_at_thresholds` and brute "
      "force; a literal loop of scikit-learn calls per threshold",
      ["threshold_sweep", "threshold_sweep (literal sklearn loop)"]),
-    ("thresholds", "ThresholdSweep.at", "brute force", ["ThresholdSweep.at"]),
-    ("thresholds", "best_fbeta_threshold", "brute force (maximum over all thresholds)",
+    ("curves", "ThresholdSweep.at", "brute force", ["ThresholdSweep.at"]),
+    ("curves", "best_fbeta_threshold", "brute force (maximum over all thresholds)",
      ["best_fbeta_threshold"]),
-    ("thresholds", "min_cost_threshold", "brute force (minimum over all thresholds)",
+    ("curves", "min_cost_threshold", "brute force (minimum over all thresholds)",
      ["min_cost_threshold"]),
-    ("thresholds", "cost_optimal_threshold", "the Bayes rule, checked by expected cost",
+    ("curves", "cost_optimal_threshold", "the Bayes rule, checked by expected cost",
      ["cost_optimal_threshold"]),
     ("calibration", "calibration_curve", "scikit-learn `sklearn.calibration.calibration_curve`",
      ["calibration_curve"]),
@@ -146,19 +158,19 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
      "`LogisticRegression` without penalty (`smoothing=False`)",
      ["fit_platt (smoothed targets)", "fit_platt (smoothing=False)"]),
     ("calibration", "apply_platt", "invariant: AUC kept or reversed", ["apply_platt (AUC invariant)"]),
-    ("isotonic", "fit_isotonic", "scikit-learn `IsotonicRegression`", ["fit_isotonic"]),
-    ("isotonic", "pool_adjacent_violators", "scikit-learn `isotonic_regression`",
+    ("calibration", "fit_isotonic", "scikit-learn `IsotonicRegression`", ["fit_isotonic"]),
+    ("calibration", "pool_adjacent_violators", "scikit-learn `isotonic_regression`",
      ["pool_adjacent_violators"]),
-    ("interpolated_ap", "detection_average_precision", "pycocotools' accumulate (COCO, bit for "
+    ("detection", "detection_average_precision", "pycocotools' accumulate (COCO, bit for "
      "bit), all-point and VOC 2007 formulas", ["detection_average_precision"]),
-    ("interpolated_ap", "detection_pr_curve", "brute force", ["detection_pr_curve + precision_envelope"]),
-    ("interpolated_ap", "precision_envelope", "brute force (running maximum from the right)", []),
-    ("ranking", "precision_at_k", "pytrec_eval (trec_eval) `P_k`",
+    ("detection", "detection_pr_curve", "brute force", ["detection_pr_curve + precision_envelope"]),
+    ("detection", "precision_envelope", "brute force (running maximum from the right)", []),
+    ("curves", "precision_at_k", "pytrec_eval (trec_eval) `P_k`",
      ["P@k, R@k, AP, RR, nDCG@k (pytrec_eval parity)"]),
-    ("ranking", "recall_at_k", "pytrec_eval `recall_k`", []),
-    ("ranking", "average_precision", "pytrec_eval `map`", []),
-    ("ranking", "reciprocal_rank", "pytrec_eval `recip_rank`", []),
-    ("ranking", "ndcg_at_k", "pytrec_eval `ndcg_cut_k`", []),
+    ("curves", "recall_at_k", "pytrec_eval `recall_k`", []),
+    ("curves", "average_precision", "pytrec_eval `map`", []),
+    ("curves", "reciprocal_rank", "pytrec_eval `recip_rank`", []),
+    ("curves", "ndcg_at_k", "pytrec_eval `ndcg_cut_k`", []),
     ("detection", "box_iou", "pycocotools `mask.iou`, bit for bit",
      ["detection: box_iou vs pycocotools.mask.iou"]),
     ("detection", "match_detections", "pycocotools `COCOeval.evaluateImg` matching loop",
@@ -203,9 +215,9 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
     ("streaming", "BinaryMetrics.update", "one process without repeats: `sample_ids` count each "
      "repeated sample once", ["streaming sample_ids: repeats counted once"]),
     # ---- kernel 2 without argsort, against the argsort kernel, brute force and scikit-learn
-    ("curve_scores", "sorted_roc_auc", "the Mann-Whitney pair count (ties 1/2, +-inf scores)",
+    ("curves", "sorted_roc_auc", "the Mann-Whitney pair count (ties 1/2, +-inf scores)",
      ["sorted_roc_auc == Mann-Whitney (with +-inf)"]),
-    ("curve_scores", "sorted_average_precision", "the step sum over distinct thresholds (+-inf)",
+    ("curves", "sorted_average_precision", "the step sum over distinct thresholds (+-inf)",
      ["sorted_average_precision == step sum (with +-inf)"]),
     ("curves", "sorted_counts", "the argsort kernel (stable sort + cumulative sums), +-inf scores",
      ["sorted_counts == argsort kernel (with +-inf)"]),
