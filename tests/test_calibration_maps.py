@@ -98,7 +98,7 @@ def test_temperature_is_the_interior_minimum(problem):
     if np.exp(-9.5) < float(sk.beta_) < np.exp(9.5):  # sklearn's search box is log-beta in (-10, 10)
         assert best <= _nll(z, y, ww, sk_t) + 1e-12 * (1 + best)
         # Brent locates a flat minimum only to ~sqrt(rounding / curvature)
-        curvature = cal._beta_derivatives(cal._margins(z2, y, ww), beta)[1]
+        curvature = cal._maps._beta_derivatives(cal._maps._margins(z2, y, ww), beta)[1]
         slack = np.sqrt(1e-14 * (1 + best) / max(curvature, 1e-300))
         assert abs(beta - float(sk.beta_)) <= 1e-6 * beta + slack
 

@@ -84,6 +84,7 @@ def fit_temperature(logits: Any, y_true: Any, *, sample_weight: Any = None) -> f
     >>> y = rng.integers(0, 3, 2000)
     >>> logits = 3.0 * (np.eye(3)[y] + rng.normal(0, 0.6, (2000, 3)))  # over-confident
     >>> T = fit_temperature(logits, y)
+    >>> from mltutor.calibration import nll_from_logits
     >>> round(T, 3) > 1, nll_from_logits(logits, y, T) < nll_from_logits(logits, y)
     (True, True)
     """
