@@ -59,10 +59,11 @@ def hinge_loss(
     if true_idx is None:
         margin = sign * d
     else:
-        rows = np.arange(d.shape[0])
-        true_score = d[rows, true_idx]
-        others = d.copy()
-        others[rows, true_idx] = -np.inf
-        margin = true_score - others.max(axis=1)
+        true_score = np.take_along_axis(d, true_idx[:, None], axis=1)[:, 0]
+        # The best other class, one class (column) at a time: no copy of the whole matrix.
+        best_other = np.full(d.shape[0], -np.inf)
+        for c in range(d.shape[1]):
+            np.maximum(best_other, np.where(true_idx == c, -np.inf, d[:, c]), out=best_other)
+        margin = true_score - best_other
     losses = np.maximum(1.0 - margin, 0.0)
     return float(np.average(losses, weights=w))
