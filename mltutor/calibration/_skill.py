@@ -18,16 +18,30 @@ from .._validation import calibration as _prob
 __all__ = ["d2_brier_score", "d2_log_loss_score"]
 
 
-def _null_model(onehot: np.ndarray, w: np.ndarray | None) -> np.ndarray:
-    """The (n, C) probabilities of the null model: each column's weighted mean, on every row."""
-    return np.tile(np.average(onehot, axis=0, weights=w), (onehot.shape[0], 1))
+def _class_totals(onehot: np.ndarray, w: np.ndarray | None) -> tuple[np.ndarray, float]:
+    """The (weighted) total of each class column and the total weight."""
+    if w is None:
+        return onehot.sum(axis=0).astype(np.float64), float(onehot.shape[0])
+    return w @ onehot.astype(np.float64), float(np.sum(w))
 
 
 def _summed_log_loss(onehot: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> float:
+    """:math:`-\\sum_i w_i \\sum_c y_{ic} \\log p_{ic}` with clipped p, reading only the
+    entries where :math:`y_{ic} = 1` (``onehot`` holds 0 and 1)."""
     eps = np.finfo(p.dtype).eps
-    p = np.clip(p, eps, 1 - eps)
-    loss = -np.sum(onehot.astype(p.dtype) * np.log(p), axis=1)
-    return float(loss.sum() if w is None else np.sum(loss * w))
+    rows, cols = np.nonzero(onehot)
+    logs = np.log(np.clip(p[rows, cols], eps, 1 - eps))
+    return float(-np.sum(logs) if w is None else -np.dot(w[rows], logs))
+
+
+def _null_log_loss(onehot: np.ndarray, w: np.ndarray | None) -> float:
+    """The null model's summed log loss, :math:`-\\sum_c W_c \\log \\bar p_c` with
+    :math:`W_c` the weight of class c and :math:`\\bar p_c = W_c / W` (clipped)."""
+    totals, weight = _class_totals(onehot, w)
+    if weight == 0:
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    eps = np.finfo(np.float64).eps
+    return float(-np.dot(totals, np.log(np.clip(totals / weight, eps, 1 - eps))))
 
 
 def d2_log_loss_score(
@@ -89,7 +103,7 @@ def d2_log_loss_score(
     p = _prob.sklearn_proba(y_proba)
     onehot, p, w = _prob.sklearn_multiclass_targets(y_true, p, sample_weight, labels)
     numerator = _summed_log_loss(onehot, p, w)
-    denominator = _summed_log_loss(onehot, _null_model(onehot, w), w)
+    denominator = _null_log_loss(onehot, w)
     return float(1 - (numerator / denominator))
 
 
@@ -143,8 +157,10 @@ def d2_brier_score(
         onehot, p, w = _prob.sklearn_binary_targets(y_true, p, sample_weight, pos_label)
     else:
         onehot, p, w = _prob.sklearn_multiclass_targets(y_true, p, sample_weight, labels)
-    onehot = onehot.astype(p.dtype)
-    brier = np.average(np.sum((onehot - p) ** 2, axis=1), weights=w)
-    brier_null = np.average(np.sum((onehot - _null_model(onehot, w)) ** 2, axis=1), weights=w)
+    target = onehot.astype(p.dtype)
+    brier = np.average(np.sum((target - p) ** 2, axis=1), weights=w)
+    # The null model broadcast, not tiled: each class's (weighted) proportion on every row.
+    pbar = np.average(target, axis=0, weights=w)
+    brier_null = np.average(np.sum((target - pbar) ** 2, axis=1), weights=w)
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(1 - brier / brier_null)
