@@ -15,7 +15,10 @@ module              checks
 ``scores``          scores of curves, areas and top-k accuracy
 ``calibration``     probabilities, logits and the targets of the calibration metrics
 ``boxes``           detection boxes
-``detection``       COCO dicts and per-image box lists
+``detection``       COCO dicts and per-image box lists, the error breakdown's thresholds
+``masks``           RLE dicts, polygons and binary masks of :mod:`mltutor.detection.mask`
+``keypoints``       keypoint arrays, OKS sigmas and COCO keypoint records
+``temporal``        segments and the ActivityNet / THUMOS'14 layouts of :mod:`mltutor.detection.temporal`
 ``stats``           kappa and LR options, proportions, paired tests, conformal sets, the
                     bootstrap's settings, samples and groups
 ``warning``         ``UndefinedMetricWarning`` and the learner-facing ``warn``
