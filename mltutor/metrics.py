@@ -31,6 +31,9 @@ mis-handles, or is a last-digit detail):
 * ``hamming_loss`` on indicator matrices whose weights sum to 0 (negative weights) raises
   ZeroDivisionError, as it does for 1-D labels; scikit-learn returns inf there;
 * ``top_k_accuracy_score`` refuses NaN or infinite ``sample_weight`` (scikit-learn returns nan);
+* ``hinge_loss`` refuses two or fewer ``labels`` when ``y_true`` holds more classes
+  (scikit-learn then scores every sample against one column of its own binarisation of
+  ``y_true``);
 * ``sample_weight`` of any dtype is summed in float64 (int64 for bool and integer weights, whose
   counts stay integers as in scikit-learn).  scikit-learn sums some weights in their own dtype
   (``normalize=False`` accuracy and top-k accuracy, multilabel ``hamming_loss`` and confusion
