@@ -52,8 +52,10 @@ def confusion_matrix_at_thresholds(
     --------
     >>> tns, fps, fns, tps, thresholds = confusion_matrix_at_thresholds(
     ...     [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    >>> tns.tolist(), fps.tolist(), fns.tolist(), tps.tolist(), thresholds.tolist()
-    ([2.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 2.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 2.0, 2.0], [0.8, 0.4, 0.35, 0.1])
+    >>> thresholds.tolist()
+    [0.8, 0.4, 0.35, 0.1]
+    >>> tns.tolist(), fps.tolist(), fns.tolist(), tps.tolist()
+    ([2.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 2.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 2.0, 2.0])
     """
     is_positive, scores, weights, _ = check_binary_scores(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = cumulative_counts(is_positive, scores, weights)
