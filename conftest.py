@@ -26,8 +26,12 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 ROOT = Path(__file__).resolve().parent
 # Import names whose pip distribution is called something else.
-PIP_NAMES = {"sklearn": "scikit-learn", "pytrec_eval": "pytrec_eval-terrier",
-             "faster_coco_eval": "faster-coco-eval", "yaml": "pyyaml"}
+PIP_NAMES = {
+    "sklearn": "scikit-learn",
+    "pytrec_eval": "pytrec_eval-terrier",
+    "faster_coco_eval": "faster-coco-eval",
+    "yaml": "pyyaml",
+}
 # IPython magics and shell escapes are not Python: blank them before parsing a notebook cell.
 MAGIC_LINE = re.compile(r"^(\s*)[%!].*$", re.MULTILINE)
 
@@ -53,7 +57,9 @@ def _imported_names(tree: ast.AST, module_level_only: bool, package: str = "") -
                 continue
             names.add(module)
             # `from mltutor import streaming` imports a submodule: follow it too.
-            names.update(f"{module}.{alias.name}" for alias in node.names if module.startswith("mltutor"))
+            names.update(
+                f"{module}.{alias.name}" for alias in node.names if module.startswith("mltutor")
+            )
     return {name for name in names if name}
 
 
@@ -86,8 +92,11 @@ def _parse(path: Path) -> ast.AST | None:
             import json
 
             cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-            code = "\n".join(MAGIC_LINE.sub(r"\1pass", "".join(c["source"]))
-                             for c in cells if c["cell_type"] == "code")
+            code = "\n".join(
+                MAGIC_LINE.sub(r"\1pass", "".join(c["source"]))
+                for c in cells
+                if c["cell_type"] == "code"
+            )
             return ast.parse(code)
         return ast.parse(path.read_text(encoding="utf-8"))
     except (SyntaxError, ValueError, KeyError, OSError):
@@ -173,7 +182,11 @@ def missing_libraries(path: Path) -> set[str]:
 def pytest_make_collect_report(collector):
     """Report a file whose imports are not installed as skipped, naming what to install."""
     path = getattr(collector, "path", None)
-    if not isinstance(collector, pytest.File) or path is None or path.suffix not in (".py", ".ipynb"):
+    if (
+        not isinstance(collector, pytest.File)
+        or path is None
+        or path.suffix not in (".py", ".ipynb")
+    ):
         return None
     if path.name == "conftest.py":
         return None
@@ -182,4 +195,6 @@ def pytest_make_collect_report(collector):
         return None
     wanted = " ".join(sorted(PIP_NAMES.get(name, name) for name in missing))
     reason = f"needs {', '.join(sorted(missing))} (not installed; pip install {wanted})"
-    return pytest.CollectReport(collector.nodeid, "skipped", (str(path), 0, f"Skipped: {reason}"), [])
+    return pytest.CollectReport(
+        collector.nodeid, "skipped", (str(path), 0, f"Skipped: {reason}"), []
+    )

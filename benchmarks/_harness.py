@@ -110,7 +110,9 @@ def coco_from_file(library: str, gt_path: str, dt_path: str, iou_type: str) -> l
                 coco_gt = json.load(f)
             with open(dt_path) as f:
                 detections = json.load(f)
-            return [float(x) for x in evaluate_coco(coco_gt, detections, iou_type=iou_type)["stats"]]
+            return [
+                float(x) for x in evaluate_coco(coco_gt, detections, iou_type=iou_type)["stats"]
+            ]
         if library == "pycocotools":
             from pycocotools.coco import COCO
             from pycocotools.cocoeval import COCOeval
@@ -121,8 +123,9 @@ def coco_from_file(library: str, gt_path: str, dt_path: str, iou_type: str) -> l
             from faster_coco_eval import COCO, COCOeval_faster
 
             gt = COCO(gt_path)
-            evaluator = COCOeval_faster(gt, gt.loadRes(dt_path), iouType=iou_type,
-                                        print_function=lambda *a: None)
+            evaluator = COCOeval_faster(
+                gt, gt.loadRes(dt_path), iouType=iou_type, print_function=lambda *a: None
+            )
         elif library == "hotcoco":
             import hotcoco
 
@@ -145,8 +148,13 @@ def coco_available(library: str) -> bool:
     """Whether ``library`` (one of :data:`COCO_LIBRARIES`) can be imported here."""
     import importlib.util
 
-    module = {"pycocotools": "pycocotools", "faster-coco-eval": "faster_coco_eval", "hotcoco": "hotcoco",
-              "ultrafast": "ultrafast_pycocotools", "mltutor": "mltutor"}[library]
+    module = {
+        "pycocotools": "pycocotools",
+        "faster-coco-eval": "faster_coco_eval",
+        "hotcoco": "hotcoco",
+        "ultrafast": "ultrafast_pycocotools",
+        "mltutor": "mltutor",
+    }[library]
     return importlib.util.find_spec(module) is not None
 
 
@@ -164,12 +172,19 @@ def child_peak_rss(code: str) -> tuple[float, str]:
     import sys
 
     here = os.path.dirname(os.path.abspath(__file__))
-    script = (f"import sys; sys.path.insert(0, {here!r})\n{code}\n"
-              "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
-              "print('\\nRSS', hwm)")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    found = {line.split(" ", 1)[0]: line.split(" ", 1)[1] for line in out.splitlines()
-             if line.startswith(("RSS ", "RESULT "))}
+    script = (
+        f"import sys; sys.path.insert(0, {here!r})\n{code}\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
+        "print('\\nRSS', hwm)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    found = {
+        line.split(" ", 1)[0]: line.split(" ", 1)[1]
+        for line in out.splitlines()
+        if line.startswith(("RSS ", "RESULT "))
+    }
     return int(found["RSS"]) / 1024, found.get("RESULT", "")
 
 
@@ -184,8 +199,9 @@ def coco_peak_rss(library: str, gt_path: str, dt_path: str, iou_type: str) -> tu
     return peak, float(line)
 
 
-def interleaved_medians(fns: dict[str, Callable[[], object]], repeats: int,
-                        repeats_of: dict[str, int] | None = None) -> dict[str, float]:
+def interleaved_medians(
+    fns: dict[str, Callable[[], object]], repeats: int, repeats_of: dict[str, int] | None = None
+) -> dict[str, float]:
     """Median wall time of each function, the runs taken round-robin (one of each per round, after
     one warm-up round), so that a change in the machine's load hits every library alike.  A function
     given fewer than 3 runs in ``repeats_of`` (a slow one) skips the warm-up; 0 runs skips it."""

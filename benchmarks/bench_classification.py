@@ -29,7 +29,9 @@ def make_labels(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 def run(repeats: int = 3) -> list[dict]:
     y_true, y_pred = make_labels()
     # Same numbers first: a fast wrong answer is worth nothing.
-    assert np.array_equal(mtm.confusion_matrix(y_true, y_pred), skm.confusion_matrix(y_true, y_pred))
+    assert np.array_equal(
+        mtm.confusion_matrix(y_true, y_pred), skm.confusion_matrix(y_true, y_pred)
+    )
     ours_prf = mtm.precision_recall_fscore_support(y_true, y_pred, average=None)
     ref_prf = skm.precision_recall_fscore_support(y_true, y_pred, average=None)
     for a, b in zip(ours_prf, ref_prf):
@@ -48,8 +50,16 @@ def run(repeats: int = 3) -> list[dict]:
     records.append(
         report(
             title,
-            measure("mltutor", lambda: mtm.precision_recall_fscore_support(y_true, y_pred, average=None), repeats),
-            measure("sklearn", lambda: skm.precision_recall_fscore_support(y_true, y_pred, average=None), repeats),
+            measure(
+                "mltutor",
+                lambda: mtm.precision_recall_fscore_support(y_true, y_pred, average=None),
+                repeats,
+            ),
+            measure(
+                "sklearn",
+                lambda: skm.precision_recall_fscore_support(y_true, y_pred, average=None),
+                repeats,
+            ),
             TARGET,
         )
     )

@@ -51,10 +51,18 @@ MEMORY_LIMIT = 3.0  # peak RSS over the bytes of the input arrays
 FUNCTIONS = {  # name -> (mltutor, scikit-learn, speed-up target, distance-to-sort limit)
     "roc_auc_score": (roc_auc_score, skm.roc_auc_score, AREA_TARGET, AREA_SORT_LIMIT),
     "average_precision_score": (
-        average_precision_score, skm.average_precision_score, AREA_TARGET, AREA_SORT_LIMIT),
+        average_precision_score,
+        skm.average_precision_score,
+        AREA_TARGET,
+        AREA_SORT_LIMIT,
+    ),
     "roc_curve": (roc_curve, skm.roc_curve, CURVE_TARGET, CURVE_SORT_LIMIT),
     "precision_recall_curve": (
-        precision_recall_curve, skm.precision_recall_curve, CURVE_TARGET, CURVE_SORT_LIMIT),
+        precision_recall_curve,
+        skm.precision_recall_curve,
+        CURVE_TARGET,
+        CURVE_SORT_LIMIT,
+    ),
     "det_curve": (det_curve, skm.det_curve, CURVE_TARGET, CURVE_SORT_LIMIT),
 }
 
@@ -116,7 +124,9 @@ def run(repeats: int = 3) -> list[dict]:
         ratio, sort_s = sort_ratio(lambda f=ours: f(y_true, y_score), y_score, repeats)
         record.update(sort_s=sort_s, sort_ratio=ratio, sort_limit=sort_limit)
         verdict = "meets" if ratio <= sort_limit else "MISSES"
-        print(f"{'':<48} {ratio:6.2f}x one np.sort, {sort_s:.4f} s ({verdict} limit {sort_limit:g}x)")
+        print(
+            f"{'':<48} {ratio:6.2f}x one np.sort, {sort_s:.4f} s ({verdict} limit {sort_limit:g}x)"
+        )
         records.append(record)
     if N_MEMORY:
         records += memory_records(N_MEMORY)
@@ -163,14 +173,16 @@ def memory_records(n: int) -> list[dict]:
             f"inputs ({m['input'] / 2**30:.2f} GiB; {(m['peak'] - m['before']) / 2**30:.2f} GiB "
             f"above them) ({verdict} limit {MEMORY_LIMIT:g}x)"
         )
-        records.append({
-            "benchmark": f"{name} peak RSS ({n:,} binary scores)",
-            "mltutor_peak_rss_bytes": m["peak"],
-            "input_bytes": m["input"],
-            "rss_before_bytes": m["before"],
-            "rss_ratio": ratio,
-            "rss_limit": MEMORY_LIMIT,
-        })
+        records.append(
+            {
+                "benchmark": f"{name} peak RSS ({n:,} binary scores)",
+                "mltutor_peak_rss_bytes": m["peak"],
+                "input_bytes": m["input"],
+                "rss_before_bytes": m["before"],
+                "rss_ratio": ratio,
+                "rss_limit": MEMORY_LIMIT,
+            }
+        )
     return records
 
 

@@ -46,9 +46,14 @@ def make_dataset(seed: int = 0) -> tuple[dict, list[dict]]:
     wh = np.exp(rng.uniform(np.log(8), np.log(300), (n_gt, 2)))
     xy = rng.uniform(0, 640, (n_gt, 2))
     annotations = [
-        {"id": i + 1, "image_id": int(gt_img[i]) + 1, "category_id": int(gt_cat[i]) + 1,
-         "bbox": [float(xy[i, 0]), float(xy[i, 1]), float(wh[i, 0]), float(wh[i, 1])],
-         "area": float(wh[i, 0] * wh[i, 1]), "iscrowd": 0}
+        {
+            "id": i + 1,
+            "image_id": int(gt_img[i]) + 1,
+            "category_id": int(gt_cat[i]) + 1,
+            "bbox": [float(xy[i, 0]), float(xy[i, 1]), float(wh[i, 0]), float(wh[i, 1])],
+            "area": float(wh[i, 0] * wh[i, 1]),
+            "iscrowd": 0,
+        }
         for i in range(n_gt)
     ]
     # Two detections per object: a jittered box (sometimes a loose one) and, 5 % of the time, the
@@ -59,17 +64,22 @@ def make_dataset(seed: int = 0) -> tuple[dict, list[dict]]:
     d_xy = xy[src] + noise[:, :2] * wh[src]
     d_wh = wh[src] * np.exp(noise[:, 2:])
     d_score = np.clip(0.9 - np.abs(noise).sum(axis=1) + rng.normal(0, 0.1, src.shape[0]), 0.01, 1.0)
-    d_cat = np.where(rng.random(src.shape[0]) < 0.05, rng.integers(0, N_CATEGORIES, src.shape[0]), gt_cat[src])
+    d_cat = np.where(
+        rng.random(src.shape[0]) < 0.05, rng.integers(0, N_CATEGORIES, src.shape[0]), gt_cat[src]
+    )
     # Random false positives.
     n_fp = N_IMAGES * FP_PER_IMAGE
     f_wh = np.exp(rng.uniform(np.log(8), np.log(300), (n_fp, 2)))
     f_xy = rng.uniform(0, 640, (n_fp, 2))
     boxes = np.concatenate([np.hstack([d_xy, d_wh]), np.hstack([f_xy, f_wh])])
-    scores = np.concatenate([d_score, rng.uniform(0.01, 0.6, n_fp)]) + rng.uniform(0, 1e-6, src.shape[0] + n_fp)
+    scores = np.concatenate([d_score, rng.uniform(0.01, 0.6, n_fp)]) + rng.uniform(
+        0, 1e-6, src.shape[0] + n_fp
+    )
     imgs = np.concatenate([gt_img[src], rng.integers(0, N_IMAGES, n_fp)])
     cats = np.concatenate([d_cat, rng.integers(0, N_CATEGORIES, n_fp)])
-    coco_gt, detections = as_coco(annotations, boxes, scores, imgs, cats,
-                                  rng.permutation(boxes.shape[0]))
+    coco_gt, detections = as_coco(
+        annotations, boxes, scores, imgs, cats, rng.permutation(boxes.shape[0])
+    )
     _counts_prime_to_100(coco_gt, detections)
     return coco_gt, detections
 
@@ -84,15 +94,34 @@ def _counts_prime_to_100(coco_gt: dict, detections: list[dict]) -> None:
     for c in range(1, N_CATEGORIES + 1):
         n = int((cats == c).sum())
         kept = n - int(((cats == c) & (causes == "missed")).sum())
-        found, lost = next((f, m) for f in range(10) for m in range(10)
-                           if np.gcd(n + f + m, 100) == 1 and np.gcd(kept + f, 100) == 1)
+        found, lost = next(
+            (f, m)
+            for f in range(10)
+            for m in range(10)
+            if np.gcd(n + f + m, 100) == 1 and np.gcd(kept + f, 100) == 1
+        )
         for k in range(found + lost):
             spot += 1
             box = [2000.0 + 20 * spot, 2000.0, 10.0, 10.0]
-            coco_gt["annotations"].append({"id": len(coco_gt["annotations"]) + 1, "image_id": 1, "category_id": c,
-                                           "bbox": box, "area": 100.0, "iscrowd": 0})
+            coco_gt["annotations"].append(
+                {
+                    "id": len(coco_gt["annotations"]) + 1,
+                    "image_id": 1,
+                    "category_id": c,
+                    "bbox": box,
+                    "area": 100.0,
+                    "iscrowd": 0,
+                }
+            )
             if k < found:
-                detections.append({"image_id": 1, "category_id": c, "bbox": list(box), "score": 0.95 + 1e-4 * spot})
+                detections.append(
+                    {
+                        "image_id": 1,
+                        "category_id": c,
+                        "bbox": list(box),
+                        "score": 0.95 + 1e-4 * spot,
+                    }
+                )
 
 
 def tidecv_breakdown(coco_gt: dict, detections: list[dict]) -> tuple[float, dict, dict]:
@@ -117,19 +146,36 @@ def tidecv_breakdown(coco_gt: dict, detections: list[dict]) -> tuple[float, dict
 
 def run(repeats: int = 3) -> list[dict]:
     coco_gt, detections = make_dataset()
-    print(f"{len(coco_gt['images']):,} images, {len(coco_gt['categories'])} categories, "
-          f"{len(coco_gt['annotations']):,} objects, {len(detections):,} detections")
+    print(
+        f"{len(coco_gt['images']):,} images, {len(coco_gt['categories'])} categories, "
+        f"{len(coco_gt['annotations']):,} objects, {len(detections):,} detections"
+    )
     ours = error_breakdown(coco_gt, detections)
     ap, delta, counts = tidecv_breakdown(coco_gt, detections)
     assert abs(ours["AP"] - ap) <= 1e-9, (ours["AP"], ap)
     assert ours["counts"] == counts, (ours["counts"], counts)
     for cause in CAUSES:
-        assert abs(ours["delta_AP"][cause] - delta[cause]) <= 1e-9, (cause, ours["delta_AP"][cause], delta[cause])
-    print("AP50", round(ours["AP"], 4), "| ΔAP", {c: round(v, 4) for c, v in ours["delta_AP"].items()},
-          "| counts", ours["counts"])
-    return [report("error_breakdown (TIDE) vs tidecv",
-                   measure("mltutor", lambda: error_breakdown(coco_gt, detections), repeats),
-                   measure("tidecv", lambda: tidecv_breakdown(coco_gt, detections), repeats), TARGET_TIDECV)]
+        assert abs(ours["delta_AP"][cause] - delta[cause]) <= 1e-9, (
+            cause,
+            ours["delta_AP"][cause],
+            delta[cause],
+        )
+    print(
+        "AP50",
+        round(ours["AP"], 4),
+        "| ΔAP",
+        {c: round(v, 4) for c, v in ours["delta_AP"].items()},
+        "| counts",
+        ours["counts"],
+    )
+    return [
+        report(
+            "error_breakdown (TIDE) vs tidecv",
+            measure("mltutor", lambda: error_breakdown(coco_gt, detections), repeats),
+            measure("tidecv", lambda: tidecv_breakdown(coco_gt, detections), repeats),
+            TARGET_TIDECV,
+        )
+    ]
 
 
 if __name__ == "__main__":

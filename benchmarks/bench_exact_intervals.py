@@ -48,13 +48,22 @@ def run(repeats: int = 3, n_intervals: int = N_INTERVALS, n_classes: int = N_CLA
         ref = proportion_confint(count, nobs, alpha=0.05, method=sm_name)
         assert max(np.max(np.abs(ours[0] - ref[0])), np.max(np.abs(ours[1] - ref[1]))) <= 1e-10
         title = f"proportion_ci {method} ({n_intervals:,} intervals)"
-        records.append(report(
-            title,
-            measure("mltutor", lambda: proportion_ci(count, nobs, alpha=0.05, method=method),
-                    repeats),
-            measure("statsmodels", lambda: proportion_confint(count, nobs, alpha=0.05,
-                                                              method=sm_name), repeats),
-            TARGET))
+        records.append(
+            report(
+                title,
+                measure(
+                    "mltutor",
+                    lambda: proportion_ci(count, nobs, alpha=0.05, method=method),
+                    repeats,
+                ),
+                measure(
+                    "statsmodels",
+                    lambda: proportion_confint(count, nobs, alpha=0.05, method=sm_name),
+                    repeats,
+                ),
+                TARGET,
+            )
+        )
     cm = make_table(n_classes)
     r = confusion_rate_intervals(cm, method="clopper-pearson")
     rates = (r.recall, r.precision, r.specificity)
@@ -64,13 +73,18 @@ def run(repeats: int = 3, n_intervals: int = N_INTERVALS, n_classes: int = N_CLA
     assert np.max(np.abs(np.concatenate([x.low for x in rates]) - ref[0])) <= 1e-10
     assert np.max(np.abs(np.concatenate([x.high for x in rates]) - ref[1])) <= 1e-10
     title = f"confusion_rate_intervals CP ({n_classes} x {n_classes} table)"
-    records.append(report(
-        title,
-        measure("mltutor", lambda: confusion_rate_intervals(cm, method="clopper-pearson"),
-                repeats),
-        measure("statsmodels", lambda: proportion_confint(k, n, alpha=0.05, method="beta"),
-                repeats),
-        TARGET))
+    records.append(
+        report(
+            title,
+            measure(
+                "mltutor", lambda: confusion_rate_intervals(cm, method="clopper-pearson"), repeats
+            ),
+            measure(
+                "statsmodels", lambda: proportion_confint(k, n, alpha=0.05, method="beta"), repeats
+            ),
+            TARGET,
+        )
+    )
     return records
 
 

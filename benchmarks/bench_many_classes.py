@@ -43,7 +43,9 @@ def _calls(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, Callable]:
     return {
         "f1_score(average='macro')": lambda m: m.f1_score(y_true, y_pred, average="macro"),
         "f1_score(average=None)": lambda m: m.f1_score(y_true, y_pred, average=None),
-        "precision_recall_fscore_support": lambda m: m.precision_recall_fscore_support(y_true, y_pred),
+        "precision_recall_fscore_support": lambda m: m.precision_recall_fscore_support(
+            y_true, y_pred
+        ),
         "balanced_accuracy_score": lambda m: m.balanced_accuracy_score(y_true, y_pred),
         "classification_report": lambda m: m.classification_report(y_true, y_pred, zero_division=0),
         "accuracy_score": lambda m: m.accuracy_score(y_true, y_pred),
@@ -71,13 +73,25 @@ def _assert_same(ours: object, ref: object) -> None:
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
 
 
-def _row(title: str, ours: Measurement, ref: Measurement | None, target: float, note: str = "") -> dict:
+def _row(
+    title: str, ours: Measurement, ref: Measurement | None, target: float, note: str = ""
+) -> dict:
     """One comparison line with time and peak memory; a reference that cannot run is said so."""
     if ref is None:
-        print(f"{title:<48} mltutor {ours.median_s:8.4f} s {ours.peak_mib:8.1f} MiB | sklearn: {note}")
-        return {"benchmark": title, "mltutor_s": ours.median_s, "mltutor_peak_mib": ours.peak_mib,
-                "reference": "sklearn", "reference_s": None, "reference_peak_mib": None,
-                "ratio": None, "target": target, "note": note}
+        print(
+            f"{title:<48} mltutor {ours.median_s:8.4f} s {ours.peak_mib:8.1f} MiB | sklearn: {note}"
+        )
+        return {
+            "benchmark": title,
+            "mltutor_s": ours.median_s,
+            "mltutor_peak_mib": ours.peak_mib,
+            "reference": "sklearn",
+            "reference_s": None,
+            "reference_peak_mib": None,
+            "ratio": None,
+            "target": target,
+            "note": note,
+        }
     record = report(title, ours, ref, target)
     record["memory_ratio"] = ours.peak_mib / ref.peak_mib
     verdict = "meets" if ours.peak_mib <= ref.peak_mib else "MISSES"
@@ -85,7 +99,9 @@ def _row(title: str, ours: Measurement, ref: Measurement | None, target: float, 
     return record
 
 
-def run(repeats: int = 3, n_samples: int = N_SAMPLES, classes: tuple[int, ...] = N_CLASSES) -> list[dict]:
+def run(
+    repeats: int = 3, n_samples: int = N_SAMPLES, classes: tuple[int, ...] = N_CLASSES
+) -> list[dict]:
     records = []
     for n_classes in classes:
         y_true, y_pred = make_labels(n_samples, n_classes)
@@ -98,32 +114,59 @@ def run(repeats: int = 3, n_samples: int = N_SAMPLES, classes: tuple[int, ...] =
                 # sklearn builds the dense C x C confusion matrix first; check against macro recall
                 # over the true classes (the same definition) and report that sklearn cannot run.
                 present = np.unique(y_true)
-                _assert_same(ours, skm.recall_score(y_true, y_pred, labels=present, average="macro"))
+                _assert_same(
+                    ours, skm.recall_score(y_true, y_pred, labels=present, average="macro")
+                )
                 gib = 8 * n_classes**2 / 2**30
-                records.append(_row(title, measure("mltutor", lambda: call(mtm), repeats), None,
-                                    target, f"not run: its dense {n_classes:,}^2 table needs {gib:.0f} GiB"))
+                records.append(
+                    _row(
+                        title,
+                        measure("mltutor", lambda: call(mtm), repeats),
+                        None,
+                        target,
+                        f"not run: its dense {n_classes:,}^2 table needs {gib:.0f} GiB",
+                    )
+                )
                 continue
-            _assert_same(ours, call(skm))  # same numbers first: a fast wrong answer is worth nothing
+            _assert_same(
+                ours, call(skm)
+            )  # same numbers first: a fast wrong answer is worth nothing
             del ours
-            records.append(_row(title, measure("mltutor", lambda: call(mtm), repeats),
-                                measure("sklearn", lambda: call(skm), repeats), target))
+            records.append(
+                _row(
+                    title,
+                    measure("mltutor", lambda: call(mtm), repeats),
+                    measure("sklearn", lambda: call(skm), repeats),
+                    target,
+                )
+            )
         if CONFUSION_CLASSES in classes and n_classes == CONFUSION_CLASSES:
             records.append(_confusion_row(y_true, y_pred, n_samples, n_classes, repeats))
     return records
 
 
-def _confusion_row(y_true: np.ndarray, y_pred: np.ndarray, n_samples: int, n_classes: int, repeats: int) -> dict:
+def _confusion_row(
+    y_true: np.ndarray, y_pred: np.ndarray, n_samples: int, n_classes: int, repeats: int
+) -> dict:
     """confusion_matrix, the one metric that builds the C x C table: time and memory vs sklearn."""
-    assert np.array_equal(mtm.confusion_matrix(y_true, y_pred), skm.confusion_matrix(y_true, y_pred))
+    assert np.array_equal(
+        mtm.confusion_matrix(y_true, y_pred), skm.confusion_matrix(y_true, y_pred)
+    )
     title = f"confusion_matrix ({n_samples:,} labels, {n_classes:,} classes)"
-    return _row(title, measure("mltutor", lambda: mtm.confusion_matrix(y_true, y_pred), repeats),
-                measure("sklearn", lambda: skm.confusion_matrix(y_true, y_pred), repeats), 1.0)
+    return _row(
+        title,
+        measure("mltutor", lambda: mtm.confusion_matrix(y_true, y_pred), repeats),
+        measure("sklearn", lambda: skm.confusion_matrix(y_true, y_pred), repeats),
+        1.0,
+    )
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--samples", type=int, default=N_SAMPLES, help="labels per array")
-    parser.add_argument("--classes", type=int, nargs="+", default=list(N_CLASSES), help="class counts")
+    parser.add_argument(
+        "--classes", type=int, nargs="+", default=list(N_CLASSES), help="class counts"
+    )
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per function (median)")
     args = parser.parse_args()
     run(args.repeats, args.samples, tuple(args.classes))

@@ -53,12 +53,16 @@ def run(repeats: int = 3) -> list[dict]:
         ours_small = rolling_score("f1", small_y, small_pred, WINDOW, zero_division=0.0)
     np.testing.assert_allclose(ours_small, river_rolling_f1(small_y, small_pred), atol=1e-12)
 
-    ours = measure("mltutor", lambda: rolling_score("f1", y, pred, WINDOW, zero_division=0.0),
-                   repeats)
+    ours = measure(
+        "mltutor", lambda: rolling_score("f1", y, pred, WINDOW, zero_division=0.0), repeats
+    )
     theirs = measure("river", lambda: river_rolling_f1(small_y, small_pred), max(1, repeats // 3))
     # Per-event cost of river, scaled to N_EVENTS (linear), so the ratio is per event.
-    scaled = Measurement(f"river (x{N_EVENTS // N_RIVER} of {N_RIVER:,} events)",
-                         theirs.median_s * N_EVENTS / N_RIVER, theirs.peak_mib)
+    scaled = Measurement(
+        f"river (x{N_EVENTS // N_RIVER} of {N_RIVER:,} events)",
+        theirs.median_s * N_EVENTS / N_RIVER,
+        theirs.peak_mib,
+    )
     title = f"rolling F1, window {WINDOW}, {N_EVENTS:,} events"
     return [report(title, ours, scaled, TARGET)]
 

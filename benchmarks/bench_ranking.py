@@ -42,12 +42,14 @@ def run(repeats: int = 3) -> list[dict]:
         ref_value = skm.ndcg_score(relevance, scores, k=K)
         assert abs(ours_value - ref_value) < 1e-12, (ours_value, ref_value)
         what = "3 score levels, ties" if tied else "continuous scores"
-        records.append(report(
-            f"ndcg_score k={K} ({N_QUERIES:,} x {N_DOCS}, {what})",
-            measure("mltutor", lambda: mtm.ndcg_score(relevance, scores, k=K), repeats),
-            measure("sklearn", lambda: skm.ndcg_score(relevance, scores, k=K), repeats),
-            TARGET,
-        ))
+        records.append(
+            report(
+                f"ndcg_score k={K} ({N_QUERIES:,} x {N_DOCS}, {what})",
+                measure("mltutor", lambda: mtm.ndcg_score(relevance, scores, k=K), repeats),
+                measure("sklearn", lambda: skm.ndcg_score(relevance, scores, k=K), repeats),
+                TARGET,
+            )
+        )
     return records
 
 

@@ -51,9 +51,14 @@ def run(repeats: int = 3, n_labels: int = N_LABELS, n_scores: int = N_SCORES) ->
         assert abs(ours_fn(y_true, y_pred) - ref_fn(y_true, y_pred)) <= 1e-12
         title = f"{name} ({n_labels:,} labels, {N_CLASSES} classes)"
         ours = measure("mltutor", lambda: ours_fn(y_true, y_pred), max(repeats, FAST_REPEATS))
-        records.append(report(title, ours,
-                              measure("sklearn", lambda: ref_fn(y_true, y_pred), repeats),
-                              TARGET_METRICS))
+        records.append(
+            report(
+                title,
+                ours,
+                measure("sklearn", lambda: ref_fn(y_true, y_pred), repeats),
+                TARGET_METRICS,
+            )
+        )
     y_true = y_pred = None  # free the labels before the score benchmarks
     y, a, b = make_scores(n_scores)
     result = delong_roc_test(y, a, b)
@@ -61,12 +66,19 @@ def run(repeats: int = 3, n_labels: int = N_LABELS, n_scores: int = N_SCORES) ->
     assert abs(result.auc_b - skm.roc_auc_score(y, b)) <= 1e-12
 
     def bootstrap() -> object:
-        return paired_bootstrap(mtm.roc_auc_score, y, a, b, n_resamples=N_RESAMPLES,
-                                random_state=0, progress=False)
+        return paired_bootstrap(
+            mtm.roc_auc_score, y, a, b, n_resamples=N_RESAMPLES, random_state=0, progress=False
+        )
 
     title = f"delong_roc_test ({n_scores:,} scores) vs bootstrap x{N_RESAMPLES}"
-    records.append(report(title, measure("mltutor", lambda: delong_roc_test(y, a, b), repeats),
-                          measure("paired_bootstrap", bootstrap, 1), TARGET_DELONG))
+    records.append(
+        report(
+            title,
+            measure("mltutor", lambda: delong_roc_test(y, a, b), repeats),
+            measure("paired_bootstrap", bootstrap, 1),
+            TARGET_DELONG,
+        )
+    )
     return records
 
 

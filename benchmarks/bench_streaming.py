@@ -32,7 +32,9 @@ def make_batches(seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
     gen = torch.Generator().manual_seed(seed)
     target = torch.randint(0, N_CLASSES, (N_BATCHES, BATCH), generator=gen)
     wrong = torch.rand(N_BATCHES, BATCH, generator=gen) < 0.3
-    preds = torch.where(wrong, torch.randint(0, N_CLASSES, (N_BATCHES, BATCH), generator=gen), target)
+    preds = torch.where(
+        wrong, torch.randint(0, N_CLASSES, (N_BATCHES, BATCH), generator=gen), target
+    )
     return preds, target
 
 
@@ -60,12 +62,28 @@ def _run(repeats: int) -> list[dict]:
 
     records = []
     for validate in (True, False):
-        title = f"streaming macro-F1, {N_BATCHES} x {BATCH}, {N_CLASSES} cl, validate_args={validate}"
+        title = (
+            f"streaming macro-F1, {N_BATCHES} x {BATCH}, {N_CLASSES} cl, validate_args={validate}"
+        )
         records.append(
             report(
                 title,
-                measure("mltutor", lambda: stream(MulticlassMetrics(N_CLASSES, validate_args=validate), preds, target), repeats),
-                measure("torchmetrics", lambda: stream(MulticlassF1Score(num_classes=N_CLASSES, validate_args=validate), preds, target), repeats),
+                measure(
+                    "mltutor",
+                    lambda: stream(
+                        MulticlassMetrics(N_CLASSES, validate_args=validate), preds, target
+                    ),
+                    repeats,
+                ),
+                measure(
+                    "torchmetrics",
+                    lambda: stream(
+                        MulticlassF1Score(num_classes=N_CLASSES, validate_args=validate),
+                        preds,
+                        target,
+                    ),
+                    repeats,
+                ),
                 TARGET,
             )
         )
@@ -84,7 +102,11 @@ def _run(repeats: int) -> list[dict]:
         report(
             f"same, [B, {N_CLASSES}] logits (argmax inside)",
             measure("mltutor", lambda: logit_stream(MulticlassMetrics(N_CLASSES)), repeats),
-            measure("torchmetrics", lambda: logit_stream(MulticlassF1Score(num_classes=N_CLASSES)), repeats),
+            measure(
+                "torchmetrics",
+                lambda: logit_stream(MulticlassF1Score(num_classes=N_CLASSES)),
+                repeats,
+            ),
             1.0,
         )
     )
@@ -98,8 +120,12 @@ def _run(repeats: int) -> list[dict]:
     records.append(
         report(
             f"binned AUROC (101 thresholds), {N_BATCHES} x {BATCH}",
-            measure("mltutor", lambda: stream(BinaryMetrics(thresholds=101), scores, labels), repeats),
-            measure("torchmetrics", lambda: stream(BinaryAUROC(thresholds=101), scores, labels), repeats),
+            measure(
+                "mltutor", lambda: stream(BinaryMetrics(thresholds=101), scores, labels), repeats
+            ),
+            measure(
+                "torchmetrics", lambda: stream(BinaryAUROC(thresholds=101), scores, labels), repeats
+            ),
             1.0,
         )
     )
@@ -117,7 +143,11 @@ def _run(repeats: int) -> list[dict]:
         report(
             f"same, with sample_ids (exact DDP evaluation), {N_BATCHES} x {BATCH}",
             measure("mltutor", lambda: id_stream(MulticlassMetrics(N_CLASSES)), repeats),
-            measure("torchmetrics", lambda: stream(MulticlassF1Score(num_classes=N_CLASSES), preds, target), repeats),
+            measure(
+                "torchmetrics",
+                lambda: stream(MulticlassF1Score(num_classes=N_CLASSES), preds, target),
+                repeats,
+            ),
             1.0,
         )
     )
@@ -126,8 +156,11 @@ def _run(repeats: int) -> list[dict]:
     many = 100_000
     gen = torch.Generator().manual_seed(2)
     wide_t = torch.randint(0, many, (200, BATCH), generator=gen)
-    wide_p = torch.where(torch.rand(200, BATCH, generator=gen) < 0.3,
-                         torch.randint(0, many, (200, BATCH), generator=gen), wide_t)
+    wide_p = torch.where(
+        torch.rand(200, BATCH, generator=gen) < 0.3,
+        torch.randint(0, many, (200, BATCH), generator=gen),
+        wide_t,
+    )
     y_true, y_pred = wide_t.flatten().numpy(), wide_p.flatten().numpy()
     got = stream(MulticlassMetrics(many), wide_p, wide_t)["macro_f1"].item()
     assert abs(got - skm.f1_score(y_true, y_pred, average="macro")) < 1e-12

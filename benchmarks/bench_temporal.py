@@ -38,8 +38,15 @@ import _temporal_references as ref  # noqa: E402
 TARGET = 20.0  # issue 27: at least 20x the reference
 
 
-def make_set(n_videos: int, n_classes: int, gt_range: tuple[int, int], per_video: int,
-             n_ambiguous: int, duration: float, seed: int = 0) -> tuple[dict, dict]:
+def make_set(
+    n_videos: int,
+    n_classes: int,
+    gt_range: tuple[int, int],
+    per_video: int,
+    n_ambiguous: int,
+    duration: float,
+    seed: int = 0,
+) -> tuple[dict, dict]:
     """Ground truth and predictions in ActivityNet's layout (see the module docstring)."""
     rng = np.random.default_rng(seed)
     names = [f"class_{k:03d}" for k in range(n_classes)]
@@ -51,8 +58,10 @@ def make_set(n_videos: int, n_classes: int, gt_range: tuple[int, int], per_video
         length = np.exp(rng.uniform(np.log(2.0), np.log(duration / 8), n_gt))
         start = rng.uniform(0, duration - length)
         gt_cls = rng.choice(classes, n_gt)
-        anns = [{"segment": [float(s), float(s + w)], "label": names[c]}
-                for s, w, c in zip(start, length, gt_cls)]
+        anns = [
+            {"segment": [float(s), float(s + w)], "label": names[c]}
+            for s, w, c in zip(start, length, gt_cls)
+        ]
         amb = rng.uniform(0, duration - 5, n_ambiguous)
         anns += [{"segment": [float(a), float(a + 5)], "label": "Ambiguous"} for a in amb]
         database[video] = {"annotations": anns, "subset": "validation"}
@@ -68,12 +77,23 @@ def make_set(n_videos: int, n_classes: int, gt_range: tuple[int, int], per_video
         far = np.c_[far_start, far_start + far_len]
         segs = np.r_[near, far]
         score = np.round(np.r_[rng.uniform(0.3, 1.0, n_near), rng.uniform(0.0, 0.7, n_far)], 3)
-        label = np.r_[np.where(rng.random(n_near) < 0.9, gt_cls[src], rng.choice(classes, n_near)),
-                      np.where(rng.random(n_far) < 0.8, rng.choice(classes, n_far),
-                               rng.integers(0, n_classes, n_far))]
+        label = np.r_[
+            np.where(rng.random(n_near) < 0.9, gt_cls[src], rng.choice(classes, n_near)),
+            np.where(
+                rng.random(n_far) < 0.8,
+                rng.choice(classes, n_far),
+                rng.integers(0, n_classes, n_far),
+            ),
+        ]
         order = rng.permutation(per_video)
-        results[video] = [{"segment": [float(segs[i, 0]), float(segs[i, 1])],
-                           "label": names[label[i]], "score": float(score[i])} for i in order]
+        results[video] = [
+            {
+                "segment": [float(segs[i, 0]), float(segs[i, 1])],
+                "label": names[label[i]],
+                "score": float(score[i]),
+            }
+            for i in order
+        ]
     return {"database": database}, {"results": results}
 
 
@@ -89,8 +109,10 @@ def _thumos(repeats: int) -> dict:
     thresholds = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
     n_gt = sum(len(v["annotations"]) for v in gt["database"].values())
     n_pr = sum(len(v) for v in pred["results"].values())
-    print(f"THUMOS-sized: 200 videos, 20 classes, {n_gt:,} segments (400 ambiguous), "
-          f"{n_pr:,} detections")
+    print(
+        f"THUMOS-sized: 200 videos, 20 classes, {n_gt:,} segments (400 ambiguous), "
+        f"{n_pr:,} detections"
+    )
     reference, expected = _once("TH14evalkit port", lambda: ref.th14_evaldet(gt, pred, thresholds))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -109,8 +131,9 @@ def _activitynet(repeats: int) -> dict:
     reference, expected = _once("eval_detection.py port", lambda: ref.anet_detection(gt, pred))
     got = evaluate_activitynet(gt, pred)
     for label, column in expected.activity_index.items():
-        np.testing.assert_allclose(got.ap[got.labels.index(label)], expected.ap[:, column],
-                                   rtol=0, atol=1e-12)
+        np.testing.assert_allclose(
+            got.ap[got.labels.index(label)], expected.ap[:, column], rtol=0, atol=1e-12
+        )
     assert abs(got.map - expected.average_mAP) <= 1e-12
     print("average mAP", round(got.map, 4))
     ours = measure("mltutor", lambda: evaluate_activitynet(gt, pred), repeats)

@@ -68,7 +68,9 @@ def run(repeats: int = 3) -> list[dict]:
     ratio, sort_s = sort_ratio(lambda: threshold_sweep(y_true, y_score), y_score, repeats)
     sweep_record.update(sort_s=sort_s, sort_ratio=ratio, sort_limit=SORT_LIMIT)
     verdict = "meets" if sweep_record["sort_ratio"] <= SORT_LIMIT else "MISSES"
-    print(f"{'':<48} {sweep_record['sort_ratio']:6.2f}x one np.sort ({verdict} limit {SORT_LIMIT:g}x)")
+    print(
+        f"{'':<48} {sweep_record['sort_ratio']:6.2f}x one np.sort ({verdict} limit {SORT_LIMIT:g}x)"
+    )
     records = [
         sweep_record,
         report(

@@ -15,7 +15,22 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-BENCHMARKS = ["bench_classification", "bench_thresholds", "bench_ranking", "bench_streaming", "bench_curves", "bench_detection", "bench_many_classes", "bench_masks", "bench_errors", "bench_stats", "bench_monitoring", "bench_exact_intervals", "bench_temporal", "bench_sklearn_rest"]
+BENCHMARKS = [
+    "bench_classification",
+    "bench_thresholds",
+    "bench_ranking",
+    "bench_streaming",
+    "bench_curves",
+    "bench_detection",
+    "bench_many_classes",
+    "bench_masks",
+    "bench_errors",
+    "bench_stats",
+    "bench_monitoring",
+    "bench_exact_intervals",
+    "bench_temporal",
+    "bench_sklearn_rest",
+]
 
 
 def main() -> None:
@@ -26,7 +41,9 @@ def main() -> None:
     import numpy
     import sklearn
 
-    print(f"python {platform.python_version()}, numpy {numpy.__version__}, scikit-learn {sklearn.__version__}")
+    print(
+        f"python {platform.python_version()}, numpy {numpy.__version__}, scikit-learn {sklearn.__version__}"
+    )
     records = []
     for name in BENCHMARKS:
         print(f"\n== {name}")

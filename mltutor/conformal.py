@@ -175,8 +175,10 @@ def coverage(sets: np.ndarray, labels: Any) -> float:
     """
     sets = np.asarray(sets)
     if sets.ndim != 2 or sets.dtype.kind != "b":
-        raise ValueError(f"sets must be a 2-D boolean matrix (samples x classes); got {sets.dtype} "
-                         f"of shape {sets.shape}.")
+        raise ValueError(
+            f"sets must be a 2-D boolean matrix (samples x classes); got {sets.dtype} "
+            f"of shape {sets.shape}."
+        )
     labels = check_class_labels(labels, sets.shape[0], sets.shape[1], "labels", "sets")
     return float(np.mean(sets[np.arange(sets.shape[0]), labels]))
 
@@ -228,8 +230,10 @@ class ConformalClassifier:
         self.score = check_option(score, SCORES, "score")
         self.randomized = check_bool(randomized, "randomized")
         if self.randomized and self.score != "aps":
-            raise ValueError("randomized=True is defined for score='aps' only (LAC has no ties "
-                             "to break within a set).")
+            raise ValueError(
+                "randomized=True is defined for score='aps' only (LAC has no ties "
+                "to break within a set)."
+            )
         self.random_state = random_state
 
     def _scores(self, proba: np.ndarray) -> np.ndarray:

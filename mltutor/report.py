@@ -93,8 +93,7 @@ def _per_class(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     uses (same numbers, bit for bit, on that set).
     """
     counts = per_class_counts(cm)
-    precision, recall, f1, support = precision_recall_fscore(counts, zero_division=0.0,
-                                                              warn_for=())
+    precision, recall, f1, support = precision_recall_fscore(counts, zero_division=0.0, warn_for=())
     return precision, recall, f1, support, counts.tp + counts.fp
 
 
@@ -105,12 +104,14 @@ def _headline(y_true: np.ndarray, y_pred: np.ndarray, k: int) -> np.ndarray:
     seen = support > 0
     present = seen | (predicted > 0)
     n = support.sum()
-    return np.array([
-        np.trace(cm) / n,
-        recall[seen].mean(),
-        f1[present].mean(),
-        (f1 * support).sum() / n,
-    ])
+    return np.array(
+        [
+            np.trace(cm) / n,
+            recall[seen].mean(),
+            f1[present].mean(),
+            (f1 * support).sum() / n,
+        ]
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,17 +200,21 @@ class EvaluationReport:
 
     def _title(self) -> str:
         level = f"{100 * self.confidence_level:g} %"
-        return (f"Evaluation report: {self.n_samples} samples, {self.n_classes} classes "
-                f"({level} {'group ' if self.grouped else ''}bootstrap intervals, "
-                f"{self.n_resamples} resamples, "
-                f"seed {self.random_state})")
+        return (
+            f"Evaluation report: {self.n_samples} samples, {self.n_classes} classes "
+            f"({level} {'group ' if self.grouped else ''}bootstrap intervals, "
+            f"{self.n_resamples} resamples, "
+            f"seed {self.random_state})"
+        )
 
     def _calibration_line(self) -> str:
         if self.ece is None:
             return "calibration: not available (predicted labels only, no scores)"
-        return (f"calibration: ECE {self.ece:.3f} ({self.n_bins} bins), mean confidence "
-                f"{self.mean_confidence:.3f} vs accuracy {self.accuracy.estimate:.3f}, "
-                f"NLL {self.nll:.3f}")
+        return (
+            f"calibration: ECE {self.ece:.3f} ({self.n_bins} bins), mean confidence "
+            f"{self.mean_confidence:.3f} vs accuracy {self.accuracy.estimate:.3f}, "
+            f"NLL {self.nll:.3f}"
+        )
 
     def to_text(self, n_classes: int = 10) -> str:
         """The report as plain text, showing the ``n_classes`` worst classes by F1."""
@@ -217,21 +222,27 @@ class EvaluationReport:
         lines = [self._title()]
         for key, name in HEADLINE:
             lines.append(f"  {name:<18} {getattr(self, key)}")
-        lines.append(f"  {'best constant':<18} {self.majority_baseline:.3f}  "
-                     "(the largest test class: chosen with the test labels)")
+        lines.append(
+            f"  {'best constant':<18} {self.majority_baseline:.3f}  "
+            "(the largest test class: chosen with the test labels)"
+        )
         lines.append("  " + self._calibration_line())
         shown = self.per_class[:n_classes]
         lines.append(f"Worst {len(shown)} classes by F1:")
         lines.append(f"  {'class':<{width}}  precision  recall     F1  support")
         for r in shown:
-            lines.append(f"  {r.name:<{width}}  {r.precision:9.3f}  {r.recall:6.3f}  "
-                         f"{r.f1:5.3f}  {r.support:7d}")
+            lines.append(
+                f"  {r.name:<{width}}  {r.precision:9.3f}  {r.recall:6.3f}  "
+                f"{r.f1:5.3f}  {r.support:7d}"
+            )
         lines.append(f"Most-confused pairs (true -> predicted), top {len(self.top_confusions)}:")
         if not self.top_confusions:
             lines.append("  none: every prediction is right")
         for c in self.top_confusions:
-            lines.append(f"  {c.true_name} -> {c.predicted_name}: {c.count} "
-                         f"({100 * c.fraction_of_true:.1f} % of {c.true_name})")
+            lines.append(
+                f"  {c.true_name} -> {c.predicted_name}: {c.count} "
+                f"({100 * c.fraction_of_true:.1f} % of {c.true_name})"
+            )
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -242,18 +253,35 @@ class EvaluationReport:
         for key, name in HEADLINE:
             m = getattr(self, key)
             out.append(f"| {name} | {m.estimate:.3f} | [{m.low:.3f}, {m.high:.3f}] |")
-        out.append(f"| best constant (the largest test class, chosen with the test labels) | "
-                   f"{self.majority_baseline:.3f} | |")
-        out += ["", self._calibration_line(), "", "Worst classes by F1:", "",
-                "| class | precision | recall | F1 | support |", "|---|---:|---:|---:|---:|"]
+        out.append(
+            f"| best constant (the largest test class, chosen with the test labels) | "
+            f"{self.majority_baseline:.3f} | |"
+        )
+        out += [
+            "",
+            self._calibration_line(),
+            "",
+            "Worst classes by F1:",
+            "",
+            "| class | precision | recall | F1 | support |",
+            "|---|---:|---:|---:|---:|",
+        ]
         for r in self.per_class[:10]:
-            out.append(f"| {r.name} | {r.precision:.3f} | {r.recall:.3f} | {r.f1:.3f} | "
-                       f"{r.support} |")
-        out += ["", "Most-confused pairs:", "", "| true | predicted | count | % of true |",
-                "|---|---|---:|---:|"]
+            out.append(
+                f"| {r.name} | {r.precision:.3f} | {r.recall:.3f} | {r.f1:.3f} | {r.support} |"
+            )
+        out += [
+            "",
+            "Most-confused pairs:",
+            "",
+            "| true | predicted | count | % of true |",
+            "|---|---|---:|---:|",
+        ]
         for c in self.top_confusions:
-            out.append(f"| {c.true_name} | {c.predicted_name} | {c.count} | "
-                       f"{100 * c.fraction_of_true:.1f} |")
+            out.append(
+                f"| {c.true_name} | {c.predicted_name} | {c.count} | "
+                f"{100 * c.fraction_of_true:.1f} |"
+            )
         return "\n".join(out)
 
     # -- figures --------------------------------------------------------------------------------
@@ -275,14 +303,22 @@ class EvaluationReport:
         if figsize is None:
             figsize = (7.5 * panels, 6.5)
         fig, axes = plt.subplots(1, panels, figsize=figsize, layout="constrained", squeeze=False)
-        plot_confusion_matrix(self.confusion_matrix, labels=self.class_names, log_scale=True,
-                              ax=axes[0, 0],
-                              title=f"Confusion matrix, {self.n_classes} classes "
-                                    "(log colour scale)")
+        plot_confusion_matrix(
+            self.confusion_matrix,
+            labels=self.class_names,
+            log_scale=True,
+            ax=axes[0, 0],
+            title=f"Confusion matrix, {self.n_classes} classes (log colour scale)",
+        )
         if self.probabilities is not None:
-            plot_reliability(self.y_true, self.probabilities, n_bins=self.n_bins, ax=axes[0, 1],
-                             label=f"model (ECE {self.ece:.3f})",
-                             title="Reliability diagram (top label)")
+            plot_reliability(
+                self.y_true,
+                self.probabilities,
+                n_bins=self.n_bins,
+                ax=axes[0, 1],
+                label=f"model (ECE {self.ece:.3f})",
+                title="Reliability diagram (top label)",
+            )
         return fig
 
 
@@ -313,10 +349,13 @@ def _nll(y: np.ndarray, probs: np.ndarray, logp: np.ndarray | None) -> float:
     p_true = probs[rows, y]
     zero = int(np.count_nonzero(p_true == 0))
     if zero:
-        warn(f"{zero} sample(s) give their true class probability 0: their negative "
-             "log-likelihood is infinite. The NLL shown clips probabilities to [eps, 1 - eps] "
-             "(eps = 2.2e-16) as scikit-learn's log_loss does for float64 probabilities "
-             "(it clips float32 ones at 1.2e-7).", UndefinedMetricWarning)
+        warn(
+            f"{zero} sample(s) give their true class probability 0: their negative "
+            "log-likelihood is infinite. The NLL shown clips probabilities to [eps, 1 - eps] "
+            "(eps = 2.2e-16) as scikit-learn's log_loss does for float64 probabilities "
+            "(it clips float32 ones at 1.2e-7).",
+            UndefinedMetricWarning,
+        )
     eps = np.finfo(np.float64).eps
     return float(-np.log(np.clip(p_true, eps, 1 - eps)).mean())
 
@@ -414,11 +453,21 @@ def evaluate(
     ['b', 'a', 'c']
     """
     checked = check_evaluate_inputs(
-        y_true, scores_or_logits, class_names=class_names, n_resamples=n_resamples,
-        logits=logits, top_confusions=top_confusions, n_bins=n_bins, groups=groups)
+        y_true,
+        scores_or_logits,
+        class_names=class_names,
+        n_resamples=n_resamples,
+        logits=logits,
+        top_confusions=top_confusions,
+        n_bins=n_bins,
+        groups=groups,
+    )
     y, k, names, groups = checked.y, checked.k, checked.names, checked.groups
-    n_resamples, top_confusions, n_bins = (checked.n_resamples, checked.top_confusions,
-                                           checked.n_bins)
+    n_resamples, top_confusions, n_bins = (
+        checked.n_resamples,
+        checked.top_confusions,
+        checked.n_bins,
+    )
 
     if checked.scores is not None:
         probs, logp = _probabilities(checked.scores, checked.logits)
@@ -429,34 +478,60 @@ def evaluate(
     else:
         probs, pred, ece, mean_conf, nll = None, checked.preds, None, None, None
 
-    result = bootstrap_ci(lambda t, p: _headline(t, p, k), y, pred, n_resamples=n_resamples,
-                          confidence_level=confidence_level, random_state=random_state,
-                          skip_single_class=False, groups=groups,
-                          strata=None if groups is None else y)
-    est, low, high = (np.asarray(a, dtype=float)
-                      for a in (result.estimate, result.low, result.high))
+    result = bootstrap_ci(
+        lambda t, p: _headline(t, p, k),
+        y,
+        pred,
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        random_state=random_state,
+        skip_single_class=False,
+        groups=groups,
+        strata=None if groups is None else y,
+    )
+    est, low, high = (
+        np.asarray(a, dtype=float) for a in (result.estimate, result.low, result.high)
+    )
     intervals = [MetricInterval(float(est[i]), float(low[i]), float(high[i])) for i in range(4)]
 
     cm = confusion_counts(y, pred, k)
     precision, recall, f1, support, _ = _per_class(cm)
     order = np.lexsort((np.arange(k), f1))
-    rows = tuple(ClassRow(int(i), names[i], float(precision[i]), float(recall[i]), float(f1[i]),
-                          int(support[i])) for i in order)
+    rows = tuple(
+        ClassRow(
+            int(i), names[i], float(precision[i]), float(recall[i]), float(f1[i]), int(support[i])
+        )
+        for i in order
+    )
     off = cm.copy()
     np.fill_diagonal(off, 0)
     flat = np.flatnonzero(off)
     flat = flat[np.lexsort((flat, -off.reshape(-1)[flat]))][:top_confusions]
     confusions = tuple(
         Confusion(names[t], names[p], int(off[t, p]), float(off[t, p] / support[t]), int(t), int(p))
-        for t, p in zip(*np.unravel_index(flat, (k, k))))
+        for t, p in zip(*np.unravel_index(flat, (k, k)))
+    )
 
     for array in (y, pred, cm) + ((probs,) if probs is not None else ()):
         array.setflags(write=False)
     return EvaluationReport(
         *intervals,
         majority_baseline=float(support.max() / y.size),
-        per_class=rows, top_confusions=confusions, confusion_matrix=cm, ece=ece,
-        mean_confidence=mean_conf, nll=nll, class_names=names, n_samples=int(y.size),
-        n_classes=k, n_resamples=n_resamples, n_bins=n_bins,
-        confidence_level=float(result.confidence_level), random_state=random_state,
-        y_true=y, y_pred=pred, probabilities=probs, grouped=groups is not None)
+        per_class=rows,
+        top_confusions=confusions,
+        confusion_matrix=cm,
+        ece=ece,
+        mean_confidence=mean_conf,
+        nll=nll,
+        class_names=names,
+        n_samples=int(y.size),
+        n_classes=k,
+        n_resamples=n_resamples,
+        n_bins=n_bins,
+        confidence_level=float(result.confidence_level),
+        random_state=random_state,
+        y_true=y,
+        y_pred=pred,
+        probabilities=probs,
+        grouped=groups is not None,
+    )

@@ -40,15 +40,28 @@ ZH_DIR = "zh"
 #: edition -> (Sphinx builder, output folder, doctree folder, extra Sphinx settings)
 EDITIONS = {
     "en": ("html", "_build/html", "_build/.doctrees", {}),
-    "zh": ("html", "_build/html/zh", "_build/.doctrees-zh",
-           {"language": "zh_CN", "html_title": "如实评估分类器与检测器", "author": "mltutor 作者团队",
+    "zh": (
+        "html",
+        "_build/html/zh",
+        "_build/.doctrees-zh",
+        {
+            "language": "zh_CN",
+            "html_title": "如实评估分类器与检测器",
+            "author": "mltutor 作者团队",
             # Jupyter Book sets this theme string itself, so Sphinx's catalogs never see it.
             "html_theme_options": {"search_bar_text": "搜索本书……"},
             # sphinx-togglebutton ships these in a zh-cn folder that language zh_CN never finds.
-            "togglebutton_hint": "点击显示", "togglebutton_hint_hide": "点击隐藏"}),
+            "togglebutton_hint": "点击显示",
+            "togglebutton_hint_hide": "点击隐藏",
+        },
+    ),
     # The catalogs need no web assets (make book stages them; a fresh clone has none yet).
-    "gettext": ("gettext", "_build/gettext", "_build/.doctrees-gettext",
-                {"html_static_path": ["book/_static"]}),
+    "gettext": (
+        "gettext",
+        "_build/gettext",
+        "_build/.doctrees-gettext",
+        {"html_static_path": ["book/_static"]},
+    ),
 }
 
 
@@ -110,8 +123,9 @@ def install_ref(version: str, environ: Mapping[str, str]) -> str:
 
     def git(*args: str) -> str:
         try:
-            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
-                                  check=True).stdout.strip()
+            return subprocess.run(
+                ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
+            ).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             return ""
 
@@ -134,12 +148,13 @@ def read_online(edition: str, site: str | None) -> str:
         return f"The book is published at [{site}]({site}), the Chinese edition at [{zh}]({zh})."
     if edition == "zh":
         return "这一份还没有发布：设置页的“{ref}`publishing`”一节说明仓库怎样发布自己的书，无需修改任何文件。"
-    return ("This copy is not published yet: {ref}`publishing` on the setup page says how a "
-            "repository publishes its own book, with nothing to edit.")
+    return (
+        "This copy is not published yet: {ref}`publishing` on the setup page says how a "
+        "repository publishes its own book, with nothing to edit."
+    )
 
 
-def publish_overrides(edition: str, environ: Mapping[str, str], config: dict,
-                      version: str) -> dict:
+def publish_overrides(edition: str, environ: Mapping[str, str], config: dict, version: str) -> dict:
     """Sphinx settings that point the site at the repository the build runs for.
 
     Empty when the environment names no repository: the build then reads ``repository.url`` of
@@ -173,7 +188,8 @@ def _config_and_version() -> tuple[dict, str]:
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "version"]
+        "version"
+    ]
     return config, version
 
 
@@ -206,8 +222,10 @@ def translated_toc() -> Path:
         po = catalogs.setdefault(page, polib.pofile(str(LOCALE / f"{page}.po")))
         entry = po.find(english)
         if entry is None or not entry.msgstr or "fuzzy" in entry.flags:
-            raise SystemExit(f"_toc.yml: {english!r} has no translation in {page}.po "
-                             "(make gettext, then translate it)")
+            raise SystemExit(
+                f"_toc.yml: {english!r} has no translation in {page}.po "
+                "(make gettext, then translate it)"
+            )
         return entry.msgstr.replace("\\.", ".", 1)  # "1\\. 混淆矩阵": escaped for MyST, not here
 
     def walk(entries: list[dict]) -> None:
@@ -231,10 +249,17 @@ def glossary_dictionary() -> Path:
     import re
 
     text = (ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
-    terms = sorted({line.strip() for block in re.findall(r"```\{glossary\}\n(.*?)\n```", text, re.S)
-                    for line in block.split("\n")
-                    if line.strip() and not line.startswith((" ", "\t"))
-                    and re.search(r"[\u4e00-\u9fff]", line) and " " not in line.strip()})
+    terms = sorted(
+        {
+            line.strip()
+            for block in re.findall(r"```\{glossary\}\n(.*?)\n```", text, re.S)
+            for line in block.split("\n")
+            if line.strip()
+            and not line.startswith((" ", "\t"))
+            and re.search(r"[\u4e00-\u9fff]", line)
+            and " " not in line.strip()
+        }
+    )
     out = ROOT / "_build" / "jieba_glossary.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(f"{term} 100000\n" for term in terms), encoding="utf-8")
@@ -277,8 +302,12 @@ def quiet_libraries(stream: io.TextIOBase) -> None:
     """
     import logging
 
-    logging.basicConfig(level=logging.WARNING, force=True, stream=stream,
-                        format="%(levelname)s: %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING,
+        force=True,
+        stream=stream,
+        format="%(levelname)s: %(name)s: %(message)s",
+    )
     logging.getLogger("fontTools").setLevel(logging.WARNING)
     try:  # jieba sets its own logger to DEBUG when imported: import it first, then lower it
         import jieba
@@ -297,9 +326,14 @@ def log_path(edition: str, out: Path | None) -> Path:
     return out.parent / f"{out.name}.{edition}.log"
 
 
-def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
-          quiet: bool = False, verbose: bool = False,
-          environ: Mapping[str, str] | None = None) -> int:
+def build(
+    edition: str,
+    out: Path | None = None,
+    doctrees: Path | None = None,
+    quiet: bool = False,
+    verbose: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> int:
     """Run one Sphinx build through Jupyter Book's own entry point; return its exit status.
 
     ``out`` and ``doctrees`` replace the edition's folders (tests build the catalogs elsewhere).
@@ -324,8 +358,10 @@ def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
     log.parent.mkdir(parents=True, exist_ok=True)
     say = (lambda message: None) if quiet else (lambda message: print(message, flush=True))
     url = (overrides.get("html_theme_options") or {}).get("repository_url")
-    say(f"{edition}: Sphinx {builder} build of every page into {_shown(out)}"
-        + (f" (repository {url})" if url else ""))
+    say(
+        f"{edition}: Sphinx {builder} build of every page into {_shown(out)}"
+        + (f" (repository {url})" if url else "")
+    )
     with open(log, "w", encoding="utf-8") as log_file:
         warnings = _Tee(log_file, sys.stderr)  # Sphinx's warning stream
         libraries = _Tee(log_file, sys.stderr)  # Python logging and warnings of the libraries
@@ -338,18 +374,32 @@ def build(edition: str, out: Path | None = None, doctrees: Path | None = None,
 
         with contextlib.redirect_stdout(status), contextlib.redirect_stderr(warnings):
             result = build_sphinx(
-                ROOT, out, noconfig=True, path_config=str(ROOT / "_config.yml"),
-                confoverrides=overrides, doctreedir=doctrees, builder=builder, force_all=True,
-                freshenv=True, warningiserror=True, keep_going=True, quiet=False,
+                ROOT,
+                out,
+                noconfig=True,
+                path_config=str(ROOT / "_config.yml"),
+                confoverrides=overrides,
+                doctreedir=doctrees,
+                builder=builder,
+                force_all=True,
+                freshenv=True,
+                warningiserror=True,
+                keep_going=True,
+                quiet=False,
             )
     if isinstance(result, Exception):
         raise result
     pages = sum(1 for _ in doctrees.rglob("*.doctree"))
     found = warning_count(log.read_text(encoding="utf-8"), warnings.problems)
-    say(f"{edition}: {pages} pages, {found} warnings"
-        + (f" (and {libraries.problems} from libraries, printed above)"
-           if libraries.problems else "")
-        + f"; full log: {_shown(log)}")
+    say(
+        f"{edition}: {pages} pages, {found} warnings"
+        + (
+            f" (and {libraries.problems} from libraries, printed above)"
+            if libraries.problems
+            else ""
+        )
+        + f"; full log: {_shown(log)}"
+    )
     return int(result)
 
 
@@ -401,8 +451,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="output folder (one edition only)")
     parser.add_argument("--doctrees", type=Path, help="doctree folder (one edition only)")
     parser.add_argument("--quiet", action="store_true", help="warnings only")
-    parser.add_argument("--verbose", action="store_true",
-                        help="Sphinx's full log on the terminal too (it always goes to the log)")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="Sphinx's full log on the terminal too (it always goes to the log)",
+    )
     args = parser.parse_args(argv)
     if (args.out or args.doctrees) and len(args.editions) > 1:
         parser.error("--out and --doctrees need exactly one edition")

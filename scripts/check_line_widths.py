@@ -48,8 +48,15 @@ CHAR_EM = 0.602
 COLUMNS = math.floor((BLOCK_PX - 2 * PADDING_PX) / (FONT_PX * CHAR_EM))
 
 #: Output types whose text/plain the site does not show (a richer form is shown instead).
-RICHER = ("text/html", "image/png", "image/svg+xml", "image/jpeg", "text/markdown",
-          "text/latex", "application/vnd.jupyter.widget-view+json")
+RICHER = (
+    "text/html",
+    "image/png",
+    "image/svg+xml",
+    "image/jpeg",
+    "text/markdown",
+    "text/latex",
+    "application/vnd.jupyter.widget-view+json",
+)
 
 
 def _text(value) -> str:
@@ -90,8 +97,7 @@ def output_texts(cell: dict) -> list[str]:
     return texts
 
 
-def long_output_lines(notebook: dict,
-                      max_columns: int = COLUMNS) -> list[tuple[int, int, str]]:
+def long_output_lines(notebook: dict, max_columns: int = COLUMNS) -> list[tuple[int, int, str]]:
     """(cell index, length, the line) of every text-output line longer than ``max_columns``."""
     found = []
     for index, cell in enumerate(notebook["cells"]):
@@ -113,8 +119,9 @@ def measure(site: Path, page: str = "book/01_confusion_matrix.html") -> dict:
     server, base = serve(site.resolve())
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                         args=CHROMIUM_ARGS)
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
             tab = browser.new_page(viewport={"width": 1280, "height": 900})
             tab.goto(base + page, wait_until="load")
             found = tab.evaluate("""() => {
@@ -140,8 +147,12 @@ def measure(site: Path, page: str = "book/01_confusion_matrix.html") -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*", help="notebooks (default: all)")
-    parser.add_argument("--site", type=Path, default=None,
-                        help="a built book (e.g. _build/html): measure the column there")
+    parser.add_argument(
+        "--site",
+        type=Path,
+        default=None,
+        help="a built book (e.g. _build/html): measure the column there",
+    )
     parser.add_argument("--columns", type=int, default=None, help="override the column width")
     args = parser.parse_args(argv)
     columns = args.columns or COLUMNS
@@ -158,8 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (code or outputs):
             continue
         failing += bool(outputs)
-        print(f"{name}: {len(code)} code line(s), {len(outputs)} output line(s) "
-              f"over {columns}")
+        print(f"{name}: {len(code)} code line(s), {len(outputs)} output line(s) over {columns}")
         for index, length, line in outputs:
             print(f"  cell {index} output ({length}): {line[:110]}")
         for index, number, length in code:

@@ -89,10 +89,10 @@ class Report:
 
 def parse_cmap(data: bytes) -> dict[int, str]:
     """The code -> text map of a ``/ToUnicode`` CMap (``bfchar`` and ``bfrange`` sections)."""
+
     def text(hexcode: bytes) -> str:
         raw = bytes.fromhex(hexcode.decode("ascii"))
-        return raw.decode("utf-16-be", errors="replace") if len(raw) >= 2 else raw.decode(
-            "latin-1")
+        return raw.decode("utf-16-be", errors="replace") if len(raw) >= 2 else raw.decode("latin-1")
 
     mapping: dict[int, str] = {}
     for block in re.findall(rb"beginbfchar(.*?)endbfchar", data, re.S):
@@ -100,7 +100,8 @@ def parse_cmap(data: bytes) -> dict[int, str]:
             mapping[int(src, 16)] = text(dst)
     for block in re.findall(rb"beginbfrange(.*?)endbfrange", data, re.S):
         for lo, hi, rest in re.findall(
-                rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f]*>|\[[^\]]*\])", block):
+            rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f]*>|\[[^\]]*\])", block
+        ):
             lo_i, hi_i = int(lo, 16), int(hi, 16)
             if rest.startswith(b"["):
                 for offset, dst in enumerate(re.findall(rb"<([0-9A-Fa-f]*)>", rest)):
@@ -109,8 +110,9 @@ def parse_cmap(data: bytes) -> dict[int, str]:
                 start = bytes.fromhex(rest[1:-1].decode("ascii"))
                 for offset in range(hi_i - lo_i + 1):
                     value = int.from_bytes(start, "big") + offset
-                    mapping[lo_i + offset] = text(value.to_bytes(max(len(start), 2), "big")
-                                                  .hex().encode("ascii"))
+                    mapping[lo_i + offset] = text(
+                        value.to_bytes(max(len(start), 2), "big").hex().encode("ascii")
+                    )
     return mapping
 
 
@@ -118,17 +120,17 @@ def literal_bytes(token: bytes) -> bytes:
     """The bytes of a PDF literal string token ``(...)`` (escapes resolved)."""
     body, out, i = token[1:-1], bytearray(), 0
     while i < len(body):
-        char = body[i:i + 1]
+        char = body[i : i + 1]
         if char != b"\\":
             out += char
             i += 1
             continue
-        nxt = body[i + 1:i + 2]
+        nxt = body[i + 1 : i + 2]
         if nxt in _ESCAPES:
             out += _ESCAPES[nxt]
             i += 2
         elif nxt.isdigit():
-            octal = re.match(rb"[0-7]{1,3}", body[i + 1:i + 4]).group(0)
+            octal = re.match(rb"[0-7]{1,3}", body[i + 1 : i + 4]).group(0)
             out.append(int(octal, 8) & 0xFF)
             i += 1 + len(octal)
         elif nxt in (b"\n", b"\r"):
@@ -168,7 +170,7 @@ def shown_codes(content: bytes) -> list[tuple[str | None, bytes | None, str | No
 def decode(font: Font, data: bytes) -> tuple[str, int]:
     """(text, number of glyph-0 codes) of a string shown in ``font``."""
     if font.two_byte:
-        codes = [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data) - 1, 2)]
+        codes = [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data) - 1, 2)]
     else:
         codes = list(data)
     text = "".join(font.to_unicode.get(code, "") for code in codes)
@@ -199,13 +201,16 @@ def _font(resource_name: str, obj) -> Font:
         descendant = obj["/DescendantFonts"][0].get_object()
         descriptor = descendant.get("/FontDescriptor")
         encoding = obj.get("/Encoding")
-        two_byte = isinstance(encoding, NameObject) and str(encoding) in ("/Identity-H",
-                                                                          "/Identity-V")
+        two_byte = isinstance(encoding, NameObject) and str(encoding) in (
+            "/Identity-H",
+            "/Identity-V",
+        )
     else:
         descriptor = obj.get("/FontDescriptor")
     descriptor = descriptor.get_object() if descriptor is not None else None
     embedded = subtype == "/Type3" or (
-        descriptor is not None and any(key in descriptor for key in FONT_FILES))
+        descriptor is not None and any(key in descriptor for key in FONT_FILES)
+    )
     to_unicode = obj.get("/ToUnicode")
     cmap = parse_cmap(to_unicode.get_object().get_data()) if to_unicode is not None else {}
     name = str(obj.get("/BaseFont", resource_name)).lstrip("/")
@@ -241,8 +246,13 @@ def _walk(content: bytes, resources, fonts: dict, report: Report, depth: int = 0
                 fonts[key] = _font(name, obj)
                 if fonts[key].subtype == "/Type3":
                     for proc in (obj.get("/CharProcs") or {}).values():
-                        _walk(proc.get_object().get_data(), obj.get("/Resources"), fonts,
-                              report, depth + 1)
+                        _walk(
+                            proc.get_object().get_data(),
+                            obj.get("/Resources"),
+                            fonts,
+                            report,
+                            depth + 1,
+                        )
             current = fonts[key]
         elif data is not None:
             strings.append(data)
@@ -272,8 +282,9 @@ def read_pdf(path: Path) -> Report:
     return report
 
 
-def check_pdf(path: Path, html: Path | None = None, min_pages: int = MIN_PAGES,
-              max_pages: int = MAX_PAGES) -> Report:
+def check_pdf(
+    path: Path, html: Path | None = None, min_pages: int = MIN_PAGES, max_pages: int = MAX_PAGES
+) -> Report:
     """Read ``path`` and judge it; the problems are in ``report.problems``."""
     report = read_pdf(path)
     if not min_pages <= report.pages <= max_pages:
@@ -290,9 +301,11 @@ def check_pdf(path: Path, html: Path | None = None, min_pages: int = MIN_PAGES,
         report.missing_chars = expected - report.text_chars
         if report.missing_chars:
             shown = " ".join(f"{c} U+{ord(c):04X}" for c in sorted(report.missing_chars)[:30])
-            report.problems.append(f"{len(report.missing_chars)} of {len(expected)} CJK "
-                                   f"characters and pictographs of {html.name} are not in the "
-                                   f"PDF's text: {shown}")
+            report.problems.append(
+                f"{len(report.missing_chars)} of {len(expected)} CJK "
+                f"characters and pictographs of {html.name} are not in the "
+                f"PDF's text: {shown}"
+            )
     return report
 
 
@@ -308,8 +321,13 @@ def default_html(pdf: Path) -> Path | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pdfs", nargs="*", type=Path, default=DEFAULT_PDFS)
-    parser.add_argument("--html", type=Path, action="append", default=None,
-                        help="the HTML page each PDF was printed from (once per PDF)")
+    parser.add_argument(
+        "--html",
+        type=Path,
+        action="append",
+        default=None,
+        help="the HTML page each PDF was printed from (once per PDF)",
+    )
     parser.add_argument("--min-pages", type=int, default=MIN_PAGES)
     parser.add_argument("--max-pages", type=int, default=MAX_PAGES)
     args = parser.parse_args(argv)
@@ -324,10 +342,12 @@ def main(argv: list[str] | None = None) -> int:
         html = args.html[index] if args.html else default_html(pdf)
         report = check_pdf(pdf, html, args.min_pages, args.max_pages)
         kinds = Counter(font.subtype[1:] for font in report.fonts)
-        summary = (f"{pdf}: {report.pages} pages, {pdf.stat().st_size / 2**20:.1f} MiB, "
-                   f"{len(report.fonts)} fonts embedded "
-                   f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}), "
-                   f"{len(report.text_chars)} distinct characters in its text")
+        summary = (
+            f"{pdf}: {report.pages} pages, {pdf.stat().st_size / 2**20:.1f} MiB, "
+            f"{len(report.fonts)} fonts embedded "
+            f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}), "
+            f"{len(report.text_chars)} distinct characters in its text"
+        )
         if html is not None:
             summary += f", every CJK character and pictograph of {html.name} among them"
         if report.problems:

@@ -77,10 +77,16 @@ NON_PAGE_DIRS = {"_static", "_sources", "_images", "_downloads", ".doctrees"}
 CHAPTER_RE = re.compile(r"^(zh/)?book/\d+[a-z]?_[^/]+\.html$")  # zh/: the Chinese edition
 # Pages screenshotted besides the chapters: the home page, the Chinese glossary, and an
 # exercise page whose check outputs show the ✅ ❌ ⏳ symbols.
-EXTRA_SCREENSHOT_PAGES = ("book/intro.html", "book/glossary.html",
-                          "exercises/01_confusion_matrix.html")
-DEFAULT_DARK_PAGES = ("book/intro.html", "book/01_confusion_matrix.html",
-                      "zh/book/01_confusion_matrix.html")
+EXTRA_SCREENSHOT_PAGES = (
+    "book/intro.html",
+    "book/glossary.html",
+    "exercises/01_confusion_matrix.html",
+)
+DEFAULT_DARK_PAGES = (
+    "book/intro.html",
+    "book/01_confusion_matrix.html",
+    "zh/book/01_confusion_matrix.html",
+)
 # TeX delimiters that should never survive MathJax typesetting in the visible text.
 UNRENDERED_MATH_RE = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\begin\{")
 
@@ -213,8 +219,10 @@ def missing_glyphs(groups: list[dict]) -> list[str]:
             widths = group.get("widths", {}).get(char, [])
             boxes = [w for w in widths if abs(w - box_width) < abs(w - glyph_width)]
             if boxes:
-                problems.append(f"{where} shows as a missing-glyph box on the page "
-                                f"({boxes[0]:.2f} px wide, its glyph {glyph_width:.2f} px)")
+                problems.append(
+                    f"{where} shows as a missing-glyph box on the page "
+                    f"({boxes[0]:.2f} px wide, its glyph {glyph_width:.2f} px)"
+                )
     return problems
 
 
@@ -231,7 +239,9 @@ def check_links(root: Path, pages: list[PurePosixPath] | None = None) -> list[st
     problems: list[str] = []
     for page in pages:
         info = parse(page)
-        for url, kind in [(u, "link") for u in info.links] + [(u, "resource") for u in info.resources]:
+        for url, kind in [(u, "link") for u in info.links] + [
+            (u, "resource") for u in info.resources
+        ]:
             if not is_internal(url) or url.startswith(("javascript:", "data:")):
                 continue
             target, fragment = resolve(page, url)
@@ -271,8 +281,9 @@ def explorer_target(value: int, last: int) -> int:
     return last if value <= last // 2 else 0
 
 
-def explorer_problems(before: dict, after: dict, pixels_changed: bool,
-                      target: int | None = None) -> list[str]:
+def explorer_problems(
+    before: dict, after: dict, pixels_changed: bool, target: int | None = None
+) -> list[str]:
     """What did not follow a move of a threshold explorer's slider (see EXPLORER_READ).
 
     ``before`` and ``after`` are the explorer's state read before and after the move: the
@@ -465,8 +476,9 @@ def check_explorers(tab, required: bool) -> list[str]:
     explorers = tab.locator(EXPLORER_SELECTOR)
     count = explorers.count()
     if count == 0:
-        return ["no threshold explorer on the page (expected one: EXPLORER_PAGES)"] if required \
-            else []
+        return (
+            ["no threshold explorer on the page (expected one: EXPLORER_PAGES)"] if required else []
+        )
     problems = []
     for k in range(count):
         el = explorers.nth(k)
@@ -485,8 +497,10 @@ def check_explorers(tab, required: bool) -> list[str]:
             share = 0.25 if int(after["value"]) > int(after["last"]) // 2 else 0.75
             slider.click(position={"x": box["width"] * share, "y": box["height"] / 2})
             dragged = el.evaluate(EXPLORER_READ)
-            found += [f"after a click on the slider: {p}" for p in
-                      explorer_problems(after, dragged, figure.screenshot() != moved)]
+            found += [
+                f"after a click on the slider: {p}"
+                for p in explorer_problems(after, dragged, figure.screenshot() != moved)
+            ]
         except Exception as exc:  # a missing part or a timeout fails the page
             found = [f"could not be driven: {str(exc)[:300]}"]
         problems += [f"threshold explorer {k + 1}: {p}" for p in found]
@@ -516,17 +530,28 @@ def serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
-def check_page(context, base: str, page: PurePosixPath, root: Path,
-               screenshot: Path | None, timeout_ms: int) -> PageResult:
+def check_page(
+    context, base: str, page: PurePosixPath, root: Path, screenshot: Path | None, timeout_ms: int
+) -> PageResult:
     result = PageResult(str(page))
     tab = context.new_page()
-    tab.on("console", lambda msg: msg.type == "error" and result.problems.append(
-        f"console error: {msg.text[:300]}"))
+    tab.on(
+        "console",
+        lambda msg: (
+            msg.type == "error" and result.problems.append(f"console error: {msg.text[:300]}")
+        ),
+    )
     tab.on("pageerror", lambda exc: result.problems.append(f"uncaught exception: {str(exc)[:300]}"))
-    tab.on("requestfailed", lambda req: result.problems.append(
-        f"request failed: {req.url} ({req.failure})"))
-    tab.on("response", lambda resp: resp.status >= 400 and result.problems.append(
-        f"HTTP {resp.status}: {resp.url}"))
+    tab.on(
+        "requestfailed",
+        lambda req: result.problems.append(f"request failed: {req.url} ({req.failure})"),
+    )
+    tab.on(
+        "response",
+        lambda resp: (
+            resp.status >= 400 and result.problems.append(f"HTTP {resp.status}: {resp.url}")
+        ),
+    )
     try:
         tab.goto(base + str(page), wait_until="load", timeout=timeout_ms)
         probe = tab.evaluate(PAGE_PROBE)
@@ -539,7 +564,8 @@ def check_page(context, base: str, page: PurePosixPath, root: Path,
         result.problems.append(f"unrendered math in text: {snippet!r}")
     if probe["mathUntypeset"]:
         result.problems.append(
-            f"{probe['mathUntypeset']} of {probe['mathElements']} .math elements not typeset")
+            f"{probe['mathUntypeset']} of {probe['mathElements']} .math elements not typeset"
+        )
     for err in probe["mathErrors"]:
         result.problems.append(f"MathJax error: {err}")
     if probe["widgetState"] and not probe["widgetsRendered"]:
@@ -606,8 +632,10 @@ def width_problems(probe: dict, width: int) -> list[str]:
     """What a :data:`WIDTH_PROBE` result says is wider than a ``width`` px window."""
     found = []
     if probe["scrollWidth"] > probe["innerWidth"]:
-        found.append(f"at {width} px the page scrolls sideways: {probe['scrollWidth']} px wide "
-                     f"in a {probe['innerWidth']} px window")
+        found.append(
+            f"at {width} px the page scrolls sideways: {probe['scrollWidth']} px wide "
+            f"in a {probe['innerWidth']} px window"
+        )
     for line in probe["scrolling"][:5] if width >= WRAP_FROM_WIDTH else []:
         found.append(f"at {width} px a code or output block scrolls sideways: {line!r}")
     for entry in probe["clipped"][:5]:
@@ -615,8 +643,9 @@ def width_problems(probe: dict, width: int) -> list[str]:
     return found
 
 
-def check_reading_widths(browser, base: str, pages: list[PurePosixPath], shots: Path | None,
-                         timeout_ms: int) -> list[PageResult]:
+def check_reading_widths(
+    browser, base: str, pages: list[PurePosixPath], shots: Path | None, timeout_ms: int
+) -> list[PageResult]:
     """Load each page at phone and desktop width: no sideways scroll, nothing cut off (issue 26).
 
     At :data:`PHONE_WIDTH` and :data:`DESKTOP_WIDTH` px a page fails when the document is wider
@@ -629,8 +658,9 @@ def check_reading_widths(browser, base: str, pages: list[PurePosixPath], shots: 
     results = []
     for width in (PHONE_WIDTH, DESKTOP_WIDTH):
         context = browser.new_context(viewport={"width": width, "height": 844})
-        context.route(re.compile(r"^(?!http://127\.0\.0\.1:).*"),
-                      lambda route: route.abort("blockedbyclient"))
+        context.route(
+            re.compile(r"^(?!http://127\.0\.0\.1:).*"), lambda route: route.abort("blockedbyclient")
+        )
         for page in pages:
             result = PageResult(f"{page} ({width} px)")
             tab = context.new_page()
@@ -657,24 +687,35 @@ def _shot_name(page: PurePosixPath, suffix: str = "") -> str:
     return f"{stem}{suffix}.png"
 
 
-def run_browser(root: Path, pages: list[PurePosixPath], shots: Path, dark_pages: list[str],
-                chromium: str, timeout_ms: int) -> list[PageResult]:
+def run_browser(
+    root: Path,
+    pages: list[PurePosixPath],
+    shots: Path,
+    dark_pages: list[str],
+    chromium: str,
+    timeout_ms: int,
+) -> list[PageResult]:
     from playwright.sync_api import sync_playwright  # imported here: the pure parts need none
 
     server, base = serve(root)
     results = []
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium, headless=True,
-                                         args=CHROMIUM_ARGS)
+            browser = pw.chromium.launch(
+                executable_path=chromium, headless=True, args=CHROMIUM_ARGS
+            )
 
             def new_context(dark: bool):
-                context = browser.new_context(viewport={"width": 1280, "height": 900},
-                                              color_scheme="dark" if dark else "light")
+                context = browser.new_context(
+                    viewport={"width": 1280, "height": 900},
+                    color_scheme="dark" if dark else "light",
+                )
                 # Offline: anything not served by our own server is blocked (and so reported
                 # through the requestfailed handler).
-                context.route(re.compile(r"^(?!http://127\.0\.0\.1:).*"),
-                              lambda route: route.abort("blockedbyclient"))
+                context.route(
+                    re.compile(r"^(?!http://127\.0\.0\.1:).*"),
+                    lambda route: route.abort("blockedbyclient"),
+                )
                 # No stored choice: each page loads as on a first visit, where the theme's
                 # default mode (auto: follow color_scheme) applies; an unset default_mode
                 # logs "Got invalid theme mode" as a console error, which fails the page.
@@ -691,21 +732,29 @@ def run_browser(root: Path, pages: list[PurePosixPath], shots: Path, dark_pages:
                 results.append(check_page(light, base, page, root, shot, timeout_ms))
                 res = results[-1]
                 status = "ok" if not res.problems else f"{len(res.problems)} problem(s)"
-                print(f"  {page}: {status} (math {res.math}, widgets {res.widgets}, "
-                      f"non-ASCII glyphs {res.glyphs})", flush=True)
+                print(
+                    f"  {page}: {status} (math {res.math}, widgets {res.widgets}, "
+                    f"non-ASCII glyphs {res.glyphs})",
+                    flush=True,
+                )
             light.close()
-            results += check_reading_widths(browser, base, [p for p in pages if parse_page(
-                root / p).redirect is None], shots, timeout_ms)
+            results += check_reading_widths(
+                browser,
+                base,
+                [p for p in pages if parse_page(root / p).redirect is None],
+                shots,
+                timeout_ms,
+            )
             if dark_pages:
                 dark = new_context(dark=True)
                 for name in dark_pages:
                     page = PurePosixPath(name)
-                    res = check_page(dark, base, page, root, shots / _shot_name(page, "-dark"),
-                                     timeout_ms)
+                    res = check_page(
+                        dark, base, page, root, shots / _shot_name(page, "-dark"), timeout_ms
+                    )
                     res.page += " (dark mode)"
                     results.append(res)
-                    print(f"  {res.page}: {'ok' if not res.problems else res.problems}",
-                          flush=True)
+                    print(f"  {res.page}: {'ok' if not res.problems else res.problems}", flush=True)
                 dark.close()
             browser.close()
     finally:
@@ -716,18 +765,28 @@ def run_browser(root: Path, pages: list[PurePosixPath], shots: Path, dark_pages:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", type=Path, help="the built HTML folder, e.g. _build/html")
-    parser.add_argument("--screenshots", type=Path, default=None,
-                        help="where to save screenshots (default: SITE/../screenshots)")
-    parser.add_argument("--dark-page", action="append", default=None,
-                        help="page (relative to SITE) also checked and screenshotted in dark "
-                             "mode; repeat for more; '' for none (default: "
-                             + ", ".join(DEFAULT_DARK_PAGES) + ")")
+    parser.add_argument(
+        "--screenshots",
+        type=Path,
+        default=None,
+        help="where to save screenshots (default: SITE/../screenshots)",
+    )
+    parser.add_argument(
+        "--dark-page",
+        action="append",
+        default=None,
+        help="page (relative to SITE) also checked and screenshotted in dark "
+        "mode; repeat for more; '' for none (default: " + ", ".join(DEFAULT_DARK_PAGES) + ")",
+    )
     parser.add_argument("--chromium", default=CHROMIUM)
     parser.add_argument("--timeout", type=float, default=60, help="seconds per page load")
     parser.add_argument("--report", type=Path, default=None, help="write results as JSON here")
     parser.add_argument("--no-browser", action="store_true", help="only the static link check")
-    parser.add_argument("--only", default=None,
-                        help="load only pages whose path contains this text (links: all pages)")
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="load only pages whose path contains this text (links: all pages)",
+    )
     args = parser.parse_args(argv)
 
     root = args.site.resolve()
@@ -736,8 +795,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     shots = args.screenshots or root.parent / "screenshots"
     pages = list_pages(root)
-    dark_pages = [p for p in (args.dark_page or [d for d in DEFAULT_DARK_PAGES
-                                                 if PurePosixPath(d) in pages]) if p]
+    dark_pages = [
+        p
+        for p in (args.dark_page or [d for d in DEFAULT_DARK_PAGES if PurePosixPath(d) in pages])
+        if p
+    ]
     for dark_page in dark_pages:
         if PurePosixPath(dark_page) not in pages:
             print(f"--dark-page {dark_page} is not a page of {root}", file=sys.stderr)
@@ -747,16 +809,27 @@ def main(argv: list[str] | None = None) -> int:
     problems = check_links(root, pages)
     results: list[PageResult] = []
     if not args.no_browser:
-        print(f"loading {len(pages) if args.only is None else 'some'} pages in {args.chromium} (offline, 127.0.0.1 only)")
+        print(
+            f"loading {len(pages) if args.only is None else 'some'} pages in {args.chromium} (offline, 127.0.0.1 only)"
+        )
         loaded = [p for p in pages if args.only is None or args.only in str(p)]
-        results = run_browser(root, loaded, shots, dark_pages, args.chromium,
-                              int(args.timeout * 1000))
+        results = run_browser(
+            root, loaded, shots, dark_pages, args.chromium, int(args.timeout * 1000)
+        )
         problems += [f"{r.page}: {p}" for r in results for p in r.problems]
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
-        args.report.write_text(json.dumps(
-            {"pages": len(pages), "problems": problems,
-             "results": [r.__dict__ for r in results]}, indent=1), encoding="utf-8")
+        args.report.write_text(
+            json.dumps(
+                {
+                    "pages": len(pages),
+                    "problems": problems,
+                    "results": [r.__dict__ for r in results],
+                },
+                indent=1,
+            ),
+            encoding="utf-8",
+        )
     shots_taken = [r.screenshot for r in results if r.screenshot]
     if shots_taken:
         print(f"{len(shots_taken)} screenshots in {shots}")
@@ -766,9 +839,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {problem}")
         return 1
     glyphs = sum(r.glyphs for r in results)
-    print(f"all {len(pages)} pages clean"
-          + (f"; math typeset on {sum(1 for r in results if r.math)} pages; "
-             f"{glyphs} non-ASCII glyphs drawn by a font" if results else ""))
+    print(
+        f"all {len(pages)} pages clean"
+        + (
+            f"; math typeset on {sum(1 for r in results if r.math)} pages; "
+            f"{glyphs} non-ASCII glyphs drawn by a font"
+            if results
+            else ""
+        )
+    )
     return 0
 
 

@@ -49,35 +49,56 @@ SKIPPED_PAGES = {"book/claims.md", "book/bibliography.md"}
 #: Pages whose numbers a script writes from a run rather than a cell of the page.
 NUMBERS_FROM_SCRIPTS = {
     "book/parity.md": "scripts/make_parity_page.py writes its counts from the test suite's "
-                      "counters (tests/test_parity_page.py checks the rows)",
+    "counters (tests/test_parity_page.py checks the rows)",
 }
 
 #: The universal words.  A match is case-insensitive and whole-word.
 #: A hyphenated compound ("read-only", "sort-only") is a name, not a claim.
 UNIVERSAL = re.compile(
     r"(?<![\w-])(?:always|never|only|cannot|can't|can\s+not|must|guarantee[sd]?|guaranteeing|"
-    r"every|everywhere|exactly|impossible)(?![\w-])", re.IGNORECASE)
+    r"every|everywhere|exactly|impossible)(?![\w-])",
+    re.IGNORECASE,
+)
 
 # Pieces of Markdown that are not prose: replaced by spaces of the same length (newlines kept),
 # so positions in the masked text are positions in the source.
-_FENCE = re.compile(r"^(?P<fence>```+|~~~+)(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
-                    re.M | re.S)
+_FENCE = re.compile(
+    r"^(?P<fence>```+|~~~+)(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.M | re.S
+)
 #: Directives whose body is prose (admonitions and the like); any other fenced block is code.
-PROSE_DIRECTIVES = {"admonition", "note", "warning", "tip", "important", "caution", "attention",
-                    "danger", "error", "hint", "seealso", "dropdown", "glossary", "epigraph",
-                    "topic", "sidebar", "margin", "card", "div"}
+PROSE_DIRECTIVES = {
+    "admonition",
+    "note",
+    "warning",
+    "tip",
+    "important",
+    "caution",
+    "attention",
+    "danger",
+    "error",
+    "hint",
+    "seealso",
+    "dropdown",
+    "glossary",
+    "epigraph",
+    "topic",
+    "sidebar",
+    "margin",
+    "card",
+    "div",
+}
 _NOT_PROSE = [
-    re.compile(r"<!--.*?-->", re.S),                        # HTML comments
-    re.compile(r"\$\$.*?\$\$", re.S),                       # display maths
-    re.compile(r"(?<![\\$])\$[^$\n]+?\$"),                  # inline maths
-    re.compile(r"\{[A-Za-z:+-]+\}`[^`]*`"),                 # roles: {cite}`..`, {glue:text}`..`
-    re.compile(r"``[^`]+``|`[^`\n]+`"),                     # inline code
-    re.compile(r"\]\([^)\s]*\)"),                           # link targets
-    re.compile(r"https?://[^\s)>\]]+"),                     # bare URLs
-    re.compile(r"</?[A-Za-z][^>\n]*>"),                     # HTML tags
-    re.compile(r"^\([A-Za-z0-9_-]+\)=[ \t]*$", re.M),       # MyST targets
-    re.compile(r"^:[A-Za-z_-]+:.*$", re.M),                 # directive options
-    re.compile(r"^---\n.*?\n---\n", re.S),                  # front matter
+    re.compile(r"<!--.*?-->", re.S),  # HTML comments
+    re.compile(r"\$\$.*?\$\$", re.S),  # display maths
+    re.compile(r"(?<![\\$])\$[^$\n]+?\$"),  # inline maths
+    re.compile(r"\{[A-Za-z:+-]+\}`[^`]*`"),  # roles: {cite}`..`, {glue:text}`..`
+    re.compile(r"``[^`]+``|`[^`\n]+`"),  # inline code
+    re.compile(r"\]\([^)\s]*\)"),  # link targets
+    re.compile(r"https?://[^\s)>\]]+"),  # bare URLs
+    re.compile(r"</?[A-Za-z][^>\n]*>"),  # HTML tags
+    re.compile(r"^\([A-Za-z0-9_-]+\)=[ \t]*$", re.M),  # MyST targets
+    re.compile(r"^:[A-Za-z_-]+:.*$", re.M),  # directive options
+    re.compile(r"^---\n.*?\n---\n", re.S),  # front matter
 ]
 _HEADING = re.compile(r"^#{1,6} .*$", re.M)
 
@@ -96,8 +117,8 @@ YEAR = range(1900, 2100)
 class Page:
     """One page: its prose (markdown) and, for a notebook, what its code cells hold."""
 
-    path: str                   # "book/03_precision_recall.ipynb"
-    cells: list[str]            # the prose, one string per markdown cell (a .md page: one)
+    path: str  # "book/03_precision_recall.ipynb"
+    cells: list[str]  # the prose, one string per markdown cell (a .md page: one)
     candidates: set[float] = field(default_factory=set)  # numbers in outputs and code
     notebook: bool = True
 
@@ -141,8 +162,9 @@ def _notebook_page(path: Path) -> Page:
 
 def page_paths() -> list[Path]:
     paths = sorted((ROOT / "book").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb"))
-    paths += sorted(p for p in (ROOT / "book").glob("*.md")
-                    if str(p.relative_to(ROOT)) not in SKIPPED_PAGES)
+    paths += sorted(
+        p for p in (ROOT / "book").glob("*.md") if str(p.relative_to(ROOT)) not in SKIPPED_PAGES
+    )
     return paths
 
 
@@ -160,8 +182,12 @@ def load_page(path: Path | str) -> Page:
     path = path if path.is_absolute() else ROOT / path
     if path.suffix == ".ipynb":
         return _notebook_page(path)
-    return Page(str(path.relative_to(ROOT)), [path.read_text(encoding="utf-8")],
-                set(_all_notebook_candidates()), notebook=False)
+    return Page(
+        str(path.relative_to(ROOT)),
+        [path.read_text(encoding="utf-8")],
+        set(_all_notebook_candidates()),
+        notebook=False,
+    )
 
 
 def mask(text: str, headings: bool = False) -> str:
@@ -268,7 +294,7 @@ def number_matches(token: str, percent: bool, candidates) -> bool:
     """
     value = float(token.replace(",", ""))
     places = _decimals(token)
-    tolerance = 0.5 * 10 ** -places + 1e-9 * max(1.0, value)
+    tolerance = 0.5 * 10**-places + 1e-9 * max(1.0, value)
     for c in candidates:
         if abs(c - value) <= tolerance:
             return True
@@ -287,18 +313,19 @@ def unmatched_numbers(page: Page, ledger: dict | None = None) -> list[tuple[str,
         for para_start, para in _paragraphs(cell):
             if re.search(r"\{cite(?::[pt])?\}`", para):
                 continue  # a number from the literature, cited in its paragraph
-            prose = masked[para_start:para_start + len(para)]
+            prose = masked[para_start : para_start + len(para)]
             for m in PROSE_NUMBER.finditer(prose):
                 token = m.group()
                 value = float(token.replace(",", ""))
-                if "." not in token and ("," not in token and value <= 10 or
-                                         "," not in token and int(value) in YEAR):
+                if "." not in token and (
+                    "," not in token and value <= 10 or "," not in token and int(value) in YEAR
+                ):
                     continue
                 if token in exempt:
                     continue
-                percent = bool(PERCENT_AFTER.match(prose[m.end():m.end() + 2]))
+                percent = bool(PERCENT_AFTER.match(prose[m.end() : m.end() + 2]))
                 if not number_matches(token, percent, page.candidates):
-                    context = normalise(para[max(0, m.start() - 50):m.end() + 25])
+                    context = normalise(para[max(0, m.start() - 50) : m.end() + 25])
                     out.append((token, context))
     return out
 
@@ -335,8 +362,11 @@ def uncovered_words(page: Page, ledger: dict | None = None) -> list[tuple[str, s
     raw = "\n\n".join(page.cells)
     masked = mask(raw)
     text, where = _normalised_with_map(raw)
-    fragments = [normalise(c["quote"]) for c in ledger["claims"]
-                 if isinstance(c, dict) and isinstance(c.get("quote"), str)]
+    fragments = [
+        normalise(c["quote"])
+        for c in ledger["claims"]
+        if isinstance(c, dict) and isinstance(c.get("quote"), str)
+    ]
     fragments += [normalise(f) for f in ledger["plain"] if isinstance(f, str)]
     covered = [False] * len(text)
     for fragment in fragments:
@@ -344,16 +374,16 @@ def uncovered_words(page: Page, ledger: dict | None = None) -> list[tuple[str, s
             continue
         start = text.find(fragment)
         while start != -1:
-            covered[start:start + len(fragment)] = [True] * len(fragment)
+            covered[start : start + len(fragment)] = [True] * len(fragment)
             start = text.find(fragment, start + 1)
     # Map source positions to normalised ones.
     position = {src: i for i, src in enumerate(where)}
     out = []
     for m in UNIVERSAL.finditer(masked):
         i = position.get(m.start())
-        if i is None or not all(covered[i:i + len(m.group())]):
+        if i is None or not all(covered[i : i + len(m.group())]):
             at = i if i is not None else 0
-            out.append((m.group(), text[max(0, at - 60):at + len(m.group()) + 40]))
+            out.append((m.group(), text[max(0, at - 60) : at + len(m.group()) + 40]))
     return out
 
 
@@ -404,7 +434,7 @@ PAGE_INTRO = (
     "*must*, *guarantees*, *every* or *exactly* that states a fact) is listed here with its "
     "evidence: the executed cell that proves it, or the source that establishes it. A test reads "
     "the prose of every page and fails on a universal word that is neither listed here nor "
-    "recorded as plain usage (\"the only argument\", an instruction), and on a number in the "
+    'recorded as plain usage ("the only argument", an instruction), and on a number in the '
     "prose that no executed cell of the same page prints. The page is generated from the ledgers "
     "in `book/_claims/` by `scripts/claims_check.py page`.",
     "本书保留的每一条一般性论断（含有 *always*、*never*、*only*、*cannot*、*must*、"
@@ -457,6 +487,7 @@ def _zh_title(page: Page) -> str:
 
 def zh_table() -> dict[str, str]:
     """``{message id: 中文}`` for the claims page (``scripts/i18n.py import`` takes it)."""
+
     def message_id(msgid: str) -> str:
         return hashlib.sha1(msgid.encode("utf-8")).hexdigest()[:10]
 

@@ -38,8 +38,15 @@ ASSETS = [
         "@jupyter-widgets/html-manager",
         # embed-amd.js is self-contained (base, controls and output widgets built in); the
         # fonts sit beside it because its CSS loads them relative to the script's own URL.
-        ["dist/embed-amd.js", "dist/*.woff2", "dist/*.woff", "dist/*.ttf", "dist/*.eot",
-         "dist/*.svg", "package.json"],
+        [
+            "dist/embed-amd.js",
+            "dist/*.woff2",
+            "dist/*.woff",
+            "dist/*.ttf",
+            "dist/*.eot",
+            "dist/*.svg",
+            "package.json",
+        ],
         "html-manager",
     ),
 ]

@@ -81,15 +81,21 @@ INTERFACE_CATALOG = "sphinx"
 
 def catalogs() -> dict[str, polib.POFile]:
     """The page catalogs, by page name (``book/01_confusion_matrix``)."""
-    return {name: polib.pofile(str(p), wrapwidth=0) for p in sorted(LOCALE.rglob("*.po"))
-            if (name := str(p.relative_to(LOCALE).with_suffix(""))) != INTERFACE_CATALOG}
+    return {
+        name: polib.pofile(str(p), wrapwidth=0)
+        for p in sorted(LOCALE.rglob("*.po"))
+        if (name := str(p.relative_to(LOCALE).with_suffix(""))) != INTERFACE_CATALOG
+    }
 
 
 def _role_target(name: str, body: str) -> str:
     if name in TARGET_ROLES:
         m = re.search(r"<([^<>]+)>\s*$", body)
-        return (m.group(1) if m else body).strip().lower() if name.endswith("term") else \
-            (m.group(1) if m else body).strip()
+        return (
+            (m.group(1) if m else body).strip().lower()
+            if name.endswith("term")
+            else (m.group(1) if m else body).strip()
+        )
     return body
 
 
@@ -113,7 +119,7 @@ def _text_groups(tex: str) -> list[tuple[int, int, str]]:
             depth += {"{": 1, "}": -1}.get(tex[i], 0) if tex[i - 1] != "\\" else 0
             i += 1
         if not depth:
-            groups.append((m.start(), i, tex[m.end():i - 1]))
+            groups.append((m.start(), i, tex[m.end() : i - 1]))
     return groups
 
 
@@ -130,8 +136,11 @@ def math_skeleton(tex: str) -> str:
 def _english_words(content: str) -> list[str]:
     r"""The English words of one ``\text{}`` content that a translation has to translate."""
     content = re.sub(r"\w*(\\_\w*)+|\\[A-Za-z]+", " ", content)
-    return [w for w in re.findall(r"[A-Za-z]{3,}", content)
-            if re.search(r"[a-z]", w) and w not in MATH_TEXT_KEPT]
+    return [
+        w
+        for w in re.findall(r"[A-Za-z]{3,}", content)
+        if re.search(r"[a-z]", w) and w not in MATH_TEXT_KEPT
+    ]
 
 
 def math_texts(text: str, display: bool) -> list[str]:
@@ -162,13 +171,16 @@ def math_text_problems(msgid: str, msgstr: str, display: bool) -> list[str]:
     english, chinese = math_texts(msgid, display), math_texts(msgstr, display)
     for content in chinese:
         if content in english and _english_words(content):
-            problems.append(f"English inside \\text{{{content}}}: translate the words "
-                            f"({', '.join(_english_words(content))})")
+            problems.append(
+                f"English inside \\text{{{content}}}: translate the words "
+                f"({', '.join(_english_words(content))})"
+            )
         elif content not in english and not CJK.search(content):
             problems.append(f"\\text{{{content}}} is neither the English's nor a translation")
     if english or chinese:
-        problems += [f"in \\text{{}}: {p}"
-                     for p in term_problems(" ".join(english), " ".join(chinese))]
+        problems += [
+            f"in \\text{{}}: {p}" for p in term_problems(" ".join(english), " ".join(chinese))
+        ]
     return problems
 
 
@@ -180,6 +192,7 @@ def pieces(text: str) -> tuple[Counter, str]:
         def one(m: re.Match) -> str:
             kept[label(m)] += 1
             return " "
+
         return pattern.sub(one, s)
 
     def role(m: re.Match) -> tuple:
@@ -207,7 +220,9 @@ def is_prose(msgid: str) -> bool:
     if re.search(r"\\[a-zA-Z#{}]|[_^]\{", rest):
         return False  # raw LaTeX outside $...$: a display-maths block
     # A word: three letters, or two with a lower-case one ("As in", "e.g."); not "TN", "AP50".
-    return bool(re.search(r"[A-Za-z]{3,}|\b(?=[A-Za-z]*[a-z])[A-Za-z]{2}\b|(?i:\b[a-z]\.[a-z]\.)", rest))
+    return bool(
+        re.search(r"[A-Za-z]{3,}|\b(?=[A-Za-z]*[a-z])[A-Za-z]{2}\b|(?i:\b[a-z]\.[a-z]\.)", rest)
+    )
 
 
 def _one_paragraph(text: str) -> bool:
@@ -216,10 +231,14 @@ def _one_paragraph(text: str) -> bool:
     from markdown_it import MarkdownIt
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-    blocks = [t.type for t in MarkdownIt("commonmark").use(dollarmath_plugin).parse(text)
-              if t.level == 0]
-    return blocks == ["paragraph_open", "paragraph_close"] or blocks == ["math_block"] or \
-        blocks == ["math_block_label"]
+    blocks = [
+        t.type for t in MarkdownIt("commonmark").use(dollarmath_plugin).parse(text) if t.level == 0
+    ]
+    return (
+        blocks == ["paragraph_open", "paragraph_close"]
+        or blocks == ["math_block"]
+        or blocks == ["math_block_label"]
+    )
 
 
 def _markdown_signature(text: str) -> Counter:
@@ -233,7 +252,9 @@ def _markdown_signature(text: str) -> Counter:
     for tok in md.parseInline(text):
         for child in tok.children or []:
             if child.type in {"strong_open", "em_open", "code_inline", "math_inline", "link_open"}:
-                sig[(child.type, child.attrs.get("href", "") if child.type == "link_open" else "")] += 1
+                sig[
+                    (child.type, child.attrs.get("href", "") if child.type == "link_open" else "")
+                ] += 1
     return sig
 
 
@@ -243,8 +264,11 @@ def glossary_terms() -> set[str]:
     text = (ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
     terms = set()
     for block in re.findall(r"```\{glossary\}\n(.*?)\n```", text, re.S):
-        terms.update(line.strip() for line in block.split("\n")
-                     if line.strip() and not line.startswith((" ", "\t")) and not CJK.search(line))
+        terms.update(
+            line.strip()
+            for line in block.split("\n")
+            if line.strip() and not line.startswith((" ", "\t")) and not CJK.search(line)
+        )
     return terms
 
 
@@ -258,8 +282,11 @@ def kept_verbatim(page: str, msgid: str) -> bool:
     """Messages that are their own translation: maths and code with no English words (display
     maths whose ``\\text{}`` holds English is translated), napoleon's bullet-list paragraphs, and
     the glossary's English term lines."""
-    return (not is_prose(msgid) and not has_math_words(msgid)) or is_list_paragraph(msgid) or \
-        (page == "book/glossary" and msgid in glossary_terms())
+    return (
+        (not is_prose(msgid) and not has_math_words(msgid))
+        or is_list_paragraph(msgid)
+        or (page == "book/glossary" and msgid in glossary_terms())
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -277,9 +304,31 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 FULL_WIDTH_PUNCTUATION = "\u3000-\u303f\uff00-\uffef“”‘’—"
 #: Roles that show code or a number (half-width); {cite}, {ref} without text and the like show
 #: something else and take no side.
-CODE_ROLES = {"func", "meth", "class", "mod", "attr", "data", "exc", "obj", "code", "kbd",
-              "file", "samp", "math", "glue", "glue:text", "glue:any", "py:func", "py:class",
-              "py:meth", "py:mod", "py:attr", "py:data", "py:obj"}
+CODE_ROLES = {
+    "func",
+    "meth",
+    "class",
+    "mod",
+    "attr",
+    "data",
+    "exc",
+    "obj",
+    "code",
+    "kbd",
+    "file",
+    "samp",
+    "math",
+    "glue",
+    "glue:text",
+    "glue:any",
+    "py:func",
+    "py:class",
+    "py:meth",
+    "py:mod",
+    "py:attr",
+    "py:data",
+    "py:obj",
+}
 _HALF, _NEUTRAL = "\x01", "\x02"  # stand-ins for an atom's visible ends
 _ATOM = re.compile(
     r"(?P<role>\{(?P<name>[a-z:+-]+)\}`(?P<body>[^`]*)`)"
@@ -289,7 +338,9 @@ _ATOM = re.compile(
     r"|(?P<url><https?://[^>]+>|https?://[^\s)>\]，。；：）]+)"
     r"|(?P<tag></?[a-z][^>]*>)"
     r"|(?P<escape>\\[^A-Za-z0-9\s])"
-    r"|(?P<stars>\*+)", re.S)
+    r"|(?P<stars>\*+)",
+    re.S,
+)
 
 
 def _visible(text: str) -> list[tuple[int, str]]:
@@ -350,17 +401,25 @@ def _spacing_spots(text: str) -> list[tuple[str, str, int, int]]:
             if 0 < k and j < len(seen):
                 left, right = _kind(seen[k - 1][1]), _kind(seen[j][1])
                 if "punct" in (left, right):
-                    spots.append(("a space next to full-width punctuation", "drop", i,
-                                  seen[j - 1][0] + 1))
+                    spots.append(
+                        ("a space next to full-width punctuation", "drop", i, seen[j - 1][0] + 1)
+                    )
                 elif left == right == "han":
-                    spots.append(("a space between Chinese characters", "drop", i,
-                                  seen[j - 1][0] + 1))
+                    spots.append(
+                        ("a space between Chinese characters", "drop", i, seen[j - 1][0] + 1)
+                    )
             k = j
             continue
         if k + 1 < len(seen) and seen[k + 1][1] not in " \t\n":
             if {_kind(c), _kind(seen[k + 1][1])} == {"han", "half"}:
-                spots.append(("no space between a Chinese character and Latin, a digit or code",
-                              "insert", i + 1, seen[k + 1][0]))
+                spots.append(
+                    (
+                        "no space between a Chinese character and Latin, a digit or code",
+                        "insert",
+                        i + 1,
+                        seen[k + 1][0],
+                    )
+                )
         k += 1
     return spots
 
@@ -376,7 +435,7 @@ def _respaced(text: str, action: str, a: int, b: int) -> str | None:
         candidates = [text[:a] + text[b:]]
         m = re.search(f"([{FULL_WIDTH_PUNCTUATION}])(\\*+)$", text[:a])
         if m:  # "**标题。** 正文" -> "**标题**。正文": the bold may touch the Chinese then
-            candidates.append(text[:m.start()] + m.group(2) + m.group(1) + text[b:])
+            candidates.append(text[: m.start()] + m.group(2) + m.group(1) + text[b:])
     else:
         candidates = [text[:p] + " " + text[p:] for p in range(a, b + 1)]
     return next((c for c in candidates if _same_structure(c, text)), None)
@@ -385,9 +444,11 @@ def _respaced(text: str, action: str, a: int, b: int) -> str | None:
 def spacing_problems(msgstr: str) -> list[str]:
     """The convention's breaches in one translation, each with a little context.  A space that
     the markup needs (no fix keeps the emphasis and the kept pieces) is not one."""
-    return [f"spacing: {rule}: {msgstr[max(0, a - 6):b + 6]!r}"
-            for rule, action, a, b in _spacing_spots(msgstr)
-            if _respaced(msgstr, action, a, b) is not None]
+    return [
+        f"spacing: {rule}: {msgstr[max(0, a - 6) : b + 6]!r}"
+        for rule, action, a, b in _spacing_spots(msgstr)
+        if _respaced(msgstr, action, a, b) is not None
+    ]
 
 
 def fix_spacing(msgstr: str) -> str:
@@ -413,30 +474,48 @@ def entry_problems(msgid: str, msgstr: str, page: str = "") -> list[str]:
     if not is_prose(msgid) and has_math_words(msgid):
         return math_text_problems(msgid, msgstr, display=True)
     if not is_prose(msgid):
-        return [] if msgstr == msgid else ["not prose (maths, code, numbers): keep it exactly as the English"]
+        return (
+            []
+            if msgstr == msgid
+            else ["not prose (maths, code, numbers): keep it exactly as the English"]
+        )
     if is_list_paragraph(msgid):
-        return [] if msgstr == msgid else ["a bullet list inside a paragraph: Sphinx cannot use a "
-                                           "translation here, keep it exactly as the English"]
+        return (
+            []
+            if msgstr == msgid
+            else [
+                "a bullet list inside a paragraph: Sphinx cannot use a "
+                "translation here, keep it exactly as the English"
+            ]
+        )
     problems = []
     want, _ = pieces(msgid)
     got, _ = pieces(msgstr)
     if want != got:
         lost = want - got
         extra = got - want
-        problems.append(f"kept pieces differ: missing {sorted(lost.elements())}, extra {sorted(extra.elements())}")
+        problems.append(
+            f"kept pieces differ: missing {sorted(lost.elements())}, extra {sorted(extra.elements())}"
+        )
     if not _one_paragraph(msgstr):
-        problems.append("the translation is not one paragraph in MyST, so Sphinx silently keeps "
-                        "the English: '1. ' at the start opens a list (write '1\\. '), so do "
-                        "'- ', '# ', '> ' and a blank line")
+        problems.append(
+            "the translation is not one paragraph in MyST, so Sphinx silently keeps "
+            "the English: '1. ' at the start opens a list (write '1\\. '), so do "
+            "'- ', '# ', '> ' and a blank line"
+        )
     if RST_ROLE.search(msgstr) or re.search(r"`[^`]*<[^>]+>`_", msgstr):
-        problems.append("reST roles or links in the translation: every page is MyST, write "
-                        "{func}`f` for :func:`f` and [text](url) for `text <url>`_ "
-                        "(import converts them)")
+        problems.append(
+            "reST roles or links in the translation: every page is MyST, write "
+            "{func}`f` for :func:`f` and [text](url) for `text <url>`_ "
+            "(import converts them)"
+        )
     english, chinese = _markdown_signature(rst_to_myst(msgid)), _markdown_signature(msgstr)
     if english != chinese:
-        problems.append(f"markdown structure differs: {dict(english)} vs {dict(chinese)} "
-                        "(bold/italic next to punctuation needs a space; write “**词**”, "
-                        "not **“词”**)")
+        problems.append(
+            f"markdown structure differs: {dict(english)} vs {dict(chinese)} "
+            "(bold/italic next to punctuation needs a space; write “**词**”, "
+            "not **“词”**)"
+        )
     if not CJK.search(msgstr) and re.search(r"[A-Za-z]{3,}\s+[a-z]{3,}", pieces(msgid)[1]):
         problems.append("no Chinese in the translation")
     problems += term_problems(msgid, msgstr)
@@ -460,8 +539,23 @@ def cmd_update(_args) -> int:
     # sphinx.pot holds the strings of our templates; sphinx.po is kept by hand (it also holds
     # Sphinx's and the theme's strings that no template here names), so it is not merged.
     (POT / f"{INTERFACE_CATALOG}.pot").unlink(missing_ok=True)
-    subprocess.run([sys.executable, "-m", "sphinx_intl", "update", "-p", str(POT), "-l", "zh_CN",
-                    "-d", str(ROOT / "locales"), "-w", "0"], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx_intl",
+            "update",
+            "-p",
+            str(POT),
+            "-l",
+            "zh_CN",
+            "-d",
+            str(ROOT / "locales"),
+            "-w",
+            "0",
+        ],
+        check=True,
+    )
     # Pages removed from the book: their catalogs go too.
     pots = {str(p.relative_to(POT).with_suffix("")) for p in POT.rglob("*.pot")}
     for name in catalogs():
@@ -494,16 +588,18 @@ def cmd_export(args) -> int:
         for e in po:
             if e.obsolete or (e.msgstr and "fuzzy" not in e.flags and not args.all):
                 continue
-            item = wanted.setdefault(message_id(e.msgid), {"id": message_id(e.msgid), "en": e.msgid,
-                                                            "pages": []})
+            item = wanted.setdefault(
+                message_id(e.msgid), {"id": message_id(e.msgid), "en": e.msgid, "pages": []}
+            )
             item["pages"].append(name)
             if "fuzzy" in e.flags and e.msgstr:
                 item["old_zh"] = e.msgstr
                 item["old_en"] = e.previous_msgid or ""
             if args.all and e.msgstr:
                 item["zh"] = e.msgstr
-    Path(args.out).write_text(json.dumps(list(wanted.values()), ensure_ascii=False, indent=1),
-                              encoding="utf-8")
+    Path(args.out).write_text(
+        json.dumps(list(wanted.values()), ensure_ascii=False, indent=1), encoding="utf-8"
+    )
     print(f"{len(wanted)} messages -> {args.out}")
     return 0
 
@@ -522,8 +618,10 @@ def cmd_lint(args) -> int:
     """Check translations in JSON files against their English, without touching any catalog."""
     english = {message_id(e.msgid): e.msgid for po in catalogs().values() for e in po}
     # Display maths is no MyST paragraph: its "\ " is LaTeX's space, not reST's escape.
-    table = {key: rst_to_myst(zh) if key not in english or is_prose(english[key]) else zh
-             for key, zh in read_tables(args.files).items()}
+    table = {
+        key: rst_to_myst(zh) if key not in english or is_prose(english[key]) else zh
+        for key, zh in read_tables(args.files).items()
+    }
     problems = 0
     for key, zh in table.items():
         if key not in english:
@@ -568,8 +666,10 @@ def cmd_import(args) -> int:
     return 0
 
 
-MYTH_BOX = re.compile(r"\((?P<label>myth-[\w-]+)\)=\s*\n`{3,}\{admonition\} "
-                      r"Myth: \"(?P<title>.+?)\"")
+MYTH_BOX = re.compile(
+    r"\((?P<label>myth-[\w-]+)\)=\s*\n`{3,}\{admonition\} "
+    r"Myth: \"(?P<title>.+?)\""
+)
 MYTHS_PAGE = "book/myths"
 
 
@@ -594,8 +694,12 @@ def myth_title_problems(cats: dict[str, polib.POFile] | None = None) -> list[str
     if MYTHS_PAGE not in cats:
         return []
     boxes = myth_boxes()
-    box_zh = {e.msgid: e.msgstr for po in cats.values() for e in po
-              if not e.obsolete and e.msgid.startswith('Myth: "')}
+    box_zh = {
+        e.msgid: e.msgstr
+        for po in cats.values()
+        for e in po
+        if not e.obsolete and e.msgid.startswith('Myth: "')
+    }
     out = []
     for e in cats[MYTHS_PAGE]:
         title = re.match(r'\*\*"(.+?)"\*\*', e.msgid)
@@ -609,11 +713,15 @@ def myth_title_problems(cats: dict[str, polib.POFile] | None = None) -> list[str
         index_title = re.match(r"\*\*“(.+?)”\*\*", e.msgstr)
         box_title = re.match(r"误区：“(.+)”$", box)
         if not index_title or not box_title:
-            out.append(f"{MYTHS_PAGE} {message_id(e.msgid)}: myth title: write the index entry as "
-                       f"**“标题”** and the box as 误区：“标题”")
+            out.append(
+                f"{MYTHS_PAGE} {message_id(e.msgid)}: myth title: write the index entry as "
+                f"**“标题”** and the box as 误区：“标题”"
+            )
         elif index_title[1] != box_title[1]:
-            out.append(f"{MYTHS_PAGE} {message_id(e.msgid)}: myth title differs from its box "
-                       f"({label[1]}): “{index_title[1]}” here, “{box_title[1]}” in the box")
+            out.append(
+                f"{MYTHS_PAGE} {message_id(e.msgid)}: myth title differs from its box "
+                f"({label[1]}): “{index_title[1]}” here, “{box_title[1]}” in the box"
+            )
     return out
 
 
@@ -644,8 +752,13 @@ def cmd_spacing(args) -> int:
         if args.pages and not any(name.startswith(p) for p in args.pages):
             continue
         for e in po:
-            if e.obsolete or not e.msgstr or "fuzzy" in e.flags or kept_verbatim(name, e.msgid) \
-                    or not spacing_problems(e.msgstr):
+            if (
+                e.obsolete
+                or not e.msgstr
+                or "fuzzy" in e.flags
+                or kept_verbatim(name, e.msgid)
+                or not spacing_problems(e.msgstr)
+            ):
                 continue
             new = fix_spacing(e.msgstr)
             if spacing_problems(new):

@@ -20,10 +20,12 @@ import hashlib
 import re
 
 #: "object" in senses that are not a detected object: the field, a Python object, OKS ...
-OBJECT_NOT_DETECTED = (r"\bobject[- ]detect\w*|\bobject keypoint similarity\b|\bmetric objects?\b|"
-                       r"\bobject arrays?\b|\barrays? of objects\b|\bhuman-object\b|"
-                       r"\bobject interaction\b|\b(Python|callable|file|array-like|dict|"
-                       r"NumPy|result|report) objects?\b|`\s*objects?\b|\bobject dtype\b")
+OBJECT_NOT_DETECTED = (
+    r"\bobject[- ]detect\w*|\bobject keypoint similarity\b|\bmetric objects?\b|"
+    r"\bobject arrays?\b|\barrays? of objects\b|\bhuman-object\b|"
+    r"\bobject interaction\b|\b(Python|callable|file|array-like|dict|"
+    r"NumPy|result|report) objects?\b|`\s*objects?\b|\bobject dtype\b"
+)
 
 # (English term, English pattern, required Chinese pattern, English exceptions)
 CORE_TERMS: list[tuple[str, str, str, str | None]] = [
@@ -36,9 +38,13 @@ CORE_TERMS: list[tuple[str, str, str, str | None]] = [
     ("top-label", r"\btop-label\b", r"最大概率类别", None),
     ("object", r"\bobjects?\b", r"物体", OBJECT_NOT_DETECTED),
     ("accuracy", r"\baccurac(y|ies)\b", r"准确率", r"\brelative accuracy\b"),
-    ("precision", r"\bprecisions?\b", r"精确率",
-     r"\b(average|mean average|double|single|half|floating[- ]point|float\d*|numeric(al)?|machine|"
-     r"arbitrary|full|limited|finite)[- ]precision\b|\bprecision (of float|loss)"),
+    (
+        "precision",
+        r"\bprecisions?\b",
+        r"精确率",
+        r"\b(average|mean average|double|single|half|floating[- ]point|float\d*|numeric(al)?|machine|"
+        r"arbitrary|full|limited|finite)[- ]precision\b|\bprecision (of float|loss)",
+    ),
     ("average precision", r"\baverage precision\b", r"平均精度", None),
     ("recall", r"\brecalls?\b", r"召回率", r"\b[Rr]ecall (that|from|how|what|why|chapter)\b"),
     ("specificity", r"\bspecificit(y|ies)\b", r"特异度", None),
@@ -72,8 +78,11 @@ CORE_TERMS: list[tuple[str, str, str, str | None]] = [
 #: message whose English quotes the forbidden Chinese itself (the glossary's "Also F1 分数") is
 #: not checked for it.
 FORBIDDEN = [
-    ("精度 (ambiguous: precision, accuracy or number format)", r"精度",
-     r"平均精度|单精度|双精度|半精度|浮点精度|数值精度|机器精度|计算精度|定位精度"),
+    (
+        "精度 (ambiguous: precision, accuracy or number format)",
+        r"精度",
+        r"平均精度|单精度|双精度|半精度|浮点精度|数值精度|机器精度|计算精度|定位精度",
+    ),
     ("阀值 (a misspelling of 阈值)", r"阀值", None),
     ("支持度 (association-rule support; the class count is 支持数)", r"支持度", None),
     ("负类 (the negative class is 反类)", r"负类", None),
@@ -82,17 +91,28 @@ FORBIDDEN = [
     ("F1 分数 (the glossary's term is F1 值)", r"F1 ?分数", None),
     ("Fβ 分数 (the glossary's term is Fβ 值)", r"F[-_]?β ?分数", None),
     ("最高标签 (top-label is 最大概率类别)", r"最高标签", None),
-    ("发生率 (that is incidence; prevalence is 患病率, or 正类比例 outside medicine)", r"发生率", None),
-    ("紧致 (a skin-care word: a tight box is 贴合的框 or 最小外接框, a tight detector "
-     "定位精准的检测器)", r"紧致", None),
+    (
+        "发生率 (that is incidence; prevalence is 患病率, or 正类比例 outside medicine)",
+        r"发生率",
+        None,
+    ),
+    (
+        "紧致 (a skin-care word: a tight box is 贴合的框 or 最小外接框, a tight detector "
+        "定位精准的检测器)",
+        r"紧致",
+        None,
+    ),
 ]
 
 #: English left in the Chinese prose where the glossary has a Chinese term (checked whatever the
 #: English says), and the forms that may keep it: a gloss in brackets after the Chinese term.
 ENGLISH_LEFT_IN = [
     ("F-beta (write Fβ)", r"F-beta|F-β", r"（F-beta[^）]*）"),
-    ("top-label (write 最大概率类别; the English may follow it once, in brackets)", r"top-label",
-     r"最大概率类别（top-label）"),
+    (
+        "top-label (write 最大概率类别; the English may follow it once, in brackets)",
+        r"top-label",
+        r"最大概率类别（top-label）",
+    ),
 ]
 
 #: When the English names a detected object, the Chinese says 物体, not 目标 (except in 目标检测,
@@ -118,8 +138,10 @@ _PROSE_ROLES = {"term", "doc", "ref", "numref", "std:term"}
 
 def prose(text: str) -> str:
     """Text with prose roles replaced by their display text, and code, maths and URLs removed."""
+
     def keep(m: re.Match) -> str:
         return f" {m['text']} " if (m["a"] or m["b"]) in _PROSE_ROLES else " "
+
     return _CODE.sub(" ", _ROLE.sub(keep, text))
 
 

@@ -35,10 +35,12 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: nbgrader's server extensions, switched off in the learner's Lab.
-NBGRADER_SERVER_EXTENSIONS = ("nbgrader.server_extensions.formgrader",
-                              "nbgrader.server_extensions.assignment_list",
-                              "nbgrader.server_extensions.course_list",
-                              "nbgrader.server_extensions.validate_assignment")
+NBGRADER_SERVER_EXTENSIONS = (
+    "nbgrader.server_extensions.formgrader",
+    "nbgrader.server_extensions.assignment_list",
+    "nbgrader.server_extensions.course_list",
+    "nbgrader.server_extensions.validate_assignment",
+)
 #: nbgrader's JupyterLab extension, switched off in the learner's Lab.
 NBGRADER_LAB_EXTENSION = "@jupyter/nbgrader"
 CONFIG_DIR = ".jupyter-lab"
@@ -89,8 +91,13 @@ def emoji_font_available() -> bool:
     if shutil.which("fc-list") is None:
         return True
     try:
-        done = subprocess.run(["fc-list", ":charset=2705", "family"], capture_output=True,
-                              text=True, timeout=20, check=False)
+        done = subprocess.run(
+            ["fc-list", ":charset=2705", "family"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return True
     return bool(done.stdout.strip())
@@ -100,13 +107,16 @@ def learner_config(workspace: Path) -> Path:
     """Write the learner's Jupyter configuration (nbgrader off) and return its folder."""
     folder = workspace / CONFIG_DIR
     (folder / "labconfig").mkdir(parents=True, exist_ok=True)
-    server = {"ServerApp": {"jpserver_extensions": {name: False
-                                                    for name in NBGRADER_SERVER_EXTENSIONS}}}
-    (folder / "jupyter_server_config.json").write_text(json.dumps(server, indent=2) + "\n",
-                                                       encoding="utf-8")
+    server = {
+        "ServerApp": {"jpserver_extensions": {name: False for name in NBGRADER_SERVER_EXTENSIONS}}
+    }
+    (folder / "jupyter_server_config.json").write_text(
+        json.dumps(server, indent=2) + "\n", encoding="utf-8"
+    )
     page = {"disabledExtensions": {NBGRADER_LAB_EXTENSION: True}}
-    (folder / "labconfig" / "page_config.json").write_text(json.dumps(page, indent=2) + "\n",
-                                                          encoding="utf-8")
+    (folder / "labconfig" / "page_config.json").write_text(
+        json.dumps(page, indent=2) + "\n", encoding="utf-8"
+    )
     return folder
 
 
@@ -133,14 +143,21 @@ def main(argv: list[str] | None = None) -> int:
     lab_args: list[str] = []
     if "--" in argv:
         cut = argv.index("--")
-        argv, lab_args = argv[:cut], argv[cut + 1:]
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+        argv, lab_args = argv[:cut], argv[cut + 1 :]
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--exercises-dir", type=Path, default=REPO_ROOT / "exercises")
     parser.add_argument("--workspace", type=Path, default=REPO_ROOT / "workspace")
-    parser.add_argument("--no-launch", action="store_true", help="copy only; do not start JupyterLab")
-    parser.add_argument("--icons", choices=("auto", "emoji", "plain"), default="auto",
-                        help="emoji or text symbols in the checks (auto: text without an emoji font)")
+    parser.add_argument(
+        "--no-launch", action="store_true", help="copy only; do not start JupyterLab"
+    )
+    parser.add_argument(
+        "--icons",
+        choices=("auto", "emoji", "plain"),
+        default="auto",
+        help="emoji or text symbols in the checks (auto: text without an emoji font)",
+    )
     args = parser.parse_args(argv)
 
     if not args.exercises_dir.is_dir():

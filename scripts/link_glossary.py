@@ -76,11 +76,22 @@ TERMS = [
     ("positive class", W + r"[Pp]ositive class" + E),
 ]
 #: Spans never rewritten: roles, inline code, math, links, HTML tags, bare URLs.
-PROTECT = re.compile(r"(\{[\w:-]+\}`[^`]*`|`+[^`]*`+|\$\$.*?\$\$|\$[^$]*\$|!?\[[^\]]*\]\([^)]*\)"
-                     r"|<[^>]+>|https?://\S+)")
+PROTECT = re.compile(
+    r"(\{[\w:-]+\}`[^`]*`|`+[^`]*`+|\$\$.*?\$\$|\$[^$]*\$|!?\[[^\]]*\]\([^)]*\)"
+    r"|<[^>]+>|https?://\S+)"
+)
 EXISTING = re.compile(r"\{term\}`([^`<]*?)(?:\s*<([^>]+)>)?`")
-NON_PROSE_DIRECTIVES = {"code", "code-block", "code-cell", "math", "eval-rst", "glossary",
-                        "csv-table", "list-table", "raw"}
+NON_PROSE_DIRECTIVES = {
+    "code",
+    "code-block",
+    "code-cell",
+    "math",
+    "eval-rst",
+    "glossary",
+    "csv-table",
+    "list-table",
+    "raw",
+}
 
 
 def slug(title: str) -> str:
@@ -103,7 +114,11 @@ def link_line(line: str, linked: set[str]) -> str:
                 match = re.search(pattern, pieces[j])
                 if match:
                     text = pieces[j]
-                    pieces[j:j + 1] = [text[:match.start()], _role(match.group(0), term), text[match.end():]]
+                    pieces[j : j + 1] = [
+                        text[: match.start()],
+                        _role(match.group(0), term),
+                        text[match.end() :],
+                    ]
                     linked.add(term)
                     break
         parts[i] = "".join(pieces)
@@ -131,7 +146,11 @@ def prose_lines(lines: list[str]):
             continue
         if in_math or any(not prose for _, prose in stack):
             continue
-        if s.startswith(("#", ":", "|--", "| --")) or re.match(r"^\(.*\)=$", s) or line.startswith("    "):
+        if (
+            s.startswith(("#", ":", "|--", "| --"))
+            or re.match(r"^\(.*\)=$", s)
+            or line.startswith("    ")
+        ):
             continue
         yield k
 
@@ -141,8 +160,12 @@ def process(path: Path, write: bool = True) -> tuple[list[str], list[str]]:
     nb = json.loads(raw)
     if json.dumps(nb, indent=1, ensure_ascii=False) + "\n" != raw:
         raise SystemExit(f"{path}: not in nbformat's layout; refusing to rewrite it")
-    linked = {(m.group(2) or m.group(1)).strip() for cell in nb["cells"] if cell["cell_type"] == "markdown"
-              for m in EXISTING.finditer("".join(cell["source"]))}
+    linked = {
+        (m.group(2) or m.group(1)).strip()
+        for cell in nb["cells"]
+        if cell["cell_type"] == "markdown"
+        for m in EXISTING.finditer("".join(cell["source"]))
+    }
     before = set(linked)
     targets = []
     for cell in nb["cells"]:
@@ -176,7 +199,9 @@ def main() -> None:
     args = parser.parse_args()
     for path in args.notebooks:
         targets, terms = process(path, write=not args.dry_run)
-        print(f"{path}: new myth targets {targets or 'none'}; linked {len(terms)} terms: {', '.join(terms)}")
+        print(
+            f"{path}: new myth targets {targets or 'none'}; linked {len(terms)} terms: {', '.join(terms)}"
+        )
 
 
 if __name__ == "__main__":

@@ -75,8 +75,11 @@ def _top_level_placeholder(block: list[str]) -> list[str]:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
-            lines += [f"{prefix} {node.name}({ast.unparse(node.args)}):",
-                      f"    {PLACEHOLDER_COMMENT}", "    raise NotImplementedError"]
+            lines += [
+                f"{prefix} {node.name}({ast.unparse(node.args)}):",
+                f"    {PLACEHOLDER_COMMENT}",
+                "    raise NotImplementedError",
+            ]
             continue
         if isinstance(node, ast.ClassDef):
             lines += [f"class {node.name}:", f"    {PLACEHOLDER_COMMENT}", "    pass"]
@@ -115,7 +118,7 @@ def strip_code_solutions(source: str, where: str = "") -> str:
             j += 1
         if j == len(lines):
             raise SolutionFormatError(f"{where}: '### BEGIN SOLUTION' without an END")
-        block = lines[i + 1:j]
+        block = lines[i + 1 : j]
         if indent:
             out += [indent + PLACEHOLDER_COMMENT, indent + "raise NotImplementedError"]
         else:
@@ -167,7 +170,9 @@ def make_exercise(solution_nb, source_name: str = "") -> "nbt.nbformat.NotebookN
                 try:
                     compile(cell.source, where, "exec")
                 except SyntaxError as exc:
-                    raise SolutionFormatError(f"{where}: the generated code does not compile: {exc}")
+                    raise SolutionFormatError(
+                        f"{where}: the generated code does not compile: {exc}"
+                    )
         elif cell.cell_type == "markdown":
             cell.source = strip_markdown_solutions(cell.source, where)
             if k == 0:
@@ -228,7 +233,9 @@ def orphans(solutions_dir: Path, exercises_dir: Path) -> list[Path]:
     return [p for p in nbt.iter_notebooks([exercises_dir], PATTERN) if p.name not in names]
 
 
-def check_sync(solutions_dir: Path = SOLUTIONS_DIR, exercises_dir: Path = EXERCISES_DIR) -> list[str]:
+def check_sync(
+    solutions_dir: Path = SOLUTIONS_DIR, exercises_dir: Path = EXERCISES_DIR
+) -> list[str]:
     """Problems that make ``exercises_dir`` out of sync with ``solutions_dir`` (empty: in sync)."""
     problems = []
     for p in plan(Path(solutions_dir), Path(exercises_dir)):
@@ -236,28 +243,47 @@ def check_sync(solutions_dir: Path = SOLUTIONS_DIR, exercises_dir: Path = EXERCI
             problems.append(f"{nbt.display_path(p.exercise)}: missing")
         elif p.state != "unchanged":
             what = "edited by hand" if p.state == "hand-edited" else "stale"
-            problems.append(f"{nbt.display_path(p.exercise)}: cell sources differ from what "
-                            f"{nbt.display_path(p.solution)} generates ({what})")
+            problems.append(
+                f"{nbt.display_path(p.exercise)}: cell sources differ from what "
+                f"{nbt.display_path(p.solution)} generates ({what})"
+            )
     for o in orphans(Path(solutions_dir), Path(exercises_dir)):
-        problems.append(f"{nbt.display_path(o)}: no matching notebook in {nbt.display_path(solutions_dir)}")
+        problems.append(
+            f"{nbt.display_path(o)}: no matching notebook in {nbt.display_path(solutions_dir)}"
+        )
     return problems
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("notebooks", nargs="*", type=Path,
-                        help="solutions notebooks to process (default: all NN_*.ipynb)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "notebooks",
+        nargs="*",
+        type=Path,
+        help="solutions notebooks to process (default: all NN_*.ipynb)",
+    )
     parser.add_argument("--solutions-dir", type=Path, default=SOLUTIONS_DIR)
     parser.add_argument("--exercises-dir", type=Path, default=EXERCISES_DIR)
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 if exercises are out of sync (cell sources only); write nothing")
-    parser.add_argument("--force", action="store_true",
-                        help="overwrite exercise notebooks that were edited by hand")
-    parser.add_argument("--rerun", action="store_true",
-                        help="re-execute and rewrite exercise notebooks that are already up to date")
-    parser.add_argument("--no-execute", action="store_true",
-                        help="write the generated notebooks without outputs (faster; nbval will fail)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 if exercises are out of sync (cell sources only); write nothing",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="overwrite exercise notebooks that were edited by hand"
+    )
+    parser.add_argument(
+        "--rerun",
+        action="store_true",
+        help="re-execute and rewrite exercise notebooks that are already up to date",
+    )
+    parser.add_argument(
+        "--no-execute",
+        action="store_true",
+        help="write the generated notebooks without outputs (faster; nbval will fail)",
+    )
     parser.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
     args = parser.parse_args(argv)
 
@@ -268,8 +294,10 @@ def main(argv: list[str] | None = None) -> int:
                 print("exercises/ is out of sync with solutions/:", file=sys.stderr)
                 for line in problems:
                     print(f"  {line}", file=sys.stderr)
-                print("Run `make exercises` (python scripts/make_exercises.py) and commit the result.",
-                      file=sys.stderr)
+                print(
+                    "Run `make exercises` (python scripts/make_exercises.py) and commit the result.",
+                    file=sys.stderr,
+                )
                 return 1
             print("exercises/ is in sync with solutions/.")
             return 0
@@ -286,8 +314,11 @@ def main(argv: list[str] | None = None) -> int:
         name = nbt.display_path(p.exercise)
         if p.state == "hand-edited" and not args.force:
             refused.append(p)
-            print(f"REFUSED  {name}: its cells were edited by hand since it was generated "
-                  "(the stored source_sha256 no longer matches).", file=sys.stderr)
+            print(
+                f"REFUSED  {name}: its cells were edited by hand since it was generated "
+                "(the stored source_sha256 no longer matches).",
+                file=sys.stderr,
+            )
             continue
         if p.state == "unchanged" and not args.rerun:
             print(f"ok       {name} (up to date)")
@@ -297,22 +328,33 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 nbt.execute(p.generated, p.exercise.parent, timeout=args.timeout)
             except Exception as exc:  # noqa: BLE001 - nbclient's CellExecutionError, timeouts
-                print(f"FAILED   {name}: executing the generated notebook failed; nothing written.\n"
-                      f"{exc}", file=sys.stderr)
+                print(
+                    f"FAILED   {name}: executing the generated notebook failed; nothing written.\n"
+                    f"{exc}",
+                    file=sys.stderr,
+                )
                 return 1
         nbt.write_notebook(p.generated, p.exercise)
-        verb = {"missing": "created", "unchanged": "rerun", "changed": "updated",
-                "hand-edited": "OVERWROTE"}[p.state]
+        verb = {
+            "missing": "created",
+            "unchanged": "rerun",
+            "changed": "updated",
+            "hand-edited": "OVERWROTE",
+        }[p.state]
         print(f"{verb:<8} {name} (from {nbt.display_path(p.solution)})")
 
     for o in orphans(args.solutions_dir, args.exercises_dir):
-        print(f"warning: {nbt.display_path(o)} has no solutions notebook; delete it if it is stale.",
-              file=sys.stderr)
+        print(
+            f"warning: {nbt.display_path(o)} has no solutions notebook; delete it if it is stale.",
+            file=sys.stderr,
+        )
     if refused:
         names = ", ".join(nbt.display_path(p.exercise) for p in refused)
-        print(f"\nNot overwritten: {names}.\nExercise notebooks are generated: move your changes "
-              "into the solutions notebook, then rerun; or rerun with --force to discard them.",
-              file=sys.stderr)
+        print(
+            f"\nNot overwritten: {names}.\nExercise notebooks are generated: move your changes "
+            "into the solutions notebook, then rerun; or rerun with --force to discard them.",
+            file=sys.stderr,
+        )
         return 2
     return 0
 

@@ -87,13 +87,24 @@ class Edition:
 
 
 EDITIONS = {
-    "en": Edition("en", "en", "English edition", "Version {version}",
-                  "Built from commit {commit} of {date}",
-                  "The book's web edition in print: the same text, code and outputs. The live "
-                  "parts (the threshold explorer, the exercise checks) run in JupyterLab."),
-    "zh": Edition("zh", "zh-CN", "中文版", "版本 {version}", "构建自 {date} 的提交 {commit}",
-                  "本书网页版的印刷版：文字、代码与输出都相同。交互部分（阈值浏览器、练习的检查）"
-                  "需要在 JupyterLab 中运行。"),
+    "en": Edition(
+        "en",
+        "en",
+        "English edition",
+        "Version {version}",
+        "Built from commit {commit} of {date}",
+        "The book's web edition in print: the same text, code and outputs. The live "
+        "parts (the threshold explorer, the exercise checks) run in JupyterLab.",
+    ),
+    "zh": Edition(
+        "zh",
+        "zh-CN",
+        "中文版",
+        "版本 {version}",
+        "构建自 {date} 的提交 {commit}",
+        "本书网页版的印刷版：文字、代码与输出都相同。交互部分（阈值浏览器、练习的检查）"
+        "需要在 JupyterLab 中运行。",
+    ),
 }
 
 
@@ -112,15 +123,17 @@ def same_page_links(markup: str, page: str) -> str:
     A link to any other local file (another edition, a download, the search page) has no target
     in a PDF, so its ``href`` is dropped and the text stays. External links are kept.
     """
+
     def fix(match: re.Match) -> str:
         tag, url = match.group(1), html.unescape(match.group(2))
         if url.startswith(page + "#"):
-            return f'{tag}href="{html.escape(url[len(page):], quote=True)}"'
+            return f'{tag}href="{html.escape(url[len(page) :], quote=True)}"'
         if url == page:
             return f'{tag}href="#"'
         if url.startswith(("#", "http://", "https://", "mailto:")):
             return match.group(0)
         return f'{tag}data-mltutor-unlinked="true"'
+
     return _A_HREF.sub(fix, markup)
 
 
@@ -133,39 +146,48 @@ def contents_html(parts: list[tuple[str, list[tuple[str, str]]]]) -> str:
     for caption, docs in parts:
         out.append(f'<p class="mltutor-contents-part">{html.escape(caption)}</p><ul>')
         for docname, title in docs:
-            out.append(f'<li><a href="#document-{html.escape(docname, quote=True)}">'
-                       f"{html.escape(title)}</a></li>")
+            out.append(
+                f'<li><a href="#document-{html.escape(docname, quote=True)}">'
+                f"{html.escape(title)}</a></li>"
+            )
         out.append("</ul>")
     out.append("</nav>")
     return "".join(out)
 
 
-def title_page_html(title: str, author: str, edition: Edition, version: str,
-                    commit: str | None, date: str | None) -> str:
+def title_page_html(
+    title: str, author: str, edition: Edition, version: str, commit: str | None, date: str | None
+) -> str:
     """The title page: title, authors, edition, version and (when known) the commit."""
-    lines = [f'<section class="mltutor-title-page" lang="{edition.lang}">',
-             f'<p class="mltutor-title">{html.escape(title)}</p>',
-             f'<p class="mltutor-author">{html.escape(author)}</p>',
-             f'<p class="mltutor-edition">{html.escape(edition.label)}</p>',
-             f'<p class="mltutor-version">{html.escape(edition.version.format(version=version))}'
-             "</p>"]
+    lines = [
+        f'<section class="mltutor-title-page" lang="{edition.lang}">',
+        f'<p class="mltutor-title">{html.escape(title)}</p>',
+        f'<p class="mltutor-author">{html.escape(author)}</p>',
+        f'<p class="mltutor-edition">{html.escape(edition.label)}</p>',
+        f'<p class="mltutor-version">{html.escape(edition.version.format(version=version))}</p>',
+    ]
     if commit and date:
-        lines.append(f'<p class="mltutor-commit">'
-                     f"{html.escape(edition.commit.format(commit=commit, date=date))}</p>")
+        lines.append(
+            f'<p class="mltutor-commit">'
+            f"{html.escape(edition.commit.format(commit=commit, date=date))}</p>"
+        )
     lines += [f'<p class="mltutor-note">{html.escape(edition.note)}</p>', "</section>"]
     return "".join(lines)
 
 
 def toc_parts(toc: dict) -> list[tuple[str, list[tuple[str, str]]]]:
     """(caption, [(docname, title)]) of each part of a ``_toc.yml`` (sections flattened)."""
+
     def walk(entries: list[dict]) -> list[tuple[str, str]]:
         docs = []
         for entry in entries:
             docs.append((entry["file"], entry.get("title", "")))
             docs += walk(entry.get("sections", []))
         return docs
-    return [(part.get("caption", ""), walk(part.get("chapters", [])))
-            for part in toc.get("parts", [])]
+
+    return [
+        (part.get("caption", ""), walk(part.get("chapters", []))) for part in toc.get("parts", [])
+    ]
 
 
 def print_page(markup: str, page: str, title_page: str, contents: str, css: str) -> str:
@@ -175,8 +197,8 @@ def print_page(markup: str, page: str, title_page: str, contents: str, css: str)
     markup = re.sub(r'<script src="searchindex\.js[^"]*"></script>\n?', "", markup)
     article = re.search(r'<article class="bd-article"[^>]*>', markup)
     if article is None:
-        raise ValueError("no <article class=\"bd-article\"> in the single page")
-    markup = markup[:article.end()] + title_page + contents + markup[article.end():]
+        raise ValueError('no <article class="bd-article"> in the single page')
+    markup = markup[: article.end()] + title_page + contents + markup[article.end() :]
     head_end = markup.index("</head>")
     link = f'<link rel="stylesheet" type="text/css" href="{css}" />\n'
     return markup[:head_end] + link + markup[head_end:]
@@ -195,8 +217,10 @@ def with_widget_state(markup: str, states: list[dict], scripts: list[str] | None
 
         config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
         scripts = list(config["sphinx"]["config"]["nb_ipywidgets_js"])
-    tags = [f'<script type="{WIDGET_STATE}">'
-            + json.dumps(state).replace("</", "<\\/") + "</script>" for state in states]
+    tags = [
+        f'<script type="{WIDGET_STATE}">' + json.dumps(state).replace("</", "<\\/") + "</script>"
+        for state in states
+    ]
     tags += [f'<script src="_static/{src}"></script>' for src in scripts]
     head_end = markup.index("</head>")
     return markup[:head_end] + "\n".join(tags) + "\n" + markup[head_end:]
@@ -259,8 +283,13 @@ def book_metadata(edition: str) -> tuple[str, str]:
 def git_commit() -> tuple[str | None, str | None]:
     """(short hash, commit date) of HEAD, or (None, None) outside a git checkout."""
     try:
-        out = subprocess.run(["git", "log", "-1", "--format=%h %cs"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout.split()
+        out = subprocess.run(
+            ["git", "log", "-1", "--format=%h %cs"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
     except (OSError, subprocess.CalledProcessError):
         return None, None
     return (out[0], out[1]) if len(out) == 2 else (None, None)
@@ -279,12 +308,17 @@ def prepare(edition: str, outdir: Path) -> Path:
     toc_path = build_book.translated_toc() if edition == "zh" else ROOT / "_toc.yml"
     parts = toc_parts(yaml.safe_load(toc_path.read_text(encoding="utf-8")))
     title, author = book_metadata(edition)
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
-        "project"]["version"]
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "version"
+    ]
     commit, date = git_commit()
-    markup = print_page((outdir / page).read_text(encoding="utf-8"), page,
-                        title_page_html(title, author, EDITIONS[edition], version, commit, date),
-                        contents_html(parts), f"_static/{PRINT_CSS}")
+    markup = print_page(
+        (outdir / page).read_text(encoding="utf-8"),
+        page,
+        title_page_html(title, author, EDITIONS[edition], version, commit, date),
+        contents_html(parts),
+        f"_static/{PRINT_CSS}",
+    )
     markup = with_widget_state(markup, widget_states(parts))
     target = outdir / f"mltutor-{edition}.html"
     target.write_text(markup, encoding="utf-8")
@@ -425,9 +459,11 @@ WIDGETS_RENDERED = """() => document.querySelectorAll(
   'script[type="application/vnd.jupyter.widget-view+json"]').length === 0 ||
   document.querySelectorAll('.jupyter-widgets').length > 0"""
 
-FOOTER = ('<div style="width:100%;font-size:8px;color:#555;text-align:center;'
-          'font-family:sans-serif"><span class="pageNumber"></span> / '
-          '<span class="totalPages"></span></div>')
+FOOTER = (
+    '<div style="width:100%;font-size:8px;color:#555;text-align:center;'
+    'font-family:sans-serif"><span class="pageNumber"></span> / '
+    '<span class="totalPages"></span></div>'
+)
 
 
 def print_pdf(page_file: Path, pdf: Path, chromium: str, timeout_s: float) -> dict:
@@ -439,13 +475,17 @@ def print_pdf(page_file: Path, pdf: Path, chromium: str, timeout_s: float) -> di
     problems: list[str] = []
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium, headless=True,
-                                         args=check_site.CHROMIUM_ARGS)
+            browser = pw.chromium.launch(
+                executable_path=chromium, headless=True, args=check_site.CHROMIUM_ARGS
+            )
             column = (210 - MARGIN_MM["left"] - MARGIN_MM["right"]) / 25.4 * 96 / SCALE
-            context = browser.new_context(viewport={"width": round(column), "height": 1200},
-                                          color_scheme="light")
-            context.route(re.compile(r"^(?!http://127\.0\.0\.1:).*"),
-                          lambda route: route.abort("blockedbyclient"))
+            context = browser.new_context(
+                viewport={"width": round(column), "height": 1200}, color_scheme="light"
+            )
+            context.route(
+                re.compile(r"^(?!http://127\.0\.0\.1:).*"),
+                lambda route: route.abort("blockedbyclient"),
+            )
             tab = context.new_page()
             tab.on("pageerror", lambda exc: problems.append(f"uncaught exception: {exc}"))
             tab.set_default_timeout(timeout_s * 1000)
@@ -458,8 +498,10 @@ def print_pdf(page_file: Path, pdf: Path, chromium: str, timeout_s: float) -> di
                 pass
             probe = tab.evaluate(check_site.PAGE_PROBE)
             if probe["mathUntypeset"] or probe["mathErrors"]:
-                problems.append(f"{probe['mathUntypeset']} of {probe['mathElements']} maths "
-                                f"elements not typeset; errors: {probe['mathErrors']}")
+                problems.append(
+                    f"{probe['mathUntypeset']} of {probe['mathElements']} maths "
+                    f"elements not typeset; errors: {probe['mathErrors']}"
+                )
             if probe["widgetState"] and not probe["widgetsRendered"]:
                 problems.append("widget state in the page, no widget rendered")
             shape = tab.evaluate(RESTRUCTURE)
@@ -473,18 +515,29 @@ def print_pdf(page_file: Path, pdf: Path, chromium: str, timeout_s: float) -> di
                 problems.append(f"{len(fit['cut'])} blocks wider than the column: {fit['cut'][:5]}")
             if not problems:
                 pdf.parent.mkdir(parents=True, exist_ok=True)
-                tab.pdf(path=str(pdf), format="A4", print_background=True, scale=SCALE,
-                        margin={k: f"{v}mm" for k, v in MARGIN_MM.items()},
-                        display_header_footer=True, header_template="<span></span>",
-                        footer_template=FOOTER, outline=TAGGED, tagged=TAGGED)
+                tab.pdf(
+                    path=str(pdf),
+                    format="A4",
+                    print_background=True,
+                    scale=SCALE,
+                    margin={k: f"{v}mm" for k, v in MARGIN_MM.items()},
+                    display_header_footer=True,
+                    header_template="<span></span>",
+                    footer_template=FOOTER,
+                    outline=TAGGED,
+                    tagged=TAGGED,
+                )
             browser.close()
     finally:
         server.shutdown()
-    return {"problems": problems, "documents": shape["documents"] if "shape" in locals() else 0,
-            "parts": shape["parts"] if "shape" in locals() else [],
-            "images": shape["images"] if "shape" in locals() else 0,
-            "math": probe["mjxContainers"] if "probe" in locals() else 0,
-            "fitted": len(fit["fitted"]) if "fit" in locals() else 0}
+    return {
+        "problems": problems,
+        "documents": shape["documents"] if "shape" in locals() else 0,
+        "parts": shape["parts"] if "shape" in locals() else [],
+        "images": shape["images"] if "shape" in locals() else 0,
+        "math": probe["mjxContainers"] if "probe" in locals() else 0,
+        "fitted": len(fit["fitted"]) if "fit" in locals() else 0,
+    }
 
 
 def add_outline(pdf: Path, title: str, parts: list) -> int:
@@ -503,14 +556,17 @@ def add_outline(pdf: Path, title: str, parts: list) -> int:
     # ("Object count ... exceeds defined trailer size") and writes a consistent file.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     reader = PdfReader(pdf)
-    pages = {name.lstrip("/"): reader.get_destination_page_number(dest)
-             for name, dest in reader.named_destinations.items()}
+    pages = {
+        name.lstrip("/"): reader.get_destination_page_number(dest)
+        for name, dest in reader.named_destinations.items()
+    }
     writer = PdfWriter(clone_from=reader)
     writer.add_outline_item(title=title, page_number=min(1, len(reader.pages) - 1))
     count = 0
     for caption, docs in parts:
-        found = [(name, pages[f"document-{doc}"]) for doc, name in docs
-                 if f"document-{doc}" in pages]
+        found = [
+            (name, pages[f"document-{doc}"]) for doc, name in docs if f"document-{doc}" in pages
+        ]
         if not found:
             continue
         parent = writer.add_outline_item(title=caption, page_number=found[0][1])
@@ -580,15 +636,16 @@ def make_edition(edition: str, args: argparse.Namespace) -> tuple[int, str | Non
     from pypdf import PdfReader
 
     outlined = add_outline(pdf, book_metadata(edition)[0], result["parts"])
-    line = (f"{edition}: {_shown(pdf)}: {len(PdfReader(pdf).pages)} pages, "
-            f"{pdf.stat().st_size / 2**20:.1f} MiB ({result['documents']} documents, "
-            f"{result['images']} images, {result['math']} formulas, {result['fitted']} wide "
-            f"blocks scaled to fit, {outlined} in the outline; build {built - start:.0f} s, print "
-            f"{time.monotonic() - built:.0f} s)")
+    line = (
+        f"{edition}: {_shown(pdf)}: {len(PdfReader(pdf).pages)} pages, "
+        f"{pdf.stat().st_size / 2**20:.1f} MiB ({result['documents']} documents, "
+        f"{result['images']} images, {result['math']} formulas, {result['fitted']} wide "
+        f"blocks scaled to fit, {outlined} in the outline; build {built - start:.0f} s, print "
+        f"{time.monotonic() - built:.0f} s)"
+    )
     if (args.site / "index.html").is_file():
         linked = publish(edition, pdf, args.site)
-        line += (f"; copied to {_shown(args.site / SITE_PDF[edition])}, linked from "
-                 f"{linked} pages")
+        line += f"; copied to {_shown(args.site / SITE_PDF[edition])}, linked from {linked} pages"
     print(line, flush=True)
     return status, line
 
@@ -598,20 +655,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     import check_site
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("editions", nargs="*", metavar="{en,zh}",
-                        help="the editions to make (default: both)")
-    parser.add_argument("--no-build", action="store_true",
-                        help="print the single-page HTML of the last build again")
-    parser.add_argument("--allow-warnings", action="store_true",
-                        help="print even when the single-page build warned (make pdf never does)")
-    parser.add_argument("--site", type=Path, default=SITE_DIR,
-                        help="built site to put the PDFs into (skipped if it has no index.html)")
+    parser.add_argument(
+        "editions", nargs="*", metavar="{en,zh}", help="the editions to make (default: both)"
+    )
+    parser.add_argument(
+        "--no-build", action="store_true", help="print the single-page HTML of the last build again"
+    )
+    parser.add_argument(
+        "--allow-warnings",
+        action="store_true",
+        help="print even when the single-page build warned (make pdf never does)",
+    )
+    parser.add_argument(
+        "--site",
+        type=Path,
+        default=SITE_DIR,
+        help="built site to put the PDFs into (skipped if it has no index.html)",
+    )
     parser.add_argument("--out", type=Path, default=PDF_DIR)
     parser.add_argument("--chromium", default=check_site.CHROMIUM)
     parser.add_argument("--timeout", type=float, default=300, help="seconds for each print")
-    parser.add_argument("--jobs", type=int, default=2,
-                        help="editions made at the same time (each is one Sphinx process, then "
-                             "one Chromium; default 2: both at once)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=2,
+        help="editions made at the same time (each is one Sphinx process, then "
+        "one Chromium; default 2: both at once)",
+    )
     args = parser.parse_args(argv)
     args.editions = list(dict.fromkeys(args.editions or ["en", "zh"]))
     unknown = sorted(set(args.editions) - set(EDITIONS))
@@ -626,16 +696,34 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     if args.jobs > 1 and len(editions) > 1:
         # One process per edition (Sphinx and docutils keep global state), in parallel.
-        passed = ["--site", str(args.site), "--out", str(args.out), "--chromium", args.chromium,
-                  "--timeout", str(args.timeout), "--jobs", "1"]
-        passed += [flag for flag, on in (("--no-build", args.no_build),
-                                         ("--allow-warnings", args.allow_warnings)) if on]
-        children = [subprocess.Popen([sys.executable, __file__, edition, *passed])
-                    for edition in editions]
+        passed = [
+            "--site",
+            str(args.site),
+            "--out",
+            str(args.out),
+            "--chromium",
+            args.chromium,
+            "--timeout",
+            str(args.timeout),
+            "--jobs",
+            "1",
+        ]
+        passed += [
+            flag
+            for flag, on in (
+                ("--no-build", args.no_build),
+                ("--allow-warnings", args.allow_warnings),
+            )
+            if on
+        ]
+        children = [
+            subprocess.Popen([sys.executable, __file__, edition, *passed]) for edition in editions
+        ]
         status = max(child.wait() for child in children)
         pdfs = [args.out / f"mltutor-{edition}.pdf" for edition in editions]
-        lines = [f"{_shown(pdf)} ({pdf.stat().st_size / 2**20:.1f} MiB)" for pdf in pdfs
-                 if pdf.is_file()]
+        lines = [
+            f"{_shown(pdf)} ({pdf.stat().st_size / 2**20:.1f} MiB)" for pdf in pdfs if pdf.is_file()
+        ]
     else:
         status, lines = 0, []
         for edition in editions:

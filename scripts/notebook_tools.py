@@ -35,15 +35,30 @@ LANGUAGE_INFO = {
     "pygments_lexer": "ipython3",
 }
 #: Notebook-level metadata written by editors and services that only makes diffs noisy.
-NOISY_NOTEBOOK_METADATA = ("vscode", "colab", "toc", "varInspector", "celltoolbar", "interpreter",
-                           "accelerator", "gpuClass", "papermill", "execution", "toc-autonumbering")
+NOISY_NOTEBOOK_METADATA = (
+    "vscode",
+    "colab",
+    "toc",
+    "varInspector",
+    "celltoolbar",
+    "interpreter",
+    "accelerator",
+    "gpuClass",
+    "papermill",
+    "execution",
+    "toc-autonumbering",
+)
 #: Cell-level metadata of the same kind.
 NOISY_CELL_METADATA = ("execution", "ExecuteTime", "papermill", "pycharm")
 
 #: Environment for the kernels: headless plots, stable hashing, checks that raise when wrong, and
 #: a matplotlibrc whose figure hook records each PNG's smallest text (tests/test_figure_text_size.py).
-KERNEL_ENV = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "MLTUTOR_STRICT": "1",
-              "MATPLOTLIBRC": os.fspath(REPO_ROOT / "mltutor" / "plots" / "text_record.matplotlibrc")}
+KERNEL_ENV = {
+    "MPLBACKEND": "Agg",
+    "PYTHONHASHSEED": "0",
+    "MLTUTOR_STRICT": "1",
+    "MATPLOTLIBRC": os.fspath(REPO_ROOT / "mltutor" / "plots" / "text_record.matplotlibrc"),
+}
 
 
 def read_notebook(path: str | os.PathLike) -> nbformat.NotebookNode:
@@ -106,8 +121,14 @@ def _environ(updates: dict[str, str]):
                 os.environ[k] = v
 
 
-def execute(nb: nbformat.NotebookNode, cwd: str | os.PathLike, *, timeout: int = 600,
-            kernel_name: str = "python3", env: dict[str, str] | None = None) -> nbformat.NotebookNode:
+def execute(
+    nb: nbformat.NotebookNode,
+    cwd: str | os.PathLike,
+    *,
+    timeout: int = 600,
+    kernel_name: str = "python3",
+    env: dict[str, str] | None = None,
+) -> nbformat.NotebookNode:
     """Execute ``nb`` in a fresh kernel whose working directory is ``cwd``; return it.
 
     Raises ``nbclient.exceptions.CellExecutionError`` on the first failing cell and
@@ -129,8 +150,9 @@ def execute(nb: nbformat.NotebookNode, cwd: str | os.PathLike, *, timeout: int =
     return normalize_metadata(nb)
 
 
-def execute_in_place(path: str | os.PathLike, *, timeout: int = 600,
-                     kernel_name: str = "python3") -> float:
+def execute_in_place(
+    path: str | os.PathLike, *, timeout: int = 600, kernel_name: str = "python3"
+) -> float:
     """Execute the notebook at ``path`` with cwd = its own folder, write it back; return seconds."""
     path = Path(path)
     start = time.perf_counter()

@@ -44,22 +44,28 @@ TORCH_IMPORT = re.compile(r"^\s*(?:import|from)\s+(?:torch|mltutor\.streaming)\b
 
 #: numpy's AVX-512 dispatch targets: numpy 2.x groups them as X86_V4, AVX512_ICL, AVX512_SPR;
 #: numpy 1.x names the older groups.
-NUMPY_AVX512 = ("X86_V4 AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL "
-                "AVX512_SPR")
+NUMPY_AVX512 = "X86_V4 AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL AVX512_SPR"
 
 
 def uses_torch(path: str | os.PathLike) -> bool:
     """True when a code cell of the notebook at ``path`` imports torch or mltutor.streaming."""
     cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
-    return any(TORCH_IMPORT.search("".join(cell["source"]))
-               for cell in cells if cell["cell_type"] == "code")
+    return any(
+        TORCH_IMPORT.search("".join(cell["source"]))
+        for cell in cells
+        if cell["cell_type"] == "code"
+    )
 
 
 def torch_notebooks(root: str | os.PathLike = REPO_ROOT) -> list[str]:
     """Repository-relative paths of the notebooks that use torch, sorted."""
     root = Path(root)
-    found = [path for folder in NOTEBOOK_DIRS for path in sorted((root / folder).rglob("*.ipynb"))
-             if ".ipynb_checkpoints" not in path.parts and uses_torch(path)]
+    found = [
+        path
+        for folder in NOTEBOOK_DIRS
+        for path in sorted((root / folder).rglob("*.ipynb"))
+        if ".ipynb_checkpoints" not in path.parts and uses_torch(path)
+    ]
     return sorted(path.relative_to(root).as_posix() for path in found)
 
 
@@ -69,11 +75,16 @@ def portable_environment(capability: str = "default") -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("notebooks", nargs="*", help="default: every notebook that uses torch")
-    parser.add_argument("--capability", default="default", choices=("default", "avx2", "avx512"),
-                        help="ATEN_CPU_CAPABILITY for torch (default: default)")
+    parser.add_argument(
+        "--capability",
+        default="default",
+        choices=("default", "avx2", "avx512"),
+        help="ATEN_CPU_CAPABILITY for torch (default: default)",
+    )
     parser.add_argument("--workers", default="2", help="pytest-xdist workers (default 2)")
     parser.add_argument("--list", action="store_true", help="print the notebooks and stop")
     args = parser.parse_args(argv)
@@ -83,10 +94,22 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(notebooks))
         return 0
     env = {**os.environ, **portable_environment(args.capability)}
-    command = [sys.executable, "-m", "pytest", "-q", "-n", args.workers, "--dist", "loadfile",
-               *notebooks]
-    print(" ".join(f"{k}={v!r}" for k, v in portable_environment(args.capability).items()),
-          " ".join(command[1:]), flush=True)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-n",
+        args.workers,
+        "--dist",
+        "loadfile",
+        *notebooks,
+    ]
+    print(
+        " ".join(f"{k}={v!r}" for k, v in portable_environment(args.capability).items()),
+        " ".join(command[1:]),
+        flush=True,
+    )
     return subprocess.call(command, cwd=REPO_ROOT, env=env)
 
 

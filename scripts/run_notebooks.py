@@ -31,13 +31,21 @@ DEFAULT_DIRS = ("book", "solutions", "exercises")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("paths", nargs="*", type=Path,
-                        help="notebooks or folders (default: book, solutions, exercises)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        help="notebooks or folders (default: book, solutions, exercises)",
+    )
     parser.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
-    parser.add_argument("--keep-going", action="store_true",
-                        help="continue after a failing notebook instead of stopping")
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="continue after a failing notebook instead of stopping",
+    )
     args = parser.parse_args(argv)
 
     paths = args.paths or [nbt.REPO_ROOT / d for d in DEFAULT_DIRS]
@@ -67,8 +75,11 @@ def main(argv: list[str] | None = None) -> int:
 
     total = time.perf_counter() - start
     if failed:
-        print(f"{len(failed)} notebook(s) failed: "
-              f"{', '.join(nbt.display_path(p) for p in failed)} ({total:.1f} s)", file=sys.stderr)
+        print(
+            f"{len(failed)} notebook(s) failed: "
+            f"{', '.join(nbt.display_path(p) for p in failed)} ({total:.1f} s)",
+            file=sys.stderr,
+        )
         return 1
     print(f"all {len(notebooks)} notebooks executed ({total:.1f} s)")
     return 0

@@ -226,10 +226,14 @@ def figure_cells(nb: dict):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; list figure cells that would still lack alt text")
-    parser.add_argument("notebooks", nargs="*",
-                        help="only these notebooks (paths relative to the repository root)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; list figure cells that would still lack alt text",
+    )
+    parser.add_argument(
+        "notebooks", nargs="*", help="only these notebooks (paths relative to the repository root)"
+    )
     args = parser.parse_args(argv)
     missing = []
     for rel, texts in ALT_TEXT.items():
@@ -247,8 +251,11 @@ def main(argv: list[str] | None = None) -> int:
             if cell["cell_type"] != "code":
                 continue
             source = "".join(cell["source"])
-            key = cell.get("id") if cell.get("id") in texts else next(
-                (k for k in texts if len(k) > 12 and k in source), None)
+            key = (
+                cell.get("id")
+                if cell.get("id") in texts
+                else next((k for k in texts if len(k) > 12 and k in source), None)
+            )
             if key is None:
                 continue
             alt = texts[key]

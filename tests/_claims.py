@@ -20,5 +20,7 @@ def page_ids() -> list[str]:
 
 def exercise_pages() -> list[tuple[str, str]]:
     """(exercise notebook, the solutions notebook it is generated from)."""
-    return [(str(p.relative_to(ROOT)), f"solutions/{p.name}")
-            for p in sorted((ROOT / "exercises").glob("*.ipynb"))]
+    return [
+        (str(p.relative_to(ROOT)), f"solutions/{p.name}")
+        for p in sorted((ROOT / "exercises").glob("*.ipynb"))
+    ]

@@ -80,9 +80,11 @@ def without_own_values(message: str) -> str:
 def assert_mutant_caught(ex, mutant) -> None:
     """``ex.check(mutant)`` must say incorrect, raise in strict mode, and not leak the answer."""
     result = ex.check(mutant, strict=False)
-    assert result.status == INCORRECT, f"{getattr(mutant, '__name__', mutant)} passed {ex.name}: {result}"
+    assert result.status == INCORRECT, (
+        f"{getattr(mutant, '__name__', mutant)} passed {ex.name}: {result}"
+    )
     assert result.message.startswith(f"case {result.case} of {len(ex.cases)}")
-    assert f" of {len(ex.cases)} cases pass." in result.message            # progress
+    assert f" of {len(ex.cases)} cases pass." in result.message  # progress
     assert result.message.endswith(f"Try `{ex.name}.hint()`."), result.message  # the way forward
     with pytest.raises(CheckFailed):
         ex.check(mutant, strict=True)

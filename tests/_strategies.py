@@ -36,7 +36,13 @@ _POOLS = {
     "bool": st.booleans(),
     "float": st.integers(-3, 8).map(float),  # whole-number floats are class labels
 }
-_ABSENT = {"int": [100, -50], "bigint": [7], "str": ["absent", "zz"], "bool": [], "float": [42.0, -9.0]}
+_ABSENT = {
+    "int": [100, -50],
+    "bigint": [7],
+    "str": ["absent", "zz"],
+    "bool": [],
+    "float": [42.0, -9.0],
+}
 _DTYPES = {"int": np.int64, "bigint": np.int64, "str": str, "bool": bool, "float": np.float64}
 
 
@@ -160,7 +166,9 @@ def run(fn: Callable, *args: Any, **kwargs: Any) -> Outcome:
             result, error = fn(*args, **kwargs), None
         except Exception as exc:  # noqa: BLE001 - compared below
             result, error = None, exc
-    seen = {(w.category.__name__, str(w.message)) for w in record if issubclass(w.category, UserWarning)}
+    seen = {
+        (w.category.__name__, str(w.message)) for w in record if issubclass(w.category, UserWarning)
+    }
     return Outcome(result, error, seen)
 
 
@@ -200,13 +208,18 @@ def assert_same(ours: Any, ref: Any, path: str = "result") -> None:
         assert ours is None, f"{path}: expected None, got {ours!r}"
     elif isinstance(ref, str):
         assert isinstance(ours, str) and _same_text(ours, ref), (
-            f"{path}: text differs\n--- mltutor\n{ours}\n--- sklearn\n{ref}")
+            f"{path}: text differs\n--- mltutor\n{ours}\n--- sklearn\n{ref}"
+        )
     elif isinstance(ref, dict):
-        assert isinstance(ours, dict) and list(ours) == list(ref), f"{path}: keys {list(ours)} != {list(ref)}"
+        assert isinstance(ours, dict) and list(ours) == list(ref), (
+            f"{path}: keys {list(ours)} != {list(ref)}"
+        )
         for key in ref:
             assert_same(ours[key], ref[key], f"{path}[{key!r}]")
     elif isinstance(ref, (tuple, list)):
-        assert isinstance(ours, (tuple, list)) and len(ours) == len(ref), f"{path}: {ours!r} vs {ref!r}"
+        assert isinstance(ours, (tuple, list)) and len(ours) == len(ref), (
+            f"{path}: {ours!r} vs {ref!r}"
+        )
         for i, (a, b) in enumerate(zip(ours, ref)):
             assert_same(a, b, f"{path}[{i}]")
     else:
@@ -226,10 +239,16 @@ def assert_parity(reference: Callable, ours: Callable, *args: Any, **kwargs: Any
     """Same exception type, or same result and same warnings.  Returns sklearn's outcome."""
     ref, got = run(reference, *args, **kwargs), run(ours, *args, **kwargs)
     if ref.error is not None:
-        assert got.error is not None, f"sklearn raised {ref.error!r}; mltutor returned {got.result!r}"
-        assert same_error_type(ref.error, got.error), f"sklearn raised {ref.error!r}; mltutor {got.error!r}"
+        assert got.error is not None, (
+            f"sklearn raised {ref.error!r}; mltutor returned {got.result!r}"
+        )
+        assert same_error_type(ref.error, got.error), (
+            f"sklearn raised {ref.error!r}; mltutor {got.error!r}"
+        )
         return ref
     assert got.error is None, f"mltutor raised {got.error!r}; sklearn returned {ref.result!r}"
     assert_same(got.result, ref.result)
-    assert got.warnings == ref.warnings, f"warnings differ:\nmltutor {got.warnings}\nsklearn {ref.warnings}"
+    assert got.warnings == ref.warnings, (
+        f"warnings differ:\nmltutor {got.warnings}\nsklearn {ref.warnings}"
+    )
     return ref

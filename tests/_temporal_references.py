@@ -43,8 +43,7 @@ import pandas as pd
 
 
 def interpolated_prec_rec(prec, rec):
-    """Interpolated AP - VOCdevkit from VOC 2011.
-    """
+    """Interpolated AP - VOCdevkit from VOC 2011."""
     mprec = np.hstack([[0], prec, [0]])
     mrec = np.hstack([[0], rec, [1]])
     for i in range(len(mprec) - 1)[::-1]:
@@ -61,8 +60,11 @@ def segment_iou(target_segment, candidate_segments):
     # Intersection including Non-negative overlap score.
     segments_intersection = (tt2 - tt1).clip(0)
     # Segment union.
-    segments_union = (candidate_segments[:, 1] - candidate_segments[:, 0]) \
-        + (target_segment[1] - target_segment[0]) - segments_intersection
+    segments_union = (
+        (candidate_segments[:, 1] - candidate_segments[:, 0])
+        + (target_segment[1] - target_segment[0])
+        - segments_intersection
+    )
     # Compute overlap as the ratio of the intersection
     # over union of two segments.
     tIoU = segments_intersection.astype(float) / segments_union
@@ -77,41 +79,44 @@ def segment_iou(target_segment, candidate_segments):
 def _import_ground_truth(data, subset):
     activity_index, cidx = {}, 0
     video_lst, t_start_lst, t_end_lst, label_lst = [], [], [], []
-    for videoid, v in data['database'].items():
-        if subset is not None and subset != v['subset']:
+    for videoid, v in data["database"].items():
+        if subset is not None and subset != v["subset"]:
             continue
-        for ann in v['annotations']:
-            if ann['label'] not in activity_index:
-                activity_index[ann['label']] = cidx
+        for ann in v["annotations"]:
+            if ann["label"] not in activity_index:
+                activity_index[ann["label"]] = cidx
                 cidx += 1
             video_lst.append(videoid)
-            t_start_lst.append(float(ann['segment'][0]))
-            t_end_lst.append(float(ann['segment'][1]))
-            label_lst.append(activity_index[ann['label']])
+            t_start_lst.append(float(ann["segment"][0]))
+            t_end_lst.append(float(ann["segment"][1]))
+            label_lst.append(activity_index[ann["label"]])
 
-    ground_truth = pd.DataFrame({'video-id': video_lst,
-                                 't-start': t_start_lst,
-                                 't-end': t_end_lst,
-                                 'label': label_lst})
+    ground_truth = pd.DataFrame(
+        {"video-id": video_lst, "t-start": t_start_lst, "t-end": t_end_lst, "label": label_lst}
+    )
     return ground_truth, activity_index
 
 
 def _import_prediction(data, activity_index):
     video_lst, t_start_lst, t_end_lst = [], [], []
     label_lst, score_lst = [], []
-    for videoid, v in data['results'].items():
+    for videoid, v in data["results"].items():
         for result in v:
-            label = activity_index[result['label']]  # KeyError for a label without ground truth
+            label = activity_index[result["label"]]  # KeyError for a label without ground truth
             video_lst.append(videoid)
-            t_start_lst.append(float(result['segment'][0]))
-            t_end_lst.append(float(result['segment'][1]))
+            t_start_lst.append(float(result["segment"][0]))
+            t_end_lst.append(float(result["segment"][1]))
             label_lst.append(label)
-            score_lst.append(result['score'])
-    prediction = pd.DataFrame({'video-id': video_lst,
-                               't-start': t_start_lst,
-                               't-end': t_end_lst,
-                               'label': label_lst,
-                               'score': score_lst})
+            score_lst.append(result["score"])
+    prediction = pd.DataFrame(
+        {
+            "video-id": video_lst,
+            "t-start": t_start_lst,
+            "t-end": t_end_lst,
+            "label": label_lst,
+            "score": score_lst,
+        }
+    )
     return prediction
 
 
@@ -122,8 +127,9 @@ def _get_predictions_with_label(prediction_by_label, label_name, cidx):
         return pd.DataFrame()
 
 
-def compute_average_precision_detection(ground_truth, prediction,
-                                        tiou_thresholds=np.linspace(0.5, 0.95, 10)):
+def compute_average_precision_detection(
+    ground_truth, prediction, tiou_thresholds=np.linspace(0.5, 0.95, 10)
+):
     """Average precision of one class at each threshold (compute_average_precision_detection)."""
     ap = np.zeros(len(tiou_thresholds))
     if prediction.empty:
@@ -132,7 +138,7 @@ def compute_average_precision_detection(ground_truth, prediction,
     npos = float(len(ground_truth))
     lock_gt = np.ones((len(tiou_thresholds), len(ground_truth))) * -1
     # Sort predictions by decreasing score order.
-    sort_idx = prediction['score'].values.argsort(kind='stable')[::-1]
+    sort_idx = prediction["score"].values.argsort(kind="stable")[::-1]
     prediction = prediction.loc[sort_idx].reset_index(drop=True)
 
     # Initialize true positive and false positive vectors.
@@ -140,33 +146,34 @@ def compute_average_precision_detection(ground_truth, prediction,
     fp = np.zeros((len(tiou_thresholds), len(prediction)))
 
     # Adaptation to query faster
-    ground_truth_gbvn = ground_truth.groupby('video-id')
+    ground_truth_gbvn = ground_truth.groupby("video-id")
 
     # Assigning true positive to truly grount truth instances.
     for idx, this_pred in prediction.iterrows():
-
         try:
             # Check if there is at least one ground truth in the video associated.
-            ground_truth_videoid = ground_truth_gbvn.get_group(this_pred['video-id'])
+            ground_truth_videoid = ground_truth_gbvn.get_group(this_pred["video-id"])
         except Exception:  # noqa: BLE001
             fp[:, idx] = 1
             continue
 
         this_gt = ground_truth_videoid.reset_index()
-        tiou_arr = segment_iou(this_pred[['t-start', 't-end']].values.astype(np.float64),
-                               this_gt[['t-start', 't-end']].values)
+        tiou_arr = segment_iou(
+            this_pred[["t-start", "t-end"]].values.astype(np.float64),
+            this_gt[["t-start", "t-end"]].values,
+        )
         # We would like to retrieve the predictions with highest tiou score.
-        tiou_sorted_idx = tiou_arr.argsort(kind='stable')[::-1]
+        tiou_sorted_idx = tiou_arr.argsort(kind="stable")[::-1]
         for tidx, tiou_thr in enumerate(tiou_thresholds):
             for jdx in tiou_sorted_idx:
                 if tiou_arr[jdx] < tiou_thr:
                     fp[tidx, idx] = 1
                     break
-                if lock_gt[tidx, this_gt.loc[jdx]['index']] >= 0:
+                if lock_gt[tidx, this_gt.loc[jdx]["index"]] >= 0:
                     continue
                 # Assign as true positive after the filters above.
                 tp[tidx, idx] = 1
-                lock_gt[tidx, this_gt.loc[jdx]['index']] = idx
+                lock_gt[tidx, this_gt.loc[jdx]["index"]] = idx
                 break
 
             if fp[tidx, idx] == 0 and tp[tidx, idx] == 0:
@@ -192,20 +199,23 @@ class AnetResult:
     average_mAP: float
 
 
-def anet_detection(ground_truth, predictions, tiou_thresholds=np.linspace(0.5, 0.95, 10),
-                   subset=None) -> AnetResult:
+def anet_detection(
+    ground_truth, predictions, tiou_thresholds=np.linspace(0.5, 0.95, 10), subset=None
+) -> AnetResult:
     """``ANETdetection(...).evaluate()`` on dicts: ap, mAP per threshold and average mAP."""
     gt, activity_index = _import_ground_truth(ground_truth, subset)
     prediction = _import_prediction(predictions, activity_index)
     ap = np.zeros((len(tiou_thresholds), len(activity_index)))
-    ground_truth_by_label = gt.groupby('label')
-    prediction_by_label = prediction.groupby('label')
+    ground_truth_by_label = gt.groupby("label")
+    prediction_by_label = prediction.groupby("label")
     results = [
         compute_average_precision_detection(
             ground_truth=ground_truth_by_label.get_group(cidx).reset_index(drop=True),
             prediction=_get_predictions_with_label(prediction_by_label, label_name, cidx),
             tiou_thresholds=tiou_thresholds,
-        ) for label_name, cidx in activity_index.items()]
+        )
+        for label_name, cidx in activity_index.items()
+    ]
     for i, cidx in enumerate(activity_index.values()):
         ap[:, cidx] = results[i]
     mAP = ap.mean(axis=1)
@@ -239,12 +249,12 @@ def _intervalsingleoverlapvalseconds(i1, i2, normtype):
     if normtype < 0:
         ua = 1
     elif normtype == 1:
-        ua = (i1[1] - i1[0])
+        ua = i1[1] - i1[0]
     elif normtype == 2:
-        ua = (i2[1] - i2[0])
+        ua = i2[1] - i2[0]
     else:
         bu = [min(i1[0], i2[0]), max(i1[1], i2[1])]
-        ua = (bu[1] - bu[0])
+        ua = bu[1] - bu[0]
 
     bi = [max(i1[0], i2[0]), min(i1[1], i2[1])]
     iw = bi[1] - bi[0]
@@ -299,7 +309,7 @@ def th14_eventdetpr(detevents, gtevents, cls, overlapthresh):
     for g in gtevents:
         if g.cls == cls:
             gt_of.setdefault(g.videoname, []).append(g)
-        elif g.cls == 'Ambiguous':
+        elif g.cls == "Ambiguous":
             amb_of.setdefault(g.videoname, []).append(g)
     for d in detevents:
         if d.cls == cls:
@@ -311,7 +321,7 @@ def th14_eventdetpr(detevents, gtevents, cls, overlapthresh):
         det = det_of.get(vname, [])
 
         if len(det):
-            is_ = np.argsort(-np.array([d.conf for d in det]), kind='stable')  # MATLAB sort
+            is_ = np.argsort(-np.array([d.conf for d in det]), kind="stable")  # MATLAB sort
             det = [det[i] for i in is_]
             conf = np.array([d.conf for d in det])
             indfree = np.ones(len(det))
@@ -319,8 +329,9 @@ def th14_eventdetpr(detevents, gtevents, cls, overlapthresh):
 
             # interesct event detection intervals with GT
             if len(gt):
-                ov = intervaloverlapvalseconds([g.timeinterval for g in gt],
-                                               [d.timeinterval for d in det])
+                ov = intervaloverlapvalseconds(
+                    [g.timeinterval for g in gt], [d.timeinterval for d in det]
+                )
                 for k in range(ov.shape[0]):
                     ind = np.flatnonzero(indfree)
                     if ind.size == 0:  # [vm, im] = max([]) is empty; "if vm > t" is false
@@ -332,19 +343,20 @@ def th14_eventdetpr(detevents, gtevents, cls, overlapthresh):
 
             # respect ambiguous events (overlapping detections will be removed from the FP list)
             if len(amb):
-                ovamb = intervaloverlapvalseconds([a.timeinterval for a in amb],
-                                                  [d.timeinterval for d in det])
+                ovamb = intervaloverlapvalseconds(
+                    [a.timeinterval for a in amb], [d.timeinterval for d in det]
+                )
                 indamb = ovamb.sum(axis=0)
 
             tpconf += conf[indfree == 0].tolist()
             fpconf += conf[(indfree == 1) & (indamb == 0)].tolist()
 
     conf = np.array([tpconf + fpconf, [1] * len(tpconf) + [2] * len(fpconf)], dtype=np.float64)
-    is_ = np.argsort(-conf[0, :], kind='stable')
+    is_ = np.argsort(-conf[0, :], kind="stable")
     tp = np.cumsum(conf[1, is_] == 1)
     fp = np.cumsum(conf[1, is_] == 2)
     rec = tp / npos
-    with np.errstate(invalid='ignore'):
+    with np.errstate(invalid="ignore"):
         prec = tp / (fp + tp)
     ap = _prap(rec, prec)
     return rec, prec, ap
@@ -357,27 +369,38 @@ class Th14Result:
     map: np.ndarray
 
 
-def th14_evaldet(ground_truth, predictions, overlapthreshall=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7),
-                 subset=None) -> Th14Result:
+def th14_evaldet(
+    ground_truth, predictions, overlapthreshall=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7), subset=None
+) -> Th14Result:
     """``[pr_all, ap_all, map] = TH14evaldet(...)`` on ActivityNet-layout dicts."""
-    videos = {name: info for name, info in ground_truth['database'].items()
-              if subset is None or info['subset'] == subset}
-    th14classnames = sorted({a['label'] for info in videos.values() for a in info['annotations']
-                             if a['label'] != 'Ambiguous'})
+    videos = {
+        name: info
+        for name, info in ground_truth["database"].items()
+        if subset is None or info["subset"] == subset
+    }
+    th14classnames = sorted(
+        {
+            a["label"]
+            for info in videos.values()
+            for a in info["annotations"]
+            if a["label"] != "Ambiguous"
+        }
+    )
     # read ground truth: class by class (one file per class, then 'Ambiguous'), file order
     gtevents = []
-    for cls in th14classnames + ['Ambiguous']:
+    for cls in th14classnames + ["Ambiguous"]:
         for name, info in videos.items():
-            for a in info['annotations']:
-                if a['label'] == cls:
-                    gtevents.append(Event(name, tuple(map(float, a['segment'])), cls, 1))
+            for a in info["annotations"]:
+                if a["label"] == cls:
+                    gtevents.append(Event(name, tuple(map(float, a["segment"])), cls, 1))
     # parse detection results: a class that is not a detection class is skipped (with a warning)
     detevents = []
-    for name, records in predictions['results'].items():
+    for name, records in predictions["results"].items():
         for r in records:
-            if r['label'] in th14classnames:
-                detevents.append(Event(name, tuple(map(float, r['segment'])), r['label'],
-                                       float(r['score'])))
+            if r["label"] in th14classnames:
+                detevents.append(
+                    Event(name, tuple(map(float, r["segment"])), r["label"], float(r["score"]))
+                )
     ap_all = np.zeros((len(th14classnames), len(overlapthreshall)))
     for i, cls in enumerate(th14classnames):
         for j, overlapthresh in enumerate(overlapthreshall):

@@ -53,7 +53,8 @@ def pytest_collection_modifyitems(config, items):  # noqa: ARG001
         if test is None or current is None or inner is None:
             continue
         wrapped._hypothesis_internal_use_settings = settings(
-            current, max_examples=min(current.max_examples, QUICK_EXAMPLES))
+            current, max_examples=min(current.max_examples, QUICK_EXAMPLES)
+        )
 
 
 def pytest_configure(config):

@@ -28,8 +28,7 @@ def _notebooks() -> list[Path]:
 
 def _is_description(alt: str | None, src: str | None = None) -> bool:
     alt = (alt or "").strip()
-    return (len(alt.split()) >= 4 and alt != (src or "").strip()
-            and not FILENAME_RE.search(alt))
+    return len(alt.split()) >= 4 and alt != (src or "").strip() and not FILENAME_RE.search(alt)
 
 
 @pytest.mark.parametrize("path", _notebooks(), ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -39,15 +38,17 @@ def test_figure_cells_have_alt_text(path: Path) -> None:
     for index, cell in enumerate(nb["cells"]):
         if cell["cell_type"] != "code":
             continue
-        if not any(mime in out.get("data", {}) for out in cell.get("outputs", [])
-                   for mime in IMAGE_MIME):
+        if not any(
+            mime in out.get("data", {}) for out in cell.get("outputs", []) for mime in IMAGE_MIME
+        ):
             continue
         alt = cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt")
         if not _is_description(alt):
             missing.append(f"cell {index} (id {cell.get('id')!r})")
     assert not missing, (
         f"{path.name}: figure cells without alt text in metadata.mystnb.image.alt: "
-        f"{', '.join(missing)} (add them to scripts/set_figure_alt_text.py and run it)")
+        f"{', '.join(missing)} (add them to scripts/set_figure_alt_text.py and run it)"
+    )
 
 
 class _Images(HTMLParser):
@@ -97,10 +98,14 @@ def test_built_figures_have_alt_text() -> None:
 
 def test_image_parser_tracks_outputs() -> None:
     parser = _Images()
-    parser.feed('<div class="cell_output docutils container"><div class="output">'
-                '<img alt="a" src="../_images/x.png"/></div></div><img src="logo.svg" alt="">')
+    parser.feed(
+        '<div class="cell_output docutils container"><div class="output">'
+        '<img alt="a" src="../_images/x.png"/></div></div><img src="logo.svg" alt="">'
+    )
     assert [(a["src"], out) for a, out in parser.images] == [
-        ("../_images/x.png", True), ("logo.svg", False)]
+        ("../_images/x.png", True),
+        ("logo.svg", False),
+    ]
 
 
 def test_file_names_are_not_descriptions() -> None:
@@ -111,8 +116,7 @@ def test_file_names_are_not_descriptions() -> None:
 
 # Colour-blind-safe palettes in mltutor's plotting helpers -----------------------------------
 
-OKABE_ITO = {"#000000", "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00",
-             "#cc79a7"}
+OKABE_ITO = {"#000000", "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7"}
 
 
 def test_plot_palettes_are_colour_blind_safe() -> None:
@@ -127,6 +131,9 @@ def test_plot_palettes_are_colour_blind_safe() -> None:
     default_cmap = inspect.signature(plots.plot_confusion_matrix).parameters["cmap"].default
     assert default_cmap in {"viridis", "cividis"}
     assert {to_hex(c) for c in curve_plots.CURVE_COLOURS} <= OKABE_ITO
-    detection = {detection_plots.BOX_COLOUR, detection_plots.INTERSECTION_COLOUR,
-                 *detection_plots.IOU_COLOURS}
+    detection = {
+        detection_plots.BOX_COLOUR,
+        detection_plots.INTERSECTION_COLOUR,
+        *detection_plots.IOU_COLOURS,
+    }
     assert {to_hex(c) for c in detection} <= OKABE_ITO

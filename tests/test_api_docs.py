@@ -32,7 +32,9 @@ import mltutor
 
 # The reference covers every module, and importing them all needs torch (mltutor.streaming): the
 # loose install route has no torch, so there this whole check is skipped, with the reason.
-pytest.importorskip("torch", reason="the API-reference check imports mltutor.streaming (needs torch)")
+pytest.importorskip(
+    "torch", reason="the API-reference check imports mltutor.streaming (needs torch)"
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 API_DIR = ROOT / "book" / "api"
@@ -69,22 +71,34 @@ def attr_docs(modname: str) -> dict:
     from sphinx.pycode import ModuleAnalyzer
 
     try:
-        return {name: doc for (ns, name), doc in ModuleAnalyzer.for_module(modname).find_attr_docs().items()
-                if ns == ""}
+        return {
+            name: doc
+            for (ns, name), doc in ModuleAnalyzer.for_module(modname).find_attr_docs().items()
+            if ns == ""
+        }
     except Exception:  # noqa: BLE001  (no source: no attribute docs)
         return {}
 
 
 def all_modules() -> list[str]:
-    return ["mltutor"] + [i.name for i in pkgutil.walk_packages(mltutor.__path__, "mltutor.")
-                          if not i.name.startswith(EXCLUDED_PACKAGES)]
+    return ["mltutor"] + [
+        i.name
+        for i in pkgutil.walk_packages(mltutor.__path__, "mltutor.")
+        if not i.name.startswith(EXCLUDED_PACKAGES)
+    ]
 
 
 def has_docstring(modname: str, name: str) -> bool:
     obj = getattr(importlib.import_module(modname), name)
     if inspect.ismodule(obj):
         return bool((obj.__doc__ or "").strip())
-    if inspect.isfunction(obj) or inspect.isclass(obj) or inspect.ismethod(obj) or callable(obj) and hasattr(obj, "__wrapped__"):
+    if (
+        inspect.isfunction(obj)
+        or inspect.isclass(obj)
+        or inspect.ismethod(obj)
+        or callable(obj)
+        and hasattr(obj, "__wrapped__")
+    ):
         doc = obj.__doc__ or ""
         if inspect.isclass(obj) and (dataclasses.is_dataclass(obj) or issubclass(obj, tuple)):
             if doc.startswith(f"{obj.__name__}("):
@@ -109,7 +123,7 @@ def directives() -> list[tuple[str, str, str]]:
     for page in sorted(API_DIR.glob("*.md")):
         text = page.read_text(encoding="utf-8")
         for match in DIRECTIVE.finditer(text):
-            options = re.match(r"(?:[ \t]+:[^\n]*\n?)*", text[match.end() + 1:]).group(0)
+            options = re.match(r"(?:[ \t]+:[^\n]*\n?)*", text[match.end() + 1 :]).group(0)
             found.append((match.group(1), match.group(2), options))
     return found
 
@@ -169,7 +183,9 @@ def test_module_in_api_reference(modname):
 
 @pytest.mark.parametrize("modname", public_modules())
 def test_module_has_docstring(modname):
-    assert (importlib.import_module(modname).__doc__ or "").strip(), f"{modname} has no module docstring"
+    assert (importlib.import_module(modname).__doc__ or "").strip(), (
+        f"{modname} has no module docstring"
+    )
 
 
 def test_api_pages_name_only_real_objects():

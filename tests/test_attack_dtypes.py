@@ -21,18 +21,48 @@ import mltutor.metrics as mtm
 from _strategies import CASES, PROPERTY, assert_parity
 
 FUNCTIONS = [
-    ("accuracy_score", {}), ("accuracy_score", {"normalize": False}), ("balanced_accuracy_score", {}),
-    ("confusion_matrix", {}), ("multilabel_confusion_matrix", {}), ("hamming_loss", {}),
-    ("zero_one_loss", {}), ("cohen_kappa_score", {}), ("matthews_corrcoef", {}),
-    ("f1_score", {"average": "macro"}), ("f1_score", {"average": "weighted"}),
-    ("precision_recall_fscore_support", {}), ("jaccard_score", {"average": "micro"}),
+    ("accuracy_score", {}),
+    ("accuracy_score", {"normalize": False}),
+    ("balanced_accuracy_score", {}),
+    ("confusion_matrix", {}),
+    ("multilabel_confusion_matrix", {}),
+    ("hamming_loss", {}),
+    ("zero_one_loss", {}),
+    ("cohen_kappa_score", {}),
+    ("matthews_corrcoef", {}),
+    ("f1_score", {"average": "macro"}),
+    ("f1_score", {"average": "weighted"}),
+    ("precision_recall_fscore_support", {}),
+    ("jaccard_score", {"average": "micro"}),
     ("recall_score", {"average": None, "zero_division": np.nan}),
     ("classification_report", {"output_dict": True, "zero_division": 0.0}),
 ]
-LABEL_DTYPES = ["int8-negative", "uint8", "int16", "uint64-big", "float16", "float32", "bool",
-                "str-list", "series", "column", "strided", "read-only", "alias"]
-WEIGHT_DTYPES = [None, bool, np.int8, np.uint8, np.int16, np.uint64, np.float16, np.float32,
-                 np.float64]
+LABEL_DTYPES = [
+    "int8-negative",
+    "uint8",
+    "int16",
+    "uint64-big",
+    "float16",
+    "float32",
+    "bool",
+    "str-list",
+    "series",
+    "column",
+    "strided",
+    "read-only",
+    "alias",
+]
+WEIGHT_DTYPES = [
+    None,
+    bool,
+    np.int8,
+    np.uint8,
+    np.int16,
+    np.uint64,
+    np.float16,
+    np.float32,
+    np.float64,
+]
 
 
 def _labels(kind: str, t: np.ndarray, p: np.ndarray) -> tuple:
@@ -96,16 +126,26 @@ def test_hostile_dtypes_and_layouts_match_sklearn(case):
     ref_kwargs = dict(kwargs, **({} if weights is None else {"sample_weight": ref_weights}))
     our_kwargs = dict(kwargs, **({} if weights is None else {"sample_weight": weights}))
     ref, ours = getattr(skm, name), getattr(mtm, name)
-    assert_parity(lambda *a, **k: ref(*a, **ref_kwargs), lambda *a, **k: ours(*a, **our_kwargs),
-                  y_true, y_pred)
+    assert_parity(
+        lambda *a, **k: ref(*a, **ref_kwargs),
+        lambda *a, **k: ours(*a, **our_kwargs),
+        y_true,
+        y_pred,
+    )
     for a, b in zip(before, _copies(y_true, y_pred, weights)):
         if a is not None:
             np.testing.assert_array_equal(a, b, err_msg=f"{name} modified an input ({kind})")
 
 
 Y_TRUE, Y_PRED = np.array([0, 1, 1, 0, 2]), np.array([0, 1, 0, 0, 2])
-RATES = ["accuracy_score", "balanced_accuracy_score", "hamming_loss", "matthews_corrcoef",
-         "cohen_kappa_score", "zero_one_loss"]
+RATES = [
+    "accuracy_score",
+    "balanced_accuracy_score",
+    "hamming_loss",
+    "matthews_corrcoef",
+    "cohen_kappa_score",
+    "zero_one_loss",
+]
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64])

@@ -80,7 +80,7 @@ def test_evaluate_float16_negative_entries_are_not_probabilities():
     k = 101
     p = np.full((40, k), 1.0 / k)
     p[:, 0] -= 0.05
-    p[:, 1] += 0.05           # rows sum to 1, with an entry of -0.04 (not a probability)
+    p[:, 1] += 0.05  # rows sum to 1, with an entry of -0.04 (not a probability)
     p = p.astype(np.float16)
     y = RNG.integers(0, k, 40)
     with pytest.raises(ValueError, match="logits=False"):
@@ -92,14 +92,17 @@ def test_evaluate_two_class_logits_of_a_large_test_set_are_logits():
     z = rng.normal(scale=0.5, size=(100_000, 2))
     y = rng.integers(0, 2, z.shape[0])
     from mltutor._validation.report import probability_rows as _probability_rows
-    assert 0 < _probability_rows(z, np.finfo(z.dtype).eps).sum() < 10   # a few rows look like probabilities
+
+    assert (
+        0 < _probability_rows(z, np.finfo(z.dtype).eps).sum() < 10
+    )  # a few rows look like probabilities
     r = evaluate(y, z, n_resamples=2)
     explicit = evaluate(y, z, n_resamples=2, logits=True)
     assert r.nll == explicit.nll and r.ece == explicit.ece
 
 
 def test_rounded_probabilities_get_an_answer_that_is_not_a_circle():
-    p = RNG.dirichlet(np.ones(10), 300).round(3)      # probabilities saved with 3 decimals
+    p = RNG.dirichlet(np.ones(10), 300).round(3)  # probabilities saved with 3 decimals
     y = RNG.integers(0, 10, 300)
     with pytest.raises(ValueError) as auto:
         evaluate(y, p, n_resamples=20)
@@ -107,8 +110,8 @@ def test_rounded_probabilities_get_an_answer_that_is_not_a_circle():
         evaluate(y, p, n_resamples=20, logits=False)
     for message in (str(auto.value), str(given.value)):
         assert "sum(axis=1, keepdims=True)" in message  # how to renormalise them
-        assert "sums to" in message                     # what is wrong with the row shown
-    assert "'auto'" not in str(given.value)             # 'auto' refuses the same rows
+        assert "sums to" in message  # what is wrong with the row shown
+    assert "'auto'" not in str(given.value)  # 'auto' refuses the same rows
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # rounded to 0.000
         fixed = evaluate(y, p / p.sum(axis=1, keepdims=True), n_resamples=20)
@@ -119,7 +122,7 @@ def test_nan_group_ids_are_named_as_nan_in_evaluate():
     y = np.repeat([0, 1, 2], 4)
     p = np.eye(3)[y] * 0.8 + 0.2 / 3
     groups = np.arange(12, dtype=float)
-    groups[[0, 5]] = np.nan                               # NaN in two classes
+    groups[[0, 5]] = np.nan  # NaN in two classes
     with pytest.raises(ValueError, match="NaN"):
         evaluate(y, p, groups=groups, n_resamples=20)
 
@@ -136,10 +139,15 @@ def _acc(t, q):
     return float(np.mean(t == q))
 
 
-@pytest.mark.parametrize("wrap", [lambda v: fractions.Fraction(v).limit_denominator(1000),
-                                  lambda v: decimal.Decimal(repr(v)),
-                                  lambda v: [fractions.Fraction(v).limit_denominator(1000), 1]],
-                         ids=["Fraction", "Decimal", "list of Fraction"])
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda v: fractions.Fraction(v).limit_denominator(1000),
+        lambda v: decimal.Decimal(repr(v)),
+        lambda v: [fractions.Fraction(v).limit_denominator(1000), 1],
+    ],
+    ids=["Fraction", "Decimal", "list of Fraction"],
+)
 def test_a_metric_may_return_exact_real_numbers(wrap):
     exact = bootstrap_ci(lambda t, q: wrap(_acc(t, q)), Y10, P10, n_resamples=50, random_state=0)
     plain = bootstrap_ci(_acc, Y10, P10, n_resamples=50, random_state=0)
@@ -147,13 +155,23 @@ def test_a_metric_may_return_exact_real_numbers(wrap):
     assert np.ravel(exact.low)[0] == plain.low and np.ravel(exact.high)[0] == plain.high
 
 
-@pytest.mark.parametrize("make", [lambda v: torch.tensor(v).to(torch.bfloat16),
-                                  lambda v: torch.tensor(v, requires_grad=True) * 1.0],
-                         ids=["bfloat16", "requires_grad"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda v: torch.tensor(v).to(torch.bfloat16),
+        lambda v: torch.tensor(v, requires_grad=True) * 1.0,
+    ],
+    ids=["bfloat16", "requires_grad"],
+)
 def test_a_metric_may_return_torch_tensors(make):
     r = bootstrap_ci(lambda t, q: make(_acc(t, q)), Y10, P10, n_resamples=50, random_state=0)
-    ref = bootstrap_ci(lambda t, q: make(_acc(t, q)).detach().float().item(), Y10, P10,
-                       n_resamples=50, random_state=0)
+    ref = bootstrap_ci(
+        lambda t, q: make(_acc(t, q)).detach().float().item(),
+        Y10,
+        P10,
+        n_resamples=50,
+        random_state=0,
+    )
     assert (r.estimate, r.low, r.high) == (ref.estimate, ref.low, ref.high)
 
 
@@ -165,8 +183,9 @@ def test_pandas_na_group_ids_are_refused_by_name():
 
 
 def test_nat_group_ids_are_refused():
-    groups = np.array(["2020-01-01", "NaT", "2020-01-02", "NaT", "2020-01-03"] * 2,
-                      dtype="datetime64[D]")
+    groups = np.array(
+        ["2020-01-01", "NaT", "2020-01-02", "NaT", "2020-01-03"] * 2, dtype="datetime64[D]"
+    )
     with pytest.raises(ValueError, match="groups contains"):
         bootstrap_ci(_acc, Y10, P10, n_resamples=20, groups=groups)
 
@@ -180,7 +199,7 @@ def test_conformal_quantile_takes_infinite_scores():
     scores = np.array([0.3, np.inf, 0.1, 0.9, -np.inf, 0.5, 0.2, 0.7, 0.4])
     # k = ceil(10 * 0.6) = 6: the 6th smallest (the order statistic MAPIE takes too)
     assert conformal_quantile(scores, 0.4) == np.sort(scores)[5] == 0.5
-    assert conformal_quantile(scores, 0.05) == np.inf   # k = 10 > n
+    assert conformal_quantile(scores, 0.05) == np.inf  # k = 10 > n
     assert conformal_quantile(np.r_[scores, np.inf], 0.05) == np.inf
     with pytest.raises(ValueError, match="NaN"):
         conformal_quantile(np.r_[scores, np.nan], 0.4)
@@ -197,7 +216,7 @@ def test_plain_aps_sets_sort_once(monkeypatch):
     argsort = np.argsort
     monkeypatch.setattr(np, "argsort", lambda *a, **kw: sorts.append(1) or argsort(*a, **kw))
     assert np.array_equal(cp.predict_sets(test), expected)
-    assert len(sorts) == 1   # the union once sorted every row twice (2.2x the time)
+    assert len(sorts) == 1  # the union once sorted every row twice (2.2x the time)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,23 +236,25 @@ def test_compressed_runs_longer_than_the_image_are_refused():
         with pytest.raises(ValueError, match="run"):
             fn(wrapped)
     with pytest.raises(ValueError, match="run"):
-        rle.area([wrapped, {"size": [2, 2], "counts": [0, 4]}])   # the bulk path
+        rle.area([wrapped, {"size": [2, 2], "counts": [0, 4]}])  # the bulk path
     # decode once crashed the interpreter on it: run it in a child process
-    code = ("from mltutor.detection import mask as rle\n"
-            f"r = {{'size': [2, 2], 'counts': {wrapped['counts']!r}}}\n"
-            "try:\n    rle.decode(r)\nexcept ValueError:\n    print('refused')\n")
+    code = (
+        "from mltutor.detection import mask as rle\n"
+        f"r = {{'size': [2, 2], 'counts': {wrapped['counts']!r}}}\n"
+        "try:\n    rle.decode(r)\nexcept ValueError:\n    print('refused')\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "refused", out.stderr
 
 
 def test_compressed_runs_of_a_huge_image_are_added_exactly():
-    side = 2**31 - 1                                   # the largest side accepted
+    side = 2**31 - 1  # the largest side accepted
     hw = side * side
-    runs = [2**58] * 79 + [2**58 - (2**32 - 1)]        # each < h*w; the sum is h*w + 2**64
-    assert sum(runs) == hw + 2**64 and np.array(runs).sum() == hw   # int64 wraps to h*w
+    runs = [2**58] * 79 + [2**58 - (2**32 - 1)]  # each < h*w; the sum is h*w + 2**64
+    assert sum(runs) == hw + 2**64 and np.array(runs).sum() == hw  # int64 wraps to h*w
     with pytest.raises(ValueError, match="summing to"):
         rle.area({"size": [side, side], "counts": _compressed(runs)})
-    fits = [2**58] * 15 + [2**58 - 2**32 + 1]             # sums to h*w exactly
+    fits = [2**58] * 15 + [2**58 - 2**32 + 1]  # sums to h*w exactly
     assert sum(fits) == hw
     assert rle.area({"size": [side, side], "counts": _compressed(fits)}) == sum(fits[1::2])
 
@@ -260,7 +281,8 @@ def test_a_state_with_infinite_scores_loads_into_its_own_kind():
     torch.save(m.state_dict(), buffer)
     buffer.seek(0)
     resumed = BinaryMetrics(validate_args=False).load_state_dict(
-        torch.load(buffer, weights_only=True))
+        torch.load(buffer, weights_only=True)
+    )
     assert resumed.compute()["auroc"].item() == m.compute()["auroc"].item() == 1.0
     nan_state = m.state_dict()
     nan_state["state"]["scores"][1] = float("nan")
@@ -285,12 +307,14 @@ def test_the_issued_warning_pickles():
     assert type(again) is w.category and str(again) == str(w.message)
     assert pickle.loads(pickle.dumps(w.category)) is w.category
     # and in a fresh process, where nothing has issued the warning yet
-    code = ("import pickle, sys\n"
-            f"c = pickle.loads({pickle.dumps(w.category)!r})\n"
-            "import sklearn.exceptions as e\n"
-            "from mltutor._validation import UndefinedMetricWarning as U\n"
-            "assert issubclass(c, U) and issubclass(c, e.UndefinedMetricWarning)\n"
-            "print(c.__name__)\n")
+    code = (
+        "import pickle, sys\n"
+        f"c = pickle.loads({pickle.dumps(w.category)!r})\n"
+        "import sklearn.exceptions as e\n"
+        "from mltutor._validation import UndefinedMetricWarning as U\n"
+        "assert issubclass(c, U) and issubclass(c, e.UndefinedMetricWarning)\n"
+        "print(c.__name__)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "UndefinedMetricWarning", out.stderr
 
@@ -310,7 +334,7 @@ def test_real_tensors_with_a_lazy_negation_and_subclasses_are_read():
     y = [0, 1, 1, 0]
     values = np.array([-0.9, 0.2, -0.4, -0.1])
     negated = torch.tensor([0.1 + 0.9j, 0.8 - 0.2j, 0.3 + 0.4j, 0.6 + 0.1j]).conj().imag
-    assert negated.is_neg()                  # numpy() refuses this real tensor
+    assert negated.is_neg()  # numpy() refuses this real tensor
     assert metrics.roc_auc_score(torch.tensor(y), negated) == metrics.roc_auc_score(y, values)
     tagged = torch.tensor(values, dtype=torch.bfloat16).as_subclass(_Tagged)
     exact = torch.tensor(values, dtype=torch.bfloat16).float().numpy()
@@ -327,14 +351,19 @@ def test_per_class_counts_that_no_data_gives_are_refused():
 
     m = MulticlassMetrics(3, dense=False)
     m.update(torch.tensor([0, 1, 2, 1]), torch.tensor([0, 1, 1, 2]))
-    assert MulticlassMetrics(3, dense=False).load_state_dict(m.state_dict()).compute()[
-        "accuracy"].item() == 0.5
+    assert (
+        MulticlassMetrics(3, dense=False)
+        .load_state_dict(m.state_dict())
+        .compute()["accuracy"]
+        .item()
+        == 0.5
+    )
     state = m.state_dict()
-    state["state"]["class_counts"][0] = 5          # tp of class 0 > its support: accuracy 1.5
+    state["state"]["class_counts"][0] = 5  # tp of class 0 > its support: accuracy 1.5
     with pytest.raises(ValueError, match="true positives for class 0"):
         MulticlassMetrics(3, dense=False).load_state_dict(state)
     state = m.state_dict()
-    state["state"]["class_counts"][3 + 2] += 1     # one more sample by true class only
+    state["state"]["class_counts"][3 + 2] += 1  # one more sample by true class only
     with pytest.raises(ValueError, match="by predicted class"):
         MulticlassMetrics(3, dense=False).load_state_dict(state)
 
@@ -347,6 +376,6 @@ def test_binary_counts_must_agree_with_the_kept_rows(thresholds, cell):
     m.update(torch.tensor([0.1, 0.9, 0.6, 0.3]), torch.tensor([0, 1, 0, 1]))
     state = m.state_dict()
     name = "counts" if thresholds is None else "hist"
-    state["state"][name][cell] += 50               # exact: recall 0.98 instead of 0.5
+    state["state"][name][cell] += 50  # exact: recall 0.98 instead of 0.5
     with pytest.raises(ValueError, match="count the same samples"):
         BinaryMetrics(thresholds=thresholds).load_state_dict(state)

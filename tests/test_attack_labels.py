@@ -38,11 +38,13 @@ def test_mixed_column_vector_list_is_refused():
 @given(st.lists(st.sampled_from(["a", "b", "cat"]), min_size=1, max_size=20), st.data())
 @PROPERTY
 def test_lists_of_strings_still_match_sklearn(y_true, data):
-    y_pred = data.draw(st.lists(st.sampled_from(["a", "b", "dog"]), min_size=len(y_true),
-                                max_size=len(y_true)))
+    y_pred = data.draw(
+        st.lists(st.sampled_from(["a", "b", "dog"]), min_size=len(y_true), max_size=len(y_true))
+    )
     assert mtm.accuracy_score(y_true, y_pred) == skm.accuracy_score(y_true, y_pred)
-    np.testing.assert_array_equal(mtm.confusion_matrix(y_true, y_pred),
-                                  skm.confusion_matrix(y_true, y_pred))
+    np.testing.assert_array_equal(
+        mtm.confusion_matrix(y_true, y_pred), skm.confusion_matrix(y_true, y_pred)
+    )
 
 
 @pytest.mark.parametrize("y", [[0, 0, 0], [1, 1, 1], ["a", "a"]])
@@ -64,8 +66,9 @@ def test_pos_label_none_is_still_ignored_by_other_averages():
 BIG = np.array([0, 1, 2, 1], dtype=np.uint64) + np.uint64(2**63)
 
 
-@pytest.mark.parametrize("name", ["confusion_matrix", "f1_score", "accuracy_score",
-                                  "multilabel_confusion_matrix"])
+@pytest.mark.parametrize(
+    "name", ["confusion_matrix", "f1_score", "accuracy_score", "multilabel_confusion_matrix"]
+)
 @pytest.mark.parametrize(
     "y_true, y_pred",
     [
@@ -92,5 +95,6 @@ def test_labels_that_collapse_in_float64_are_refused(name, y_true, y_pred):
     ],
 )
 def test_labels_exact_in_their_common_dtype_still_match_sklearn(y_true, y_pred):
-    np.testing.assert_array_equal(mtm.confusion_matrix(y_true, y_pred),
-                                  skm.confusion_matrix(y_true, y_pred))
+    np.testing.assert_array_equal(
+        mtm.confusion_matrix(y_true, y_pred), skm.confusion_matrix(y_true, y_pred)
+    )

@@ -25,9 +25,14 @@ SCORE_VALUES = {
 }
 SCORE_DTYPES = [np.float64, np.float32, np.float16, np.int8, np.uint64, bool]
 FUNCTIONS = [
-    ("roc_auc_score", {}), ("roc_auc_score", {"max_fpr": 0.3}), ("average_precision_score", {}),
-    ("roc_curve", {}), ("roc_curve", {"drop_intermediate": False}), ("precision_recall_curve", {}),
-    ("precision_recall_curve", {"drop_intermediate": True}), ("det_curve", {}),
+    ("roc_auc_score", {}),
+    ("roc_auc_score", {"max_fpr": 0.3}),
+    ("average_precision_score", {}),
+    ("roc_curve", {}),
+    ("roc_curve", {"drop_intermediate": False}),
+    ("precision_recall_curve", {}),
+    ("precision_recall_curve", {"drop_intermediate": True}),
+    ("det_curve", {}),
 ]
 
 
@@ -46,8 +51,9 @@ def scored_problems(draw):
         with np.errstate(over="ignore"):
             s = s.astype(dtype)
     kwargs = {}
-    kind = draw(st.sampled_from(["int", "bool", "pm1", "str", "column", "series", "read-only",
-                                 "strided"]))
+    kind = draw(
+        st.sampled_from(["int", "bool", "pm1", "str", "column", "series", "read-only", "strided"])
+    )
     if kind == "bool":
         y = y.astype(bool)
     elif kind == "pm1":

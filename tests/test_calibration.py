@@ -167,8 +167,15 @@ def test_brier_binary_parity(case, data):
     y, p, pos_label = case
     w = data.draw(weights(len(y)))
     scale = data.draw(st.sampled_from(["auto", True, False]))
-    assert_parity(skm.brier_score_loss, cal.brier_score_loss, y, p, sample_weight=w,
-                  pos_label=pos_label, scale_by_half=scale)
+    assert_parity(
+        skm.brier_score_loss,
+        cal.brier_score_loss,
+        y,
+        p,
+        sample_weight=w,
+        pos_label=pos_label,
+        scale_by_half=scale,
+    )
 
 
 @PROPERTY
@@ -180,8 +187,15 @@ def test_brier_multiclass_parity(case, data):
         return  # brier_score_loss has no indicator targets (sklearn's error is a different path)
     w = data.draw(weights(len(y)))
     scale = data.draw(st.sampled_from(["auto", True, False]))
-    assert_parity(skm.brier_score_loss, cal.brier_score_loss, y, p, sample_weight=w,
-                  labels=labels, scale_by_half=scale)
+    assert_parity(
+        skm.brier_score_loss,
+        cal.brier_score_loss,
+        y,
+        p,
+        sample_weight=w,
+        labels=labels,
+        scale_by_half=scale,
+    )
 
 
 @PROPERTY
@@ -202,16 +216,29 @@ def test_log_loss_multiclass_parity(case, data):
     y, p, labels = case
     w = data.draw(weights(len(y)))
     normalize = data.draw(st.booleans())
-    assert_parity(skm.log_loss, cal.log_loss, y, p, sample_weight=w, normalize=normalize, labels=labels)
+    assert_parity(
+        skm.log_loss, cal.log_loss, y, p, sample_weight=w, normalize=normalize, labels=labels
+    )
 
 
 @PROPERTY
-@given(case=binary_cases(), n_bins=st.integers(1, 20), strategy=st.sampled_from(["uniform", "quantile"]))
+@given(
+    case=binary_cases(),
+    n_bins=st.integers(1, 20),
+    strategy=st.sampled_from(["uniform", "quantile"]),
+)
 def test_calibration_curve_parity(case, n_bins, strategy):
     CASES["calibration_curve"] += 1
     y, p, pos_label = case
-    assert_parity(skc.calibration_curve, cal.calibration_curve, y, p, pos_label=pos_label,
-                  n_bins=n_bins, strategy=strategy)
+    assert_parity(
+        skc.calibration_curve,
+        cal.calibration_curve,
+        y,
+        p,
+        pos_label=pos_label,
+        n_bins=n_bins,
+        strategy=strategy,
+    )
 
 
 def test_log_loss_float32():
@@ -223,8 +250,9 @@ def test_log_loss_float32():
         p = rng.dirichlet(np.ones(3), 40).astype(np.float32)
         p[0] = [0, 1, 0]  # clipped at float32 eps
         np.testing.assert_allclose(cal.log_loss(y, p), skm.log_loss(y, p), rtol=1e-6)
-    assert cal.log_loss([0], np.array([[0.0, 1.0]], dtype=np.float32), labels=[0, 1]) == pytest.approx(
-        -np.log(np.finfo(np.float32).eps), rel=1e-6)
+    assert cal.log_loss(
+        [0], np.array([[0.0, 1.0]], dtype=np.float32), labels=[0, 1]
+    ) == pytest.approx(-np.log(np.finfo(np.float32).eps), rel=1e-6)
 
 
 @pytest.mark.parametrize(
@@ -252,7 +280,7 @@ def test_brier_hand_picked(args, kwargs):
 @pytest.mark.parametrize(
     "args, kwargs",
     [
-        ((["spam", "ham", "ham", "spam"], [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]), {}),
+        ((["spam", "ham", "ham", "spam"], [[0.1, 0.9], [0.9, 0.1], [0.8, 0.2], [0.35, 0.65]]), {}),
         (([0, 1], [[0.0, 1.0], [1.0, 0.0]]), {}),  # clipped: -log(eps) = 36.04 per sample
         (([0, 1, 2], [[0.1, 0.9], [0.2, 0.8], [0.3, 0.7]]), {"labels": [0, 1]}),
         (([[0, 1], [1, 1], [0, 0]], [[0.1, 0.9], [0.2, 0.8], [0.3, 0.7]]), {}),  # indicator
@@ -310,40 +338,66 @@ def _away_from_edges(c: np.ndarray, n_bins: int, gap: float) -> bool:
 
 
 @PROPERTY
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 60), n_bins=st.integers(1, 20),
-       mode=st.sampled_from(["uniform", "beta", "grid"]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1, 60),
+    n_bins=st.integers(1, 20),
+    mode=st.sampled_from(["uniform", "beta", "grid"]),
+)
 def test_binary_ece_matches_torchmetrics(seed, n, n_bins, mode):
     CASES["expected/maximum_calibration_error (binary)"] += 1
     rng = np.random.default_rng(seed)
-    p = {"uniform": rng.random(n), "beta": rng.beta(0.4, 0.4, n) * 0.999,
-         "grid": rng.integers(0, 97, n) / 97}[mode]
+    p = {
+        "uniform": rng.random(n),
+        "beta": rng.beta(0.4, 0.4, n) * 0.999,
+        "grid": rng.integers(0, 97, n) / 97,
+    }[mode]
     y = (rng.random(n) < p ** rng.uniform(0.5, 2)).astype(np.int64)
-    for norm, ours in (("l1", cal.expected_calibration_error), ("max", cal.maximum_calibration_error)):
+    for norm, ours in (
+        ("l1", cal.expected_calibration_error),
+        ("max", cal.maximum_calibration_error),
+    ):
         got = ours(y, p, n_bins=n_bins)
         if _away_from_edges(p, n_bins, 1e-12):
             metric = BinaryCalibrationError(n_bins=n_bins, norm=norm)
             ref = metric(torch.tensor(p, dtype=torch.float64), torch.tensor(y)).item()
             assert abs(got - ref) <= 1e-12, (norm, got, ref)
         # Same binning rule, float64, edges exactly np.linspace (no 1-ulp drift).
-        ref = _ce_compute(torch.tensor(p), torch.tensor(y, dtype=torch.float64),
-                          torch.tensor(np.linspace(0, 1, n_bins + 1)), norm=norm).item()
+        ref = _ce_compute(
+            torch.tensor(p),
+            torch.tensor(y, dtype=torch.float64),
+            torch.tensor(np.linspace(0, 1, n_bins + 1)),
+            norm=norm,
+        ).item()
         assert abs(got - ref) <= 1e-12, (norm, got, ref)
 
 
 @PROPERTY
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 60), k=st.integers(2, 6),
-       n_bins=st.integers(1, 20), sharp=st.sampled_from([0.3, 1.0, 3.0]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1, 60),
+    k=st.integers(2, 6),
+    n_bins=st.integers(1, 20),
+    sharp=st.sampled_from([0.3, 1.0, 3.0]),
+)
 def test_multiclass_ece_matches_torchmetrics(seed, n, k, n_bins, sharp):
     CASES["expected/maximum_calibration_error (multiclass, top-label)"] += 1
     rng = np.random.default_rng(seed)
     p = rng.dirichlet(np.full(k, sharp), n)
     y = np.where(rng.random(n) < 0.6, p.argmax(axis=1), rng.integers(0, k, n))
     conf, hit = p.max(axis=1), (p.argmax(axis=1) == y).astype(np.float64)
-    for norm, ours in (("l1", cal.expected_calibration_error), ("max", cal.maximum_calibration_error)):
+    for norm, ours in (
+        ("l1", cal.expected_calibration_error),
+        ("max", cal.maximum_calibration_error),
+    ):
         got = ours(y, p, n_bins=n_bins)
         # float64 top-label reference with torchmetrics' own binning code
-        ref = _ce_compute(torch.tensor(conf), torch.tensor(hit),
-                          torch.tensor(np.linspace(0, 1, n_bins + 1)), norm=norm).item()
+        ref = _ce_compute(
+            torch.tensor(conf),
+            torch.tensor(hit),
+            torch.tensor(np.linspace(0, 1, n_bins + 1)),
+            norm=norm,
+        ).item()
         assert abs(got - ref) <= 1e-12, (norm, got, ref)
         # the public metric casts confidences to float32: agreement to float32 precision
         if _away_from_edges(conf, n_bins, 1e-6) and conf.astype(np.float32).max() < 1.0:
@@ -401,22 +455,46 @@ def test_ece_of_a_calibrated_and_an_overconfident_model():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: cal.expected_calibration_error([0, 1], [0.2, 1.3]), "y_prob contains values greater than 1"),
-        (lambda: cal.expected_calibration_error([0, 1], [-0.2, 0.3]), "y_prob contains values lower than 0"),
+        (
+            lambda: cal.expected_calibration_error([0, 1], [0.2, 1.3]),
+            "y_prob contains values greater than 1",
+        ),
+        (
+            lambda: cal.expected_calibration_error([0, 1], [-0.2, 0.3]),
+            "y_prob contains values lower than 0",
+        ),
         (lambda: cal.expected_calibration_error([0, 1], [np.nan, 0.3]), "y_prob contains NaN"),
-        (lambda: cal.expected_calibration_error([0, 1, 1], [0.2, 0.3]), "inconsistent numbers of samples"),
+        (
+            lambda: cal.expected_calibration_error([0, 1, 1], [0.2, 0.3]),
+            "inconsistent numbers of samples",
+        ),
         (lambda: cal.expected_calibration_error([0, 2], [0.2, 0.3]), "y_true must be binary"),
-        (lambda: cal.expected_calibration_error(["a", "b"], [0.2, 0.3]), "y_true must hold class indices"),
-        (lambda: cal.expected_calibration_error([0, 3], [[0.2, 0.8], [0.5, 0.5]]), r"y_true must hold class indices in \[0, 2\)"),
+        (
+            lambda: cal.expected_calibration_error(["a", "b"], [0.2, 0.3]),
+            "y_true must hold class indices",
+        ),
+        (
+            lambda: cal.expected_calibration_error([0, 3], [[0.2, 0.8], [0.5, 0.5]]),
+            r"y_true must hold class indices in \[0, 2\)",
+        ),
         (lambda: cal.expected_calibration_error([0, 3], [0.2, 0.5]), "y_true must be binary"),
-        (lambda: cal.expected_calibration_error([0, 1], [0.2, 0.3], n_bins=0), "n_bins must be an int >= 1"),
-        (lambda: cal.expected_calibration_error([0, 1], [0.2, 0.3], strategy="equal"), "strategy must be"),
+        (
+            lambda: cal.expected_calibration_error([0, 1], [0.2, 0.3], n_bins=0),
+            "n_bins must be an int >= 1",
+        ),
+        (
+            lambda: cal.expected_calibration_error([0, 1], [0.2, 0.3], strategy="equal"),
+            "strategy must be",
+        ),
         (lambda: cal.calibration_curve([0, 1], [0.2, 0.3], n_bins=2.5), "n_bins must be an int"),
         (lambda: cal.brier_score_loss([0, 1], [0.2, 1.3]), "y_prob contains values greater than 1"),
         (lambda: cal.brier_score_loss([0, 1], [0.2, np.nan]), "y_proba contains NaN"),
         (lambda: cal.brier_score_loss([0, 1, 2], [0.2, 0.4, 0.6]), "should be binary"),
         (lambda: cal.log_loss([0, 1], [0.2, 0.3, 0.4]), "inconsistent numbers of samples"),
-        (lambda: cal.log_loss([0, 1], [0.2, 0.3], sample_weight=[1, np.nan]), "sample_weight contains NaN"),
+        (
+            lambda: cal.log_loss([0, 1], [0.2, 0.3], sample_weight=[1, np.nan]),
+            "sample_weight contains NaN",
+        ),
     ],
 )
 def test_bad_input_is_refused_by_name(call, match):

@@ -95,7 +95,9 @@ def test_temperature_is_the_interior_minimum(problem):
     x = z / 2 if z.ndim == 1 else z
     sk = _TemperatureScaling().fit(x, y, sample_weight=w)
     sk_t = 1.0 / float(sk.beta_)
-    if np.exp(-9.5) < float(sk.beta_) < np.exp(9.5):  # sklearn's search box is log-beta in (-10, 10)
+    if (
+        np.exp(-9.5) < float(sk.beta_) < np.exp(9.5)
+    ):  # sklearn's search box is log-beta in (-10, 10)
         assert best <= _nll(z, y, ww, sk_t) + 1e-12 * (1 + best)
         # Brent locates a flat minimum only to ~sqrt(rounding / curvature)
         curvature = cal._maps._beta_derivatives(cal._maps._margins(z2, y, ww), beta)[1]
@@ -123,7 +125,9 @@ def test_temperature_softens_an_overconfident_model():
     t = cal.fit_temperature(z, y)
     assert t > 2
     before, after = cal.apply_temperature(z, 1.0), cal.apply_temperature(z, t)
-    assert cal.expected_calibration_error(y, after) < 0.5 * cal.expected_calibration_error(y, before)
+    assert cal.expected_calibration_error(y, after) < 0.5 * cal.expected_calibration_error(
+        y, before
+    )
     assert cal.log_loss(y, after) < cal.log_loss(y, before)
     assert np.array_equal(after.argmax(axis=1), before.argmax(axis=1))
 
@@ -142,7 +146,10 @@ def test_temperature_is_not_clipped_by_a_box():
 def test_nll_is_stable_at_extreme_logits():
     z = np.array([[0.0, 800.0], [900.0, 0.0]])
     with np.errstate(divide="ignore"):
-        naive = -np.log(np.exp(z - z.max(axis=1, keepdims=True)) / np.exp(z - z.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True))
+        naive = -np.log(
+            np.exp(z - z.max(axis=1, keepdims=True))
+            / np.exp(z - z.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)
+        )
     assert np.isinf(naive[0, 0])
     assert cal.nll_from_logits(z, [0, 1]) == pytest.approx(850.0)
     assert cal.log_softmax(z)[0].tolist() == [-800.0, 0.0]
@@ -171,7 +178,9 @@ def test_temperature_refusals(logits, y, match):
 
 def test_temperature_refuses_negative_weights_and_bad_t():
     with pytest.raises(ValueError, match="sample_weight must be >= 0"):
-        cal.fit_temperature([[0.0, 1.0], [1.0, 0.0], [0.0, 1.0]], [1, 1, 0], sample_weight=[1, -1, 1])
+        cal.fit_temperature(
+            [[0.0, 1.0], [1.0, 0.0], [0.0, 1.0]], [1, 1, 0], sample_weight=[1, -1, 1]
+        )
     for bad in (0.0, -1.0, np.nan):
         with pytest.raises(ValueError, match="temperature must be > 0"):
             cal.apply_temperature([[0.0, 1.0]], bad)
@@ -196,7 +205,9 @@ def score_problems(draw):
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     mode = draw(st.sampled_from(["normal", "grid", "wide", "constant", "one_class", "separable"]))
     s = rng.normal(0, 1, n)
-    y = (rng.random(n) < 1 / (1 + np.exp(-draw(st.sampled_from([-2.0, 0.0, 1.0, 3.0])) * s))).astype(np.int64)
+    y = (
+        rng.random(n) < 1 / (1 + np.exp(-draw(st.sampled_from([-2.0, 0.0, 1.0, 3.0])) * s))
+    ).astype(np.int64)
     if mode == "grid":
         s = np.round(s * 2) / 2
     elif mode == "wide":
@@ -223,7 +234,9 @@ def test_platt_matches_sklearn_sigmoid_calibration(problem):
     big_a, big_b = _sigmoid_calibration(s, y, sample_weight=w)
     ours, theirs = _platt_loss(s, y, w, a, b), _platt_loss(s, y, w, -big_a, -big_b)
     assert ours <= theirs + 1e-9 * (1 + abs(theirs))
-    np.testing.assert_allclose(cal.apply_platt(s, a, b), cal.apply_platt(s, -big_a, -big_b), atol=1e-5)
+    np.testing.assert_allclose(
+        cal.apply_platt(s, a, b), cal.apply_platt(s, -big_a, -big_b), atol=1e-5
+    )
     # our solution is a stationary point to high precision
     total = np.sum(np.ones_like(s) if w is None else w)
     eps = 1e-7 * (1 + abs(a))
@@ -241,7 +254,9 @@ def test_platt_without_smoothing_is_logistic_regression(problem):
     except ValueError as exc:
         ww = np.ones_like(s) if w is None else w
         pos, neg = s[(y == 1) & (ww > 0)], s[(y == 0) & (ww > 0)]
-        assert pos.size == 0 or neg.size == 0 or pos.min() >= neg.max() or neg.min() >= pos.max(), exc
+        assert pos.size == 0 or neg.size == 0 or pos.min() >= neg.max() or neg.min() >= pos.max(), (
+            exc
+        )
         return
     if np.ptp(s) == 0:
         assert a == 0.0
@@ -249,7 +264,9 @@ def test_platt_without_smoothing_is_logistic_regression(problem):
     x = (s - s.mean()) / s.std()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # lbfgs may warn on near-separable data
-        lr = LogisticRegression(C=np.inf, tol=1e-12, max_iter=100_000).fit(x[:, None], y, sample_weight=w)
+        lr = LogisticRegression(C=np.inf, tol=1e-12, max_iter=100_000).fit(
+            x[:, None], y, sample_weight=w
+        )
     ref_a, ref_b = lr.coef_[0, 0] / s.std(), lr.intercept_[0] - lr.coef_[0, 0] * s.mean() / s.std()
     ours, theirs = _platt_loss(s, y, w, a, b, False), _platt_loss(s, y, w, ref_a, ref_b, False)
     assert ours <= theirs + 1e-9 * (1 + abs(theirs))
@@ -349,8 +366,12 @@ def test_pool_adjacent_violators_matches_sklearn(seed, n, weighted):
     if rng.random() < 0.3:
         y = np.round(y)
     w = rng.uniform(0.1, 4, n) if weighted else None
-    np.testing.assert_allclose(cal.pool_adjacent_violators(y, w), isotonic_regression(y, sample_weight=w),
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        cal.pool_adjacent_violators(y, w),
+        isotonic_regression(y, sample_weight=w),
+        rtol=0,
+        atol=1e-12,
+    )
 
 
 def test_isotonic_creates_ties_and_can_lower_a_held_out_auc():

@@ -36,16 +36,30 @@ def test_classwise_ece_is_the_mean_of_torchmetrics_binary_ece_per_column(problem
     y, p = problem
     ours = cal.classwise_calibration_error(y, p, n_bins=n_bins)
     metric = BinaryCalibrationError(n_bins=n_bins, norm="l1")
-    ref = np.mean([float(metric(torch.tensor(p[:, k], dtype=torch.float64),
-                                torch.tensor((y == k).astype(int)))) for k in range(p.shape[1])])
+    ref = np.mean(
+        [
+            float(
+                metric(
+                    torch.tensor(p[:, k], dtype=torch.float64), torch.tensor((y == k).astype(int))
+                )
+            )
+            for k in range(p.shape[1])
+        ]
+    )
     assert ours == pytest.approx(ref, abs=1e-6)  # torchmetrics bins in float32
-    exact = np.mean([cal.expected_calibration_error((y == k).astype(int), p[:, k], n_bins=n_bins)
-                     for k in range(p.shape[1])])
+    exact = np.mean(
+        [
+            cal.expected_calibration_error((y == k).astype(int), p[:, k], n_bins=n_bins)
+            for k in range(p.shape[1])
+        ]
+    )
     assert ours == pytest.approx(exact, abs=1e-14)
 
 
 def adaptive_brute_force(y, p, n_bins):
-    conf, hits = (p.max(1), (p.argmax(1) == y).astype(float)) if p.ndim == 2 else (p, y.astype(float))
+    conf, hits = (
+        (p.max(1), (p.argmax(1) == y).astype(float)) if p.ndim == 2 else (p, y.astype(float))
+    )
     order = np.argsort(conf, kind="stable")
     total = 0.0
     for chunk in np.array_split(order, min(n_bins, len(conf))):
@@ -54,8 +68,11 @@ def adaptive_brute_force(y, p, n_bins):
 
 
 @PROPERTY
-@given(problem=multiclass_probabilities(), n_bins=st.sampled_from([1, 2, 5, 15, 500]),
-       binary=st.booleans())
+@given(
+    problem=multiclass_probabilities(),
+    n_bins=st.sampled_from([1, 2, 5, 15, 500]),
+    binary=st.booleans(),
+)
 def test_adaptive_ece_equals_the_sort_and_split_definition(problem, n_bins, binary):
     CASES["adaptive_calibration_error"] += 1
     y, p = problem
@@ -71,8 +88,16 @@ def test_variants_differ_on_the_same_predictions():
     p = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
     y = np.array([rng.choice(4, p=np.roll(q, 1) * 0.3 + q * 0.7) for q in p])
     top = cal.expected_calibration_error(y, p)
-    assert len({round(top, 6), round(cal.classwise_calibration_error(y, p), 6),
-                round(cal.adaptive_calibration_error(y, p), 6)}) == 3
+    assert (
+        len(
+            {
+                round(top, 6),
+                round(cal.classwise_calibration_error(y, p), 6),
+                round(cal.adaptive_calibration_error(y, p), 6),
+            }
+        )
+        == 3
+    )
 
 
 def test_refusals():

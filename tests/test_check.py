@@ -8,8 +8,18 @@ import numpy as np
 import pytest
 
 from mltutor import check as chk
-from mltutor.check import (CORRECT, INCORRECT, NOT_ATTEMPTED, CheckFailed, CheckResult, Exercise,
-                           ValueExercise, case, compare, ____)
+from mltutor.check import (
+    CORRECT,
+    INCORRECT,
+    NOT_ATTEMPTED,
+    CheckFailed,
+    CheckResult,
+    Exercise,
+    ValueExercise,
+    case,
+    compare,
+    ____,
+)
 
 
 @pytest.fixture
@@ -34,8 +44,14 @@ RATE_CASES = [
 
 
 def make_rates(**kw):
-    return Exercise("exr", reference=rates, cases=RATE_CASES, outputs=("first", "last", "total"),
-                    hints=["Divide by the total.", "`counts.sum()` is the total."], **kw)
+    return Exercise(
+        "exr",
+        reference=rates,
+        cases=RATE_CASES,
+        outputs=("first", "last", "total"),
+        hints=["Divide by the total.", "`counts.sum()` is the total."],
+        **kw,
+    )
 
 
 def table(n):
@@ -67,9 +83,14 @@ def leaks(message: str, values) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("status, icon, label", [(CORRECT, "✅", "Correct"),
-                                                 (INCORRECT, "❌", "Incorrect"),
-                                                 (NOT_ATTEMPTED, "⏳", "Not attempted")])
+@pytest.mark.parametrize(
+    "status, icon, label",
+    [
+        (CORRECT, "✅", "Correct"),
+        (INCORRECT, "❌", "Incorrect"),
+        (NOT_ATTEMPTED, "⏳", "Not attempted"),
+    ],
+)
 def test_result_renders_deterministically(status, icon, label):
     r = CheckResult(status, "some message.")
     assert repr(r) == str(r) == f"{icon} {label}: some message."
@@ -103,6 +124,7 @@ def test_equivalent_but_different_code_passes(lenient):
     def mine(c):
         s = sum(int(x) for x in c)
         return (float(c[0]) / s, float(c[len(c) - 1]) / s, np.int64(s))  # float/np types are fine
+
     assert make_rates().check(mine)
 
 
@@ -132,6 +154,7 @@ def test_not_implemented_is_not_attempted(lenient):
     def stub(counts):
         # YOUR CODE HERE
         raise NotImplementedError
+
     r = make_rates().check(stub)
     assert r.status == NOT_ATTEMPTED
     assert "NotImplementedError" in r.message
@@ -142,6 +165,7 @@ def test_not_implemented_on_a_later_case_is_incorrect(lenient):
         if len(counts) == 2:
             raise NotImplementedError("two bins")
         return rates(counts)
+
     r = make_rates().check(half_done)
     assert r.status == INCORRECT and r.case == 2
     assert "case 2 of 2 (two bins)" in r.message and "NotImplementedError: two bins" in r.message
@@ -150,6 +174,7 @@ def test_not_implemented_on_a_later_case_is_incorrect(lenient):
 def test_learner_exception_names_the_case_and_the_error(lenient):
     def boom(counts):
         return counts[0] / 0 if len(counts) == 3 else rates(counts)
+
     r = make_rates().check(boom)
     assert r.status == INCORRECT and r.case == 1
     assert r.message.startswith("case 1 of 2 (three bins), `rates(counts=[1234, 5678, 9012])`")
@@ -162,6 +187,7 @@ def test_learner_exception_names_the_case_and_the_error(lenient):
 def test_forgetting_return_gets_a_nudge(lenient):
     def no_return(counts):
         counts.sum()
+
     r = make_rates().check(no_return)
     assert r.status == INCORRECT and "did you forget a `return`?" in r.message
 
@@ -172,8 +198,11 @@ def test_a_non_callable_answer_is_incorrect(lenient):
 
 
 def test_learner_may_name_parameters_differently(lenient):
-    ex = Exercise("exk", reference=lambda y_true, y_pred, pos_label=1: int(np.sum(y_true == pos_label)),
-                  cases=[case(np.array([1, 0, 2]), np.array([0, 0, 0]), pos_label=2)])
+    ex = Exercise(
+        "exk",
+        reference=lambda y_true, y_pred, pos_label=1: int(np.sum(y_true == pos_label)),
+        cases=[case(np.array([1, 0, 2]), np.array([0, 0, 0]), pos_label=2)],
+    )
     assert ex.check(lambda labels, predictions, positive: int(np.sum(labels == positive)))
 
 
@@ -186,6 +215,7 @@ def test_arguments_are_copied(lenient):
         result = rates(counts)
         counts[:] = 0
         return result
+
     assert ex.check(vandal)
     assert ex.check(vandal)  # a second run still sees the original inputs
     for c, b in zip(ex.cases, before):
@@ -201,11 +231,14 @@ def test_large_inputs_are_summarised_and_pointed_to(lenient):
     big = np.arange(100)
     ex = Exercise("exb", reference=lambda a: int(a.sum()), cases=[case(big, note="big")])
     r = ex.check(lambda a: 0)
-    assert r.message.startswith("case 1 of 1 (big), rerun it with `exb.cases[0].run(your_function)`, "
-                                "`<lambda>(a=<100 array of int64>)`: your value 0 is not right")
+    assert r.message.startswith(
+        "case 1 of 1 (big), rerun it with `exb.cases[0].run(your_function)`, "
+        "`<lambda>(a=<100 array of int64>)`: your value 0 is not right"
+    )
 
     def mine(a):
         return 0
+
     assert "`exb.cases[0].run(mine)`" in ex.check(mine).message
     assert ex.cases[0].run(lambda a: int(a.sum())) == 4950
 
@@ -223,16 +256,19 @@ def test_warnings_from_learner_code_are_mentioned(lenient):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("wrong, fragment", [
-    (lambda n: np.zeros((n, n - 1)), "wrong shape (3, 2), expected a square matrix"),
-    (lambda n: np.zeros(n * n), "wrong shape (9,)"),
-    (lambda n: 5.0, "returned a single number, expected an array"),
-    (lambda n: table(n).T, "values differ in 6 of 9 entries, first at index (0, 1)"),
-    (lambda n: table(n) + 0.5, "values differ in 9 of 9 entries, first at index (0, 0)"),
-    (lambda n: np.full((n, n), np.nan), "contains NaN"),
-    (lambda n: np.array([["a"] * n] * n), "dtype"),
-    (lambda n: "nope", "wrong shape ()"),
-])
+@pytest.mark.parametrize(
+    "wrong, fragment",
+    [
+        (lambda n: np.zeros((n, n - 1)), "wrong shape (3, 2), expected a square matrix"),
+        (lambda n: np.zeros(n * n), "wrong shape (9,)"),
+        (lambda n: 5.0, "returned a single number, expected an array"),
+        (lambda n: table(n).T, "values differ in 6 of 9 entries, first at index (0, 1)"),
+        (lambda n: table(n) + 0.5, "values differ in 9 of 9 entries, first at index (0, 0)"),
+        (lambda n: np.full((n, n), np.nan), "contains NaN"),
+        (lambda n: np.array([["a"] * n] * n), "dtype"),
+        (lambda n: "nope", "wrong shape ()"),
+    ],
+)
 def test_array_messages_say_what_is_wrong(wrong, fragment, lenient):
     r = make_table().check(wrong)
     assert r.status == INCORRECT
@@ -244,16 +280,19 @@ def test_float_array_result_with_integer_values_is_accepted(lenient):
     assert make_table().check(lambda n: table(n).tolist())
 
 
-@pytest.mark.parametrize("wrong", [
-    lambda c: rates(c)[::-1],
-    lambda c: (rates(c)[1], rates(c)[0], rates(c)[2]),
-    lambda c: (rates(c)[0] + 0.01, *rates(c)[1:]),
-    lambda c: (*rates(c)[:2], rates(c)[2] - 1),
-    lambda c: rates(c)[:2],
-    lambda c: np.array(rates(c)) * 2,
-    lambda c: rates(c)[0],
-    lambda c: {"first": rates(c)[0]},
-])
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda c: rates(c)[::-1],
+        lambda c: (rates(c)[1], rates(c)[0], rates(c)[2]),
+        lambda c: (rates(c)[0] + 0.01, *rates(c)[1:]),
+        lambda c: (*rates(c)[:2], rates(c)[2] - 1),
+        lambda c: rates(c)[:2],
+        lambda c: np.array(rates(c)) * 2,
+        lambda c: rates(c)[0],
+        lambda c: {"first": rates(c)[0]},
+    ],
+)
 def test_messages_never_reveal_expected_values(wrong, lenient):
     ex = make_rates()
     r = ex.check(wrong)
@@ -297,7 +336,7 @@ def test_strict_env_raises_on_incorrect_only(monkeypatch):
     monkeypatch.setenv(chk.STRICT_ENV, "1")
     ex = make_rates()
     assert ex.check(rates).status == CORRECT
-    assert ex.check(None).status == NOT_ATTEMPTED          # must not raise
+    assert ex.check(None).status == NOT_ATTEMPTED  # must not raise
     with pytest.raises(CheckFailed) as info:
         ex.check(lambda c: (0, 0, 0))
     assert isinstance(info.value, AssertionError)
@@ -356,7 +395,7 @@ def test_hints_are_progressive():
     assert "Hint 1 of 2" in str(first) and "Divide by the total." in str(first)
     assert "Run `exr.hint()` again for hint 2 of 2" in str(first)
     assert "Hint 2 of 2" in str(second) and "last hint" in str(second)
-    assert "Hint 2 of 2" in str(third)                       # stays on the last one
+    assert "Hint 2 of 2" in str(third)  # stays on the last one
     assert "Hint 1 of 2" in ex.hint(1)._repr_markdown_()
     with pytest.raises(ValueError):
         ex.hint(3)

@@ -15,8 +15,7 @@ import time
 import numpy as np
 import pytest
 
-from mltutor.check import (CORRECT, INCORRECT, ChoiceExercise, Exercise, ValueExercise, case,
-                           compare)
+from mltutor.check import CORRECT, INCORRECT, ChoiceExercise, Exercise, ValueExercise, case, compare
 
 
 def precision_recall(tp, fp, fn, zero_division=0.0):
@@ -26,9 +25,14 @@ def precision_recall(tp, fp, fn, zero_division=0.0):
 
 
 def make(**kw):
-    return Exercise("exq", reference=precision_recall, outputs=("precision", "recall"),
-                    cases=[case(15, 0, 5), case(6, 4, 14), case(0, 0, 5), case(3, 1, 1)],
-                    hints=["Divide by tp + fp."], **kw)
+    return Exercise(
+        "exq",
+        reference=precision_recall,
+        outputs=("precision", "recall"),
+        cases=[case(15, 0, 5), case(6, 4, 14), case(0, 0, 5), case(3, 1, 1)],
+        hints=["Divide by tp + fp."],
+        **kw,
+    )
 
 
 class AlwaysEqual(np.ndarray):
@@ -74,9 +78,10 @@ def test_an_array_subclass_does_not_pass_for_the_right_array():
 
 def test_a_float_subclass_cannot_read_the_expected_value():
     assert ValueExercise("v", 0.05).check(Peeking(0.0), strict=False).status == INCORRECT
-    r = make().check(lambda tp, fp, fn, zero_division=0.0: (Peeking(0.0), Peeking(0.0)),
-                     strict=False)
-    assert r.status == INCORRECT and r.passed == 1     # (0, 0) is right for case 3 only
+    r = make().check(
+        lambda tp, fp, fn, zero_division=0.0: (Peeking(0.0), Peeking(0.0)), strict=False
+    )
+    assert r.status == INCORRECT and r.passed == 1  # (0, 0) is right for case 3 only
 
 
 def test_a_str_subclass_equal_to_everything_is_just_its_text():
@@ -103,7 +108,7 @@ def test_replacing_the_reference_during_the_check_changes_nothing():
     ex = make()
 
     def steals(tp, fp, fn, zero_division=0.0):
-        ex.reference = lambda *a, **k: (0.0, 0.0)     # the check's own reference, replaced
+        ex.reference = lambda *a, **k: (0.0, 0.0)  # the check's own reference, replaced
         ex.cases = ex.cases[:1]
         return 0.0, 0.0
 
@@ -120,39 +125,40 @@ def test_a_slow_conversion_cannot_block_the_check():
             return 1.0
 
     started = time.monotonic()
-    r = make(time_limit=1).check(lambda tp, fp, fn, zero_division=0.0: (Slow(1), Slow(0.75)),
-                                 strict=False)
+    r = make(time_limit=1).check(
+        lambda tp, fp, fn, zero_division=0.0: (Slow(1), Slow(0.75)), strict=False
+    )
     assert time.monotonic() - started < 5
-    assert r.passed == 1           # the values it holds, (1.0, 0.75), are right for case 1 only
+    assert r.passed == 1  # the values it holds, (1.0, 0.75), are right for case 1 only
 
 
 def test_switching_the_timer_off_does_not_switch_the_limit_off():
     def stubborn(tp, fp, fn, zero_division=0.0):
-        signal.setitimer(signal.ITIMER_REAL, 0)         # the check's alarm, cancelled
+        signal.setitimer(signal.ITIMER_REAL, 0)  # the check's alarm, cancelled
         started = time.monotonic()
         while time.monotonic() - started < 3:
             try:
                 while True:
                     pass
-            except BaseException:                        # and one time-out swallowed
+            except BaseException:  # and one time-out swallowed
                 pass
         return precision_recall(tp, fp, fn, zero_division)
 
     started = time.monotonic()
     r = make().check(stubborn, strict=False, time_limit=0.3)
-    assert time.monotonic() - started < 1.5           # not the 3 s the function insists on
+    assert time.monotonic() - started < 1.5  # not the 3 s the function insists on
     assert r.status == INCORRECT and "took over 0.3 s" in r.message
 
 
 def test_a_call_that_returns_after_the_limit_is_a_time_out():
     def sleeps(tp, fp, fn, zero_division=0.0):
         signal.setitimer(signal.ITIMER_REAL, 0)
-        time.sleep(0.6)                                  # not interruptible once the timer is off
+        time.sleep(0.6)  # not interruptible once the timer is off
         return precision_recall(tp, fp, fn, zero_division)
 
     r = make().check(sleeps, strict=False, time_limit=0.2)
     assert r.status == INCORRECT and r.case == 1 and "took over 0.2 s" in r.message
-    assert r.passed == 0                                  # the right values came too late
+    assert r.passed == 0  # the right values came too late
 
 
 def test_plain_icons_for_browsers_without_an_emoji_font(monkeypatch):
@@ -173,7 +179,8 @@ def test_a_graded_copy_keeps_the_checks_and_refuses_the_solution():
     assert "not shown in a graded assignment" in str(graded.solution())
     bare = Exercise("exb", reference=precision_recall, cases=[case(1, 1, 1)]).graded_copy()
     assert bare.check(lambda *a, **k: (0.0, 0.0), strict=False).message.endswith(
-        "No hints for this one.")
+        "No hints for this one."
+    )
     with pytest.raises(ValueError, match="graded assignment"):
         bare.solution_code()
-    assert ex.solution_code()                       # the original is untouched
+    assert ex.solution_code()  # the original is untouched

@@ -10,8 +10,18 @@ import time
 import numpy as np
 import pytest
 
-from mltutor.check import (CORRECT, INCORRECT, KINDS, NOT_ATTEMPTED, STRICT_ENV, ChoiceExercise,
-                           Exercise, Misconception, ValueExercise, case)
+from mltutor.check import (
+    CORRECT,
+    INCORRECT,
+    KINDS,
+    NOT_ATTEMPTED,
+    STRICT_ENV,
+    ChoiceExercise,
+    Exercise,
+    Misconception,
+    ValueExercise,
+    case,
+)
 import mltutor.check as check_module
 
 
@@ -21,13 +31,23 @@ def precision_recall(tp, fp, fn, zero_division=0.0):
     return float(p), float(r)
 
 
-CASES = [case(15, 0, 5, note="perfect precision"), case(6, 4, 14, note="search"),
-         case(0, 0, 5, note="nothing flagged"), case(0, 0, 0, zero_division=1.0, note="zd one")]
+CASES = [
+    case(15, 0, 5, note="perfect precision"),
+    case(6, 4, 14, note="search"),
+    case(0, 0, 5, note="nothing flagged"),
+    case(0, 0, 0, zero_division=1.0, note="zd one"),
+]
 
 
 def make(**kw):
-    return Exercise("exq", reference=precision_recall, cases=CASES, outputs=("precision", "recall"),
-                    hints=["Divide by tp + fp."], **kw)
+    return Exercise(
+        "exq",
+        reference=precision_recall,
+        cases=CASES,
+        outputs=("precision", "recall"),
+        hints=["Divide by tp + fp."],
+        **kw,
+    )
 
 
 def test_kinds_are_declared():
@@ -41,13 +61,16 @@ def test_kinds_are_declared():
 
 
 def test_progress_is_shown_and_every_failure_ends_with_the_way_forward():
-    r = make().check(lambda tp, fp, fn, zero_division=0.0: precision_recall(tp, fp, fn), strict=False)
+    r = make().check(
+        lambda tp, fp, fn, zero_division=0.0: precision_recall(tp, fp, fn), strict=False
+    )
     assert r.status == INCORRECT and r.case == 4
     assert "3 of 4 cases pass." in r.message and (r.passed, r.total) == (3, 4)
     assert r.message.endswith("Try `exq.hint()`.")
     no_hints = Exercise("exh", reference=precision_recall, cases=CASES)
     assert no_hints.check(lambda *a, **k: (0.0, 0.0), strict=False).message.endswith(
-        "`exh.solution()` shows our answer.")
+        "`exh.solution()` shows our answer."
+    )
 
 
 def test_floats_get_enough_digits_to_see_the_difference():
@@ -82,7 +105,9 @@ def test_a_string_for_a_value_says_which_type_was_expected():
 
 
 def test_display_name_labels_the_call():
-    ex = Exercise("exd", reference=lambda a: a + 1, cases=[case(1, note="one")], display_name="plus_one")
+    ex = Exercise(
+        "exd", reference=lambda a: a + 1, cases=[case(1, note="one")], display_name="plus_one"
+    )
     assert "`plus_one(a=1)`" in ex.check(lambda a: a, strict=False).message
     assert ex.variable == "plus_one"
 
@@ -99,9 +124,12 @@ def test_time_limit_reports_the_case_and_leaves_the_interpreter_alive():
     r = make(time_limit=0.3).check(looping, strict=False)
     assert time.monotonic() - start < 5
     assert r.status == INCORRECT and r.case == 3
-    assert "case 3 of 4 (nothing flagged)" in r.message and "took over 0.3 s -- an infinite loop?" in r.message
-    assert "2 of 4 cases pass." in r.message          # case 4 is not run after the time-out
-    assert make().check(precision_recall)             # and checking goes on afterwards
+    assert (
+        "case 3 of 4 (nothing flagged)" in r.message
+        and "took over 0.3 s -- an infinite loop?" in r.message
+    )
+    assert "2 of 4 cases pass." in r.message  # case 4 is not run after the time-out
+    assert make().check(precision_recall)  # and checking goes on afterwards
 
 
 def test_time_limit_can_be_set_per_check_and_swallowing_except_cannot_hide_it():
@@ -118,7 +146,9 @@ def test_time_limit_can_be_set_per_check_and_swallowing_except_cannot_hide_it():
 
 def test_time_limit_works_outside_the_main_thread():
     out = {}
-    thread = threading.Thread(target=lambda: out.setdefault("r", make(time_limit=0.3).check(looping, strict=False)))
+    thread = threading.Thread(
+        target=lambda: out.setdefault("r", make(time_limit=0.3).check(looping, strict=False))
+    )
     thread.start()
     thread.join(10)
     assert not thread.is_alive()
@@ -141,8 +171,9 @@ def test_an_earlier_alarm_is_put_back():
         signal.signal(signal.SIGALRM, previous)
 
 
-@pytest.mark.parametrize("exc, fragment", [(SystemExit(0), "SystemExit"),
-                                           (KeyboardInterrupt(), "KeyboardInterrupt")])
+@pytest.mark.parametrize(
+    "exc, fragment", [(SystemExit(0), "SystemExit"), (KeyboardInterrupt(), "KeyboardInterrupt")]
+)
 def test_exit_and_interrupt_are_reported_not_propagated(exc, fragment):
     def leaves(*a, **k):
         raise exc
@@ -158,25 +189,35 @@ def test_keyword_only_parameters_are_passed_by_keyword():
         return precision_recall(tp, fp, fn, zero_division)
 
     assert make().check(mine).status == CORRECT
-    ref = Exercise("exk", reference=lambda y, *, pos_label=1: int(np.sum(np.asarray(y) == pos_label)),
-                   cases=[case([1, 0, 0], pos_label=0, note="zero"), case([1, 1], note="default")])
+    ref = Exercise(
+        "exk",
+        reference=lambda y, *, pos_label=1: int(np.sum(np.asarray(y) == pos_label)),
+        cases=[case([1, 0, 0], pos_label=0, note="zero"), case([1, 1], note="default")],
+    )
     assert ref.check(lambda labels, *, pos_label=1: int(np.sum(np.asarray(labels) == pos_label)))
     assert ref.check(lambda labels, pos_label=1: int(np.sum(np.asarray(labels) == pos_label)))
 
 
 def test_strict_env_docstring_matches_behaviour():
     source = open(check_module._results.__file__, encoding="utf-8").read()
-    comment = source[source.index("#: Environment variable that"):source.index(f'STRICT_ENV = "{STRICT_ENV}"')]
+    comment = source[
+        source.index("#: Environment variable that") : source.index(f'STRICT_ENV = "{STRICT_ENV}"')
+    ]
     assert "incorrect" in comment and "never raise" in comment
     assert "raise on not-attempted" not in comment
 
 
 def test_misconceptions_are_named_and_unknown_mistakes_are_generic():
-    swapped = Misconception("swapped", "precision and recall swapped",
-                            lambda tp, fp, fn, zero_division=0.0: precision_recall(tp, fp, fn, zero_division)[::-1])
+    swapped = Misconception(
+        "swapped",
+        "precision and recall swapped",
+        lambda tp, fp, fn, zero_division=0.0: precision_recall(tp, fp, fn, zero_division)[::-1],
+    )
     ex = make(misconceptions=[swapped])
-    r = ex.check(lambda tp, fp, fn, zero_division=0.0: precision_recall(tp, fp, fn, zero_division)[::-1],
-                 strict=False)
+    r = ex.check(
+        lambda tp, fp, fn, zero_division=0.0: precision_recall(tp, fp, fn, zero_division)[::-1],
+        strict=False,
+    )
     assert r.misconception == "swapped"
     assert "Your results match a known mistake: precision and recall swapped." in r.message
     other = ex.check(lambda *a, **k: (0.5, 0.5), strict=False)
@@ -191,16 +232,22 @@ def test_grade_is_json_serialisable_with_partial_credit():
     assert g["kind"] == "implement" and g["status"] == INCORRECT
     assert make().grade(precision_recall)["score"] == 1.0
     assert make().grade(None)["status"] == NOT_ATTEMPTED
-    grade_looping = make(time_limit=0.2).grade(looping)   # grading runs every case
+    grade_looping = make(time_limit=0.2).grade(looping)  # grading runs every case
     assert grade_looping["passed"] == 2
     assert [c["problem"][:9] for c in grade_looping["cases"][2:]] == ["took over"] * 2
     assert ValueExercise("v", 2).grade(2)["score"] == 1.0
 
 
 def test_choice_exercise_explains_each_option():
-    ex = ChoiceExercise("exc", {"a": ("accuracy", "accuracy hides the rare class"),
-                                "b": ("recall", "misses are what cost lives here")}, "b",
-                        hints=["Think of the misses."])
+    ex = ChoiceExercise(
+        "exc",
+        {
+            "a": ("accuracy", "accuracy hides the rare class"),
+            "b": ("recall", "misses are what cost lives here"),
+        },
+        "b",
+        hints=["Think of the misses."],
+    )
     r = ex.check("a", strict=False)
     assert r.status == INCORRECT and "you chose (a). accuracy hides the rare class." in r.message
     assert r.misconception == "option_a" and r.message.endswith("Try `exc.hint()`.")
@@ -213,8 +260,13 @@ def test_choice_exercise_explains_each_option():
 
 
 def test_value_exercise_names_a_known_wrong_value():
-    ex = ValueExercise("v", 0.1, wrong_answers=[(0.9, "that is the cost ratio, not the threshold.")],
-                       rtol=0, atol=1e-3)
+    ex = ValueExercise(
+        "v",
+        0.1,
+        wrong_answers=[(0.9, "that is the cost ratio, not the threshold.")],
+        rtol=0,
+        atol=1e-3,
+    )
     r = ex.check(0.9, strict=False)
     assert "that is the cost ratio" in r.message and r.misconception == "wrong_answer_1"
     assert "cost ratio" not in ex.check(0.5, strict=False).message

@@ -25,6 +25,7 @@ def _warning_function(i: int, barrier: threading.Barrier):
             pass
         warnings.warn(f"warning from thread {i}", UserWarning)
         return a + 1  # wrong: the reference returns a
+
     return mine
 
 
@@ -45,7 +46,11 @@ def _run_round() -> list[str]:
 
 
 def test_concurrent_checks_leave_filters_unchanged() -> None:
-    filters, filters_list, showwarning = list(warnings.filters), warnings.filters, warnings.showwarning
+    filters, filters_list, showwarning = (
+        list(warnings.filters),
+        warnings.filters,
+        warnings.showwarning,
+    )
     for _ in range(3):
         messages = _run_round()
         assert warnings.filters == filters

@@ -45,8 +45,11 @@ def test_every_ledger_belongs_to_a_page():
 
 
 def test_claims_page_is_generated_from_the_ledgers():
-    assert (ROOT / "book" / "claims.md").read_text(encoding="utf-8") == claims_check.render_page(), \
+    assert (ROOT / "book" / "claims.md").read_text(
+        encoding="utf-8"
+    ) == claims_check.render_page(), (
         "book/claims.md is stale: run scripts/claims_check.py page (then make gettext)"
+    )
 
 
 def test_a_planted_always_fails():
@@ -58,12 +61,16 @@ def test_a_planted_always_fails():
 
 
 def test_universal_words_in_code_and_maths_are_not_prose():
-    page = claims_check.Page("book/x.ipynb", [
-        "Call `only_positive(y)`; $\\text{never}$.\n\n```python\nassert always\n```",
-        ":::{admonition} Myth: a metric is exactly right\n:class: warning\nIt never is.\n:::",
-    ])
-    found = [w for w, _ in claims_check.uncovered_words(page, {"claims": [], "plain": [],
-                                                               "numbers": []})]
+    page = claims_check.Page(
+        "book/x.ipynb",
+        [
+            "Call `only_positive(y)`; $\\text{never}$.\n\n```python\nassert always\n```",
+            ":::{admonition} Myth: a metric is exactly right\n:class: warning\nIt never is.\n:::",
+        ],
+    )
+    found = [
+        w for w, _ in claims_check.uncovered_words(page, {"claims": [], "plain": [], "numbers": []})
+    ]
     assert found == ["exactly", "never"]
 
 
@@ -72,10 +79,13 @@ def test_a_claim_needs_evidence_and_its_chinese():
     text = claims_check.normalise("\n\n".join(page.cells))
     word = claims_check.UNIVERSAL.search(claims_check.mask("\n\n".join(page.cells)))
     assert word
-    fragment = claims_check.normalise("\n\n".join(page.cells)[word.start():word.end() + 1])
+    fragment = claims_check.normalise("\n\n".join(page.cells)[word.start() : word.end() + 1])
     assert fragment.strip() in text
-    ledger = {"claims": [{"quote": fragment.strip()}], "plain": ["no such words anywhere"],
-              "numbers": [{"value": "99999", "why": "x"}]}
+    ledger = {
+        "claims": [{"quote": fragment.strip()}],
+        "plain": ["no such words anywhere"],
+        "numbers": [{"value": "99999", "why": "x"}],
+    }
     problems = "\n".join(claims_check.ledger_problems(page, ledger))
     assert "proof needs" in problems
     assert "zh_quote missing" in problems

@@ -25,8 +25,9 @@ MAX_COLUMNS = 100
 #: an entry once its notebook passes; the test then holds it to the limit.
 PENDING: set[str] = set()
 
-_spec = importlib.util.spec_from_file_location("check_line_widths",
-                                               ROOT / "scripts" / "check_line_widths.py")
+_spec = importlib.util.spec_from_file_location(
+    "check_line_widths", ROOT / "scripts" / "check_line_widths.py"
+)
 check_line_widths = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(check_line_widths)
 OUTPUT_COLUMNS = check_line_widths.COLUMNS
@@ -35,12 +36,19 @@ OUTPUT_COLUMNS = check_line_widths.COLUMNS
 #: owner shortens them: fewer columns, fewer decimals, one value per line). Remove an entry once
 #: its notebook passes; the test then holds it to the limit.
 PENDING_OUTPUTS: set[str] = {
-    "book/01_confusion_matrix.ipynb", "book/02_accuracy_trap.ipynb",
-    "book/03_precision_recall.ipynb", "book/04_f1_fbeta.ipynb", "book/05_averaging.ipynb",
-    "book/06_roc_pr.ipynb", "book/06b_calibration_uncertainty.ipynb",
-    "book/06c_prediction_sets.ipynb", "book/07b_retrieval.ipynb",
-    "book/07c_masks_keypoints_errors.ipynb", "book/08b_video_detection.ipynb",
-    "book/09_monitoring.ipynb", "book/appendix_training_loop.ipynb",
+    "book/01_confusion_matrix.ipynb",
+    "book/02_accuracy_trap.ipynb",
+    "book/03_precision_recall.ipynb",
+    "book/04_f1_fbeta.ipynb",
+    "book/05_averaging.ipynb",
+    "book/06_roc_pr.ipynb",
+    "book/06b_calibration_uncertainty.ipynb",
+    "book/06c_prediction_sets.ipynb",
+    "book/07b_retrieval.ipynb",
+    "book/07c_masks_keypoints_errors.ipynb",
+    "book/08b_video_detection.ipynb",
+    "book/09_monitoring.ipynb",
+    "book/appendix_training_loop.ipynb",
 }
 #: Single lines printed by package code another task owns, by notebook and line start: the
 #: title line of ``mltutor.report``'s ``to_text`` (101 characters in chapter 8). Remove once the
@@ -71,8 +79,9 @@ def _param(path: Path):
 
 def _output_param(path: Path):
     name = path.relative_to(ROOT).as_posix()
-    marks = [pytest.mark.xfail(reason="issue 26: long output lines not yet shortened",
-                               strict=False)]
+    marks = [
+        pytest.mark.xfail(reason="issue 26: long output lines not yet shortened", strict=False)
+    ]
     return pytest.param(path, id=name, marks=marks if name in PENDING_OUTPUTS else [])
 
 
@@ -85,20 +94,23 @@ def test_code_lines_fit_the_column(path: Path) -> None:
 
 @pytest.mark.parametrize("path", [_output_param(p) for p in NOTEBOOKS])
 def test_text_outputs_fit_the_column(path: Path) -> None:
-    found = check_line_widths.long_output_lines(json.loads(path.read_text(encoding="utf-8")),
-                                                OUTPUT_COLUMNS)
+    found = check_line_widths.long_output_lines(
+        json.loads(path.read_text(encoding="utf-8")), OUTPUT_COLUMNS
+    )
     known = KNOWN_LONG_OUTPUTS.get(path.relative_to(ROOT).as_posix(), ())
     found = [f for f in found if not f[2].startswith(known)]
     listing = "\n  ".join(f"cell {c} ({length}): {line[:100]}" for c, length, line in found)
-    assert not found, (f"{path.relative_to(ROOT)}: output lines over {OUTPUT_COLUMNS} "
-                       f"columns:\n  {listing}")
+    assert not found, (
+        f"{path.relative_to(ROOT)}: output lines over {OUTPUT_COLUMNS} columns:\n  {listing}"
+    )
 
 
 def test_pending_names_existing_notebooks() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in NOTEBOOKS}
     assert PENDING <= names, f"PENDING lists notebooks that do not exist: {sorted(PENDING - names)}"
-    assert PENDING_OUTPUTS <= names, ("PENDING_OUTPUTS lists notebooks that do not exist: "
-                                      f"{sorted(PENDING_OUTPUTS - names)}")
+    assert PENDING_OUTPUTS <= names, (
+        f"PENDING_OUTPUTS lists notebooks that do not exist: {sorted(PENDING_OUTPUTS - names)}"
+    )
 
 
 def test_the_column_is_the_measured_one() -> None:
@@ -108,25 +120,46 @@ def test_the_column_is_the_measured_one() -> None:
 
 def test_the_check_finds_a_long_output_line_and_skips_rich_outputs() -> None:
     long_line = "y" * (OUTPUT_COLUMNS + 1)
-    notebook = {"cells": [
-        {"cell_type": "markdown", "source": "x" * 150},
-        {"cell_type": "code", "source": "print()", "outputs": [
-            {"output_type": "stream", "name": "stdout", "text": ["short\n", long_line + "\n"]},
-            {"output_type": "display_data", "data": {"text/plain": long_line,
-                                                       "text/html": "<table></table>"}},
-            {"output_type": "execute_result", "data": {"text/plain": ["ok\n", long_line]}},
-        ]},
-        {"cell_type": "code", "source": "1", "outputs": [
-            {"output_type": "stream", "name": "stdout", "text": "z" * OUTPUT_COLUMNS}]},
-    ]}
+    notebook = {
+        "cells": [
+            {"cell_type": "markdown", "source": "x" * 150},
+            {
+                "cell_type": "code",
+                "source": "print()",
+                "outputs": [
+                    {
+                        "output_type": "stream",
+                        "name": "stdout",
+                        "text": ["short\n", long_line + "\n"],
+                    },
+                    {
+                        "output_type": "display_data",
+                        "data": {"text/plain": long_line, "text/html": "<table></table>"},
+                    },
+                    {"output_type": "execute_result", "data": {"text/plain": ["ok\n", long_line]}},
+                ],
+            },
+            {
+                "cell_type": "code",
+                "source": "1",
+                "outputs": [
+                    {"output_type": "stream", "name": "stdout", "text": "z" * OUTPUT_COLUMNS}
+                ],
+            },
+        ]
+    }
     assert [(c, n) for c, n, _ in check_line_widths.long_output_lines(notebook)] == [
-        (1, OUTPUT_COLUMNS + 1), (1, OUTPUT_COLUMNS + 1)]
+        (1, OUTPUT_COLUMNS + 1),
+        (1, OUTPUT_COLUMNS + 1),
+    ]
 
 
 def test_the_check_finds_a_long_line_and_ignores_markdown() -> None:
-    notebook = {"cells": [
-        {"cell_type": "markdown", "source": "x" * 150},
-        {"cell_type": "code", "source": ["a = 1\n", "b = '" + "y" * 100 + "'\n", "c = 3"]},
-        {"cell_type": "code", "source": "z" * MAX_COLUMNS},
-    ]}
+    notebook = {
+        "cells": [
+            {"cell_type": "markdown", "source": "x" * 150},
+            {"cell_type": "code", "source": ["a = 1\n", "b = '" + "y" * 100 + "'\n", "c = 3"]},
+            {"cell_type": "code", "source": "z" * MAX_COLUMNS},
+        ]
+    }
     assert long_code_lines(notebook) == [(1, 2, 106)]

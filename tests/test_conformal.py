@@ -123,8 +123,9 @@ def test_lac_sets_equal_mapie(problem):
     est = _Identity().fit(cal_p, cal_y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        mapie = SplitConformalClassifier(est, confidence_level=1 - alpha, conformity_score="lac",
-                                         prefit=True).conformalize(cal_p, cal_y)
+        mapie = SplitConformalClassifier(
+            est, confidence_level=1 - alpha, conformity_score="lac", prefit=True
+        ).conformalize(cal_p, cal_y)
         _, ref = mapie.predict_set(test_p)
     np.testing.assert_array_equal(sets, ref[:, :, 0])
 
@@ -136,6 +137,7 @@ def test_lac_sets_equal_mapie(problem):
 
 def aps_brute_force(proba, labels, test_proba, alpha, u_cal=None, u_test=None):
     """Romano et al.'s APS written out: rank classes, add masses down to the true class."""
+
     def score(p, y, u):
         order = sorted(range(len(p)), key=lambda j: (-p[j], j))
         total = 0.0
@@ -149,13 +151,15 @@ def aps_brute_force(proba, labels, test_proba, alpha, u_cal=None, u_test=None):
     cal = sorted(score(proba[i], labels[i], None if u_cal is None else u_cal[i]) for i in range(n))
     k = math.ceil((n + 1) * (1 - Fraction(repr(alpha))))
     q = math.inf if k > n else cal[k - 1]
+
     def above(p, y):  # mass of the classes ranked strictly above y
         return score(p, y, None) - p[y]
 
     if u_test is None:  # Romano et al.'s plain sets: down to the class that reaches q, included
         return np.array([[above(p, j) < q for j in range(len(p))] for p in test_proba])
-    return np.array([[score(p, j, u_test[i]) <= q for j in range(len(p))]
-                     for i, p in enumerate(test_proba)])
+    return np.array(
+        [[score(p, j, u_test[i]) <= q for j in range(len(p))] for i, p in enumerate(test_proba)]
+    )
 
 
 @PROPERTY
@@ -163,7 +167,9 @@ def aps_brute_force(proba, labels, test_proba, alpha, u_cal=None, u_test=None):
 def test_aps_sets_equal_the_brute_force(problem, randomized, seed):
     CASES["ConformalClassifier (aps vs brute force)"] += 1
     cal_p, cal_y, test_p, _, alpha = problem
-    cp = ConformalClassifier("aps", randomized=randomized, random_state=seed).fit(cal_p, cal_y, alpha)
+    cp = ConformalClassifier("aps", randomized=randomized, random_state=seed).fit(
+        cal_p, cal_y, alpha
+    )
     sets = cp.predict_sets(test_p)
     u_cal = u_test = None
     if randomized:  # the same uniforms, drawn in the same order
@@ -232,17 +238,20 @@ def test_marginal_coverage_over_many_splits(score, randomized, alpha):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("proba, labels, alpha, error, match", [
-    (np.ones((3, 1)), [0, 0, 0], 0.1, ValueError, "at least 2 class columns"),
-    (np.full((3, 2), 0.5), [0, 1], 0.1, ValueError, "inconsistent numbers of samples"),
-    (np.full((3, 2), 0.5), [0, 1, 2], 0.1, ValueError, r"must lie in \[0, 1\]"),
-    (np.full((3, 2), 0.5), [0, 1, 1], 0.0, ValueError, "alpha must be a real number"),
-    (np.full((3, 2), 1.5), [0, 1, 1], 0.1, ValueError, r"probabilities in \[0, 1\]"),
-    (np.full((3, 2), np.nan), [0, 1, 1], 0.1, ValueError, "NaN or inf"),
-    (np.full(3, 0.5), [0, 1, 1], 0.1, ValueError, "must be 2-D"),
-    (np.full((3, 2), 0.5), ["a", "b", "a"], 0.1, ValueError, "integer class indices"),
-    (np.full((0, 2), 0.5), [], 0.1, ValueError, "empty"),
-])
+@pytest.mark.parametrize(
+    "proba, labels, alpha, error, match",
+    [
+        (np.ones((3, 1)), [0, 0, 0], 0.1, ValueError, "at least 2 class columns"),
+        (np.full((3, 2), 0.5), [0, 1], 0.1, ValueError, "inconsistent numbers of samples"),
+        (np.full((3, 2), 0.5), [0, 1, 2], 0.1, ValueError, r"must lie in \[0, 1\]"),
+        (np.full((3, 2), 0.5), [0, 1, 1], 0.0, ValueError, "alpha must be a real number"),
+        (np.full((3, 2), 1.5), [0, 1, 1], 0.1, ValueError, r"probabilities in \[0, 1\]"),
+        (np.full((3, 2), np.nan), [0, 1, 1], 0.1, ValueError, "NaN or inf"),
+        (np.full(3, 0.5), [0, 1, 1], 0.1, ValueError, "must be 2-D"),
+        (np.full((3, 2), 0.5), ["a", "b", "a"], 0.1, ValueError, "integer class indices"),
+        (np.full((0, 2), 0.5), [], 0.1, ValueError, "empty"),
+    ],
+)
 def test_fit_refuses_bad_input(proba, labels, alpha, error, match):
     with pytest.raises(error, match=match):
         ConformalClassifier().fit(proba, labels, alpha)

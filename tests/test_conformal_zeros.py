@@ -50,12 +50,15 @@ def test_sets_are_never_empty():
     assert cp.predict_sets(tests).sum(axis=1).min() >= 1
 
 
-@pytest.mark.parametrize("scores, words", [
-    (np.array([0.1, np.nan, 0.3]), "NaN"),
-    (np.array([]), "empty"),
-    (np.array(0.5), "0-d array"),
-    (np.ones((2, 2)), "1-D"),
-])
+@pytest.mark.parametrize(
+    "scores, words",
+    [
+        (np.array([0.1, np.nan, 0.3]), "NaN"),
+        (np.array([]), "empty"),
+        (np.array(0.5), "0-d array"),
+        (np.ones((2, 2)), "1-D"),
+    ],
+)
 def test_conformal_quantile_refuses_bad_scores(scores, words):
     with pytest.raises((ValueError, TypeError), match=words):
         conformal_quantile(scores, 0.1)

@@ -107,8 +107,13 @@ def test_reliability_points_are_the_calibration_bins(strategy, n_bins):
     (line,) = [line for line in ax.get_lines() if line.get_label() == "model"]
     bins = calibration_bins(Y, P, n_bins=n_bins, strategy=strategy)
     filled = bins.count > 0
-    np.testing.assert_allclose(line.get_xydata(), np.c_[bins.confidence[filled], bins.accuracy[filled]])
-    assert (ax.get_xlabel(), ax.get_ylabel()) == ("Mean predicted probability", "Fraction of positives")
+    np.testing.assert_allclose(
+        line.get_xydata(), np.c_[bins.confidence[filled], bins.accuracy[filled]]
+    )
+    assert (ax.get_xlabel(), ax.get_ylabel()) == (
+        "Mean predicted probability",
+        "Fraction of positives",
+    )
 
 
 def test_plot_reliability_top_label_for_a_probability_matrix():
@@ -125,8 +130,14 @@ def test_plot_reliability_top_label_for_a_probability_matrix():
 def test_plot_reliability_has_diagonal_and_labels():
     correct = (RNG.random(500) < 0.7).astype(int)
     confidence = np.clip(RNG.normal(0.85, 0.1, 500), 0, 1)
-    ax = plot_reliability(correct, confidence, label="before", xlabel="Confidence",
-                          ylabel="Accuracy", title="Top-label reliability")
+    ax = plot_reliability(
+        correct,
+        confidence,
+        label="before",
+        xlabel="Confidence",
+        ylabel="Accuracy",
+        title="Top-label reliability",
+    )
     assert ax.get_title() == "Top-label reliability"
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("Confidence", "Accuracy")
     assert [line.get_label() for line in _labelled(ax)] == ["perfectly calibrated", "before"]

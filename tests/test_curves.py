@@ -34,16 +34,28 @@ from test_curves_kernel import scored_problems
 @given(scored_problems(), st.booleans())
 def test_roc_curve_matches_sklearn(problem, drop):
     CASES["roc_curve"] += 1
-    assert_parity(skm.roc_curve, mm.roc_curve, problem.y_true, problem.y_score,
-                  drop_intermediate=drop, **problem.kwargs())
+    assert_parity(
+        skm.roc_curve,
+        mm.roc_curve,
+        problem.y_true,
+        problem.y_score,
+        drop_intermediate=drop,
+        **problem.kwargs(),
+    )
 
 
 @PROPERTY
 @given(scored_problems(), st.booleans())
 def test_precision_recall_curve_matches_sklearn(problem, drop):
     CASES["precision_recall_curve"] += 1
-    assert_parity(skm.precision_recall_curve, mm.precision_recall_curve, problem.y_true,
-                  problem.y_score, drop_intermediate=drop, **problem.kwargs())
+    assert_parity(
+        skm.precision_recall_curve,
+        mm.precision_recall_curve,
+        problem.y_true,
+        problem.y_score,
+        drop_intermediate=drop,
+        **problem.kwargs(),
+    )
 
 
 @PROPERTY
@@ -51,8 +63,14 @@ def test_precision_recall_curve_matches_sklearn(problem, drop):
 def test_det_curve_matches_sklearn(problem, drop):
     CASES["det_curve"] += 1
     with np.errstate(divide="ignore", invalid="ignore"):  # sklearn divides by an emptied class
-        assert_parity(skm.det_curve, mm.det_curve, problem.y_true, problem.y_score,
-                      drop_intermediate=drop, **problem.kwargs())
+        assert_parity(
+            skm.det_curve,
+            mm.det_curve,
+            problem.y_true,
+            problem.y_score,
+            drop_intermediate=drop,
+            **problem.kwargs(),
+        )
 
 
 @PROPERTY
@@ -60,8 +78,14 @@ def test_det_curve_matches_sklearn(problem, drop):
 def test_binary_roc_auc_score_matches_sklearn(problem, max_fpr):
     """Binary ROC AUC: the larger label is positive (``pos_label`` is not an argument)."""
     CASES["roc_auc_score (binary)"] += 1
-    assert_parity(skm.roc_auc_score, mm.roc_auc_score, problem.y_true, problem.y_score,
-                  sample_weight=problem.sample_weight, max_fpr=max_fpr)
+    assert_parity(
+        skm.roc_auc_score,
+        mm.roc_auc_score,
+        problem.y_true,
+        problem.y_score,
+        sample_weight=problem.sample_weight,
+        max_fpr=max_fpr,
+    )
 
 
 @PROPERTY
@@ -73,7 +97,11 @@ def test_binary_roc_auc_is_the_mann_whitney_probability(problem):
     if y.dtype.kind == "U" or np.unique(y).shape[0] != 2:
         return
     pos = y == np.unique(y)[-1]
-    w = np.ones(y.shape[0]) if problem.sample_weight is None else problem.sample_weight.astype(float)
+    w = (
+        np.ones(y.shape[0])
+        if problem.sample_weight is None
+        else problem.sample_weight.astype(float)
+    )
     s = np.asarray(problem.y_score, dtype=np.float64)
     wp, wn = w * pos, w * ~pos
     if wp.sum() == 0 or wn.sum() == 0:
@@ -81,15 +109,23 @@ def test_binary_roc_auc_is_the_mann_whitney_probability(problem):
     pairs = np.outer(wp, wn)
     wins = (s[:, None] > s[None, :]) + 0.5 * (s[:, None] == s[None, :])
     expected = (pairs * wins).sum() / pairs.sum()
-    assert abs(mm.roc_auc_score(y, problem.y_score, sample_weight=problem.sample_weight) - expected) < 1e-12
+    assert (
+        abs(mm.roc_auc_score(y, problem.y_score, sample_weight=problem.sample_weight) - expected)
+        < 1e-12
+    )
 
 
 @PROPERTY
 @given(scored_problems())
 def test_binary_average_precision_matches_sklearn(problem):
     CASES["average_precision_score (binary)"] += 1
-    assert_parity(skm.average_precision_score, mm.average_precision_score, problem.y_true,
-                  problem.y_score, **problem.kwargs())
+    assert_parity(
+        skm.average_precision_score,
+        mm.average_precision_score,
+        problem.y_true,
+        problem.y_score,
+        **problem.kwargs(),
+    )
 
 
 @st.composite
@@ -137,8 +173,12 @@ def indicator_problems(draw: Any) -> dict:
     else:
         y = rng.random((n, k)) < density
     values = draw(st.sampled_from(["int", "bool", "float", "pm1"]))
-    y = {"int": y.astype(np.int64), "bool": y, "float": y.astype(np.float64),
-         "pm1": np.where(y, 1, -1)}[values]
+    y = {
+        "int": y.astype(np.int64),
+        "bool": y,
+        "float": y.astype(np.float64),
+        "pm1": np.where(y, 1, -1),
+    }[values]
     scores = draw(st.sampled_from(["ties", "continuous", "constant", "int", "informative"]))
     if scores == "ties":
         s = rng.integers(0, 4, (n, k)) / 4
@@ -153,8 +193,11 @@ def indicator_problems(draw: Any) -> dict:
     w = None
     choice = draw(st.sampled_from(["none", "none", "int", "dyadic", "float"]))
     if choice != "none":
-        w = {"int": rng.integers(1, 4, n), "dyadic": rng.choice([0.25, 0.5, 1.0, 3.0], n),
-             "float": rng.uniform(0.01, 10.0, n)}[choice]
+        w = {
+            "int": rng.integers(1, 4, n),
+            "dyadic": rng.choice([0.25, 0.5, 1.0, 3.0], n),
+            "float": rng.uniform(0.01, 10.0, n),
+        }[choice]
         w = np.where(rng.random(n) < 0.3, 0, w).astype(w.dtype)
         if not w.any():
             w[0] = 1
@@ -162,22 +205,41 @@ def indicator_problems(draw: Any) -> dict:
 
 
 @PROPERTY
-@given(indicator_problems(), st.sampled_from(["micro", "macro", "weighted", "samples", None]),
-       st.sampled_from([None, None, 0.5, 0.2]))
+@given(
+    indicator_problems(),
+    st.sampled_from(["micro", "macro", "weighted", "samples", None]),
+    st.sampled_from([None, None, 0.5, 0.2]),
+)
 def test_multilabel_roc_auc_matches_sklearn(problem, average, max_fpr):
     CASES["roc_auc_score (multilabel)"] += 1
-    assert_parity(skm.roc_auc_score, mm.roc_auc_score, problem["y_true"], problem["y_score"],
-                  sample_weight=problem["sample_weight"], average=average, max_fpr=max_fpr)
+    assert_parity(
+        skm.roc_auc_score,
+        mm.roc_auc_score,
+        problem["y_true"],
+        problem["y_score"],
+        sample_weight=problem["sample_weight"],
+        average=average,
+        max_fpr=max_fpr,
+    )
 
 
 @PROPERTY
-@given(indicator_problems(), st.sampled_from(["micro", "macro", "weighted", "samples", None]),
-       st.sampled_from([1, 1, True, 1.0, 0, "1"]))
+@given(
+    indicator_problems(),
+    st.sampled_from(["micro", "macro", "weighted", "samples", None]),
+    st.sampled_from([1, 1, True, 1.0, 0, "1"]),
+)
 def test_multilabel_average_precision_matches_sklearn(problem, average, pos_label):
     CASES["average_precision_score (multilabel)"] += 1
-    assert_parity(skm.average_precision_score, mm.average_precision_score, problem["y_true"],
-                  problem["y_score"], sample_weight=problem["sample_weight"], average=average,
-                  pos_label=pos_label)
+    assert_parity(
+        skm.average_precision_score,
+        mm.average_precision_score,
+        problem["y_true"],
+        problem["y_score"],
+        sample_weight=problem["sample_weight"],
+        average=average,
+        pos_label=pos_label,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -197,17 +259,27 @@ def multiclass_problems(draw: Any) -> dict:
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     free = draw(st.integers(0, 9)) == 0
     kind = draw(st.sampled_from(["int", "str"]))
-    pool = np.array([-2, 0, 3, 7, 11][:n_classes]) if kind == "int" else np.array(["ant", "bee", "cat", "dog", "elk"][:n_classes])
+    pool = (
+        np.array([-2, 0, 3, 7, 11][:n_classes])
+        if kind == "int"
+        else np.array(["ant", "bee", "cat", "dog", "elk"][:n_classes])
+    )
     present = draw(st.sampled_from(["all", "some", "one"]))
     if present == "all":
-        idx = np.r_[np.arange(n_classes), rng.integers(0, n_classes, n)][:n] if n >= n_classes else rng.integers(0, n_classes, n)
+        idx = (
+            np.r_[np.arange(n_classes), rng.integers(0, n_classes, n)][:n]
+            if n >= n_classes
+            else rng.integers(0, n_classes, n)
+        )
         idx = rng.permutation(idx)
     elif present == "some":
         idx = rng.choice(rng.choice(n_classes, 2, replace=False), n)
     else:
         idx = np.full(n, rng.integers(0, n_classes))
     y = pool[idx]
-    scores = draw(st.sampled_from(["dirichlet", "ties", "onehot"] + (["unnormalised"] if free else [])))
+    scores = draw(
+        st.sampled_from(["dirichlet", "ties", "onehot"] + (["unnormalised"] if free else []))
+    )
     if scores == "dirichlet":
         s = rng.dirichlet(np.ones(n_classes), n)
     elif scores == "ties":
@@ -219,8 +291,12 @@ def multiclass_problems(draw: Any) -> dict:
     else:
         s = rng.random((n, n_classes))
     all_present = np.unique(idx).shape[0] == n_classes
-    label_options = ["pool"] + (["none"] if all_present or free else []) + (["unsorted"] if free else [])
-    labels = {"none": None, "pool": pool.tolist(), "unsorted": pool[::-1].tolist()}[draw(st.sampled_from(label_options))]
+    label_options = (
+        ["pool"] + (["none"] if all_present or free else []) + (["unsorted"] if free else [])
+    )
+    labels = {"none": None, "pool": pool.tolist(), "unsorted": pool[::-1].tolist()}[
+        draw(st.sampled_from(label_options))
+    ]
     multi_class = draw(st.sampled_from(["ovr", "ovo"] + (["raise"] if free else [])))
     averages = ["macro", "weighted"] + (["micro", None] if multi_class == "ovr" or free else [])
     average = draw(st.sampled_from(averages + (["samples"] if free else [])))
@@ -229,8 +305,14 @@ def multiclass_problems(draw: Any) -> dict:
         w = rng.choice([0.0, 0.5, 1.0, 2.5], n)
         if not w.any():
             w[0] = 1
-    return {"y_true": y, "y_score": s, "labels": labels, "sample_weight": w,
-            "multi_class": multi_class, "average": average}
+    return {
+        "y_true": y,
+        "y_score": s,
+        "labels": labels,
+        "sample_weight": w,
+        "multi_class": multi_class,
+        "average": average,
+    }
 
 
 @PROPERTY
@@ -239,9 +321,16 @@ def test_multiclass_roc_auc_matches_sklearn(problem):
     CASES["roc_auc_score (multiclass ovr/ovo)"] += 1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # sklearn's mean of no class pairs
-        assert_parity(skm.roc_auc_score, mm.roc_auc_score, problem["y_true"], problem["y_score"],
-                      multi_class=problem["multi_class"], average=problem["average"],
-                      labels=problem["labels"], sample_weight=problem["sample_weight"])
+        assert_parity(
+            skm.roc_auc_score,
+            mm.roc_auc_score,
+            problem["y_true"],
+            problem["y_score"],
+            multi_class=problem["multi_class"],
+            average=problem["average"],
+            labels=problem["labels"],
+            sample_weight=problem["sample_weight"],
+        )
 
 
 @PROPERTY
@@ -252,8 +341,14 @@ def test_multiclass_average_precision_matches_sklearn(problem, average):
     n_present = np.unique(problem["y_true"]).shape[0]
     if n_present >= 3:  # one column per present class, as sklearn's one-vs-rest AP expects
         s = s[:, :n_present]
-    assert_parity(skm.average_precision_score, mm.average_precision_score, problem["y_true"], s,
-                  average=average, sample_weight=problem["sample_weight"])
+    assert_parity(
+        skm.average_precision_score,
+        mm.average_precision_score,
+        problem["y_true"],
+        s,
+        average=average,
+        sample_weight=problem["sample_weight"],
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -278,29 +373,59 @@ def test_mcclish_partial_auc():
     y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.7, 0.2]
     for max_fpr in (0.1, 0.33, 0.5, 0.99):
         assert mm.roc_auc_score(y, s, max_fpr=max_fpr) == pytest.approx(
-            skm.roc_auc_score(y, s, max_fpr=max_fpr), abs=1e-12)
+            skm.roc_auc_score(y, s, max_fpr=max_fpr), abs=1e-12
+        )
     assert mm.roc_auc_score([0, 1], [0.0, 1.0], max_fpr=0.2) == 1.0
     assert mm.roc_auc_score([0, 1], [1.0, 0.0], max_fpr=0.2) == pytest.approx(
-        skm.roc_auc_score([0, 1], [1.0, 0.0], max_fpr=0.2), abs=1e-12)
+        skm.roc_auc_score([0, 1], [1.0, 0.0], max_fpr=0.2), abs=1e-12
+    )
 
 
 WARNING_CASES = [
     ("roc one class", mm.roc_auc_score, skm.roc_auc_score, ([1, 1, 1], [0.2, 0.5, 0.9]), {}),
     ("roc_curve no negatives", mm.roc_curve, skm.roc_curve, ([1, 1], [0.2, 0.5]), {}),
     ("roc_curve no positives", mm.roc_curve, skm.roc_curve, ([0, 0], [0.2, 0.5]), {}),
-    ("pr no positives", mm.precision_recall_curve, skm.precision_recall_curve, ([0, 0], [0.2, 0.5]), {}),
-    ("ap no positives", mm.average_precision_score, skm.average_precision_score, ([0, 0], [0.2, 0.5]), {}),
-    ("ovr absent class", mm.roc_auc_score, skm.roc_auc_score,
-     ([0, 1, 0, 1], np.full((4, 3), 1 / 3)), {"multi_class": "ovr", "labels": [0, 1, 2]}),
-    ("multilabel empty column", mm.roc_auc_score, skm.roc_auc_score,
-     ([[0, 1], [1, 1], [0, 1]], [[0.2, 0.3], [0.6, 0.1], [0.4, 0.9]]), {"average": None}),
-    ("weights remove the negatives", mm.roc_auc_score, skm.roc_auc_score,
-     ([0, 1, 1], [0.2, 0.5, 0.9]), {"sample_weight": [0, 1, 1]}),
+    (
+        "pr no positives",
+        mm.precision_recall_curve,
+        skm.precision_recall_curve,
+        ([0, 0], [0.2, 0.5]),
+        {},
+    ),
+    (
+        "ap no positives",
+        mm.average_precision_score,
+        skm.average_precision_score,
+        ([0, 0], [0.2, 0.5]),
+        {},
+    ),
+    (
+        "ovr absent class",
+        mm.roc_auc_score,
+        skm.roc_auc_score,
+        ([0, 1, 0, 1], np.full((4, 3), 1 / 3)),
+        {"multi_class": "ovr", "labels": [0, 1, 2]},
+    ),
+    (
+        "multilabel empty column",
+        mm.roc_auc_score,
+        skm.roc_auc_score,
+        ([[0, 1], [1, 1], [0, 1]], [[0.2, 0.3], [0.6, 0.1], [0.4, 0.9]]),
+        {"average": None},
+    ),
+    (
+        "weights remove the negatives",
+        mm.roc_auc_score,
+        skm.roc_auc_score,
+        ([0, 1, 1], [0.2, 0.5, 0.9]),
+        {"sample_weight": [0, 1, 1]},
+    ),
 ]
 
 
-@pytest.mark.parametrize("ours, ref, args, kwargs", [c[1:] for c in WARNING_CASES],
-                         ids=[c[0] for c in WARNING_CASES])
+@pytest.mark.parametrize(
+    "ours, ref, args, kwargs", [c[1:] for c in WARNING_CASES], ids=[c[0] for c in WARNING_CASES]
+)
 def test_warnings_match_sklearn(ours, ref, args, kwargs):
     outcome = assert_parity(ref, ours, *args, **kwargs)
     assert outcome.warnings, "expected a warning"
@@ -310,7 +435,11 @@ ERROR_CASES = [
     ("multiclass without multi_class", ([0, 1, 2], np.eye(3)), {}),
     ("multiclass max_fpr", ([0, 1, 2], np.eye(3)), {"multi_class": "ovr", "max_fpr": 0.5}),
     ("ovo average None", ([0, 1, 2], np.eye(3)), {"multi_class": "ovo", "average": None}),
-    ("ovo sample_weight", ([0, 1, 2], np.eye(3)), {"multi_class": "ovo", "sample_weight": [1, 1, 1]}),
+    (
+        "ovo sample_weight",
+        ([0, 1, 2], np.eye(3)),
+        {"multi_class": "ovo", "sample_weight": [1, 1, 1]},
+    ),
     ("multiclass samples", ([0, 1, 2], np.eye(3)), {"multi_class": "ovr", "average": "samples"}),
     ("rows not summing to 1", ([0, 1, 2], np.ones((3, 3))), {"multi_class": "ovr"}),
     ("1-D scores multiclass", ([0, 1, 2], [0.1, 0.2, 0.3]), {"multi_class": "ovr"}),
@@ -331,14 +460,22 @@ ERROR_CASES = [
     ("empty", ([], []), {}),
     ("multiclass-multioutput", ([[0, 2], [1, 3]], [[0.1, 0.2], [0.3, 0.4]]), {}),
     ("all-zero weights", ([0, 1], [0.1, 0.2]), {"sample_weight": [0, 0]}),
-    ("samples zero weights", ([[0, 1], [1, 0]], [[0.1, 0.2], [0.3, 0.4]]),
-     {"average": "samples", "sample_weight": [0, 0]}),
-    ("ovo one class weighted", ([1, 1, 1], np.full((3, 3), 1 / 3)),
-     {"multi_class": "ovo", "average": "weighted", "labels": [0, 1, 2]}),
+    (
+        "samples zero weights",
+        ([[0, 1], [1, 0]], [[0.1, 0.2], [0.3, 0.4]]),
+        {"average": "samples", "sample_weight": [0, 0]},
+    ),
+    (
+        "ovo one class weighted",
+        ([1, 1, 1], np.full((3, 3), 1 / 3)),
+        {"multi_class": "ovo", "average": "weighted", "labels": [0, 1, 2]},
+    ),
 ]
 
 
-@pytest.mark.parametrize("args, kwargs", [c[1:] for c in ERROR_CASES], ids=[c[0] for c in ERROR_CASES])
+@pytest.mark.parametrize(
+    "args, kwargs", [c[1:] for c in ERROR_CASES], ids=[c[0] for c in ERROR_CASES]
+)
 def test_roc_auc_errors_match_sklearn(args, kwargs):
     ref = run(skm.roc_auc_score, *args, **kwargs)
     assert ref.error is not None
@@ -356,7 +493,9 @@ AP_ERROR_CASES = [
 ]
 
 
-@pytest.mark.parametrize("args, kwargs", [c[1:] for c in AP_ERROR_CASES], ids=[c[0] for c in AP_ERROR_CASES])
+@pytest.mark.parametrize(
+    "args, kwargs", [c[1:] for c in AP_ERROR_CASES], ids=[c[0] for c in AP_ERROR_CASES]
+)
 def test_average_precision_errors_match_sklearn(args, kwargs):
     ref = run(skm.average_precision_score, *args, **kwargs)
     assert ref.error is not None
@@ -378,7 +517,9 @@ DELIBERATE = [
 ]
 
 
-@pytest.mark.parametrize("args, kwargs", [c[1:] for c in DELIBERATE], ids=[c[0] for c in DELIBERATE])
+@pytest.mark.parametrize(
+    "args, kwargs", [c[1:] for c in DELIBERATE], ids=[c[0] for c in DELIBERATE]
+)
 def test_deliberate_refusals(args, kwargs):
     """Inputs that scikit-learn mis-handles (scores only the first columns / ValueError for a type
     problem) are refused with a clear message."""
@@ -406,13 +547,23 @@ def test_weighted_counts_are_bit_identical_to_sklearn():
 def test_metrics_reexports_and_signatures():
     import inspect
 
-    for name in ["roc_curve", "precision_recall_curve", "det_curve", "auc", "roc_auc_score",
-                 "average_precision_score"]:
+    for name in [
+        "roc_curve",
+        "precision_recall_curve",
+        "det_curve",
+        "auc",
+        "roc_auc_score",
+        "average_precision_score",
+    ]:
         assert name in mm.__all__
-        assert inspect.signature(getattr(mm, name)).parameters.keys() == \
-            inspect.signature(getattr(skm, name)).parameters.keys()
-        for p, q in zip(inspect.signature(getattr(mm, name)).parameters.values(),
-                        inspect.signature(getattr(skm, name)).parameters.values()):
+        assert (
+            inspect.signature(getattr(mm, name)).parameters.keys()
+            == inspect.signature(getattr(skm, name)).parameters.keys()
+        )
+        for p, q in zip(
+            inspect.signature(getattr(mm, name)).parameters.values(),
+            inspect.signature(getattr(skm, name)).parameters.values(),
+        ):
             assert (p.kind, p.default) == (q.kind, q.default), (name, p, q)
 
 

@@ -103,14 +103,25 @@ def scored_problems(draw: Any, weights: bool = True, max_n: int = 30) -> Scored:
         pos_label = draw(st.sampled_from(options))
     score_kind = draw(
         st.sampled_from(
-            ["ties", "ties", "int", "float32", "constant", "separable", "reversed", "informative",
-             "continuous"]
+            [
+                "ties",
+                "ties",
+                "int",
+                "float32",
+                "constant",
+                "separable",
+                "reversed",
+                "informative",
+                "continuous",
+            ]
         )
     )
     is_pos = Scored(y_true, np.zeros(n), None, pos_label, "").is_positive
     y_score = _scores(rng, score_kind, n, is_pos)
     w = None
-    choice = draw(st.sampled_from(["none", "none", "int", "dyadic", "float"])) if weights else "none"
+    choice = (
+        draw(st.sampled_from(["none", "none", "int", "dyadic", "float"])) if weights else "none"
+    )
     if choice != "none":
         zeros = rng.random(n) < draw(st.sampled_from([0.0, 0.3]))
         if choice == "int":
@@ -144,7 +155,9 @@ def _ours(y_true: Any, y_score: Any, **kwargs: Any) -> tuple:
 @given(scored_problems())
 def test_binary_counts_matches_sklearn(problem):
     CASES["binary_counts"] += 1
-    outcome = assert_parity(sklearn_counts, _ours, problem.y_true, problem.y_score, **problem.kwargs())
+    outcome = assert_parity(
+        sklearn_counts, _ours, problem.y_true, problem.y_score, **problem.kwargs()
+    )
     if outcome.error is None:
         fps, tps, thresholds = binary_counts(problem.y_true, problem.y_score, **problem.kwargs())
         assert thresholds.dtype == np.asarray(problem.y_score).dtype
@@ -205,7 +218,11 @@ def test_zero_weight_scores_are_not_thresholds():
 
 
 def test_string_labels_and_multiclass_need_pos_label():
-    assert binary_counts(["ham", "spam", "spam"], [1, 2, 3], pos_label="spam").tps.tolist() == [1, 2, 2]
+    assert binary_counts(["ham", "spam", "spam"], [1, 2, 3], pos_label="spam").tps.tolist() == [
+        1,
+        2,
+        2,
+    ]
     assert binary_counts([0, 1, 2], [1, 2, 3], pos_label=2).tps.tolist() == [1, 1, 1]
     assert binary_counts([0, 1, 2], [1, 2, 3], pos_label=0).tps.tolist() == [0, 0, 1]
     with pytest.raises(ValueError, match="pos_label"):
@@ -237,7 +254,8 @@ BAD_INPUTS = [
 
 
 @pytest.mark.parametrize(
-    "y_true, y_score, kwargs, error, match", [case[1:] for case in BAD_INPUTS],
+    "y_true, y_score, kwargs, error, match",
+    [case[1:] for case in BAD_INPUTS],
     ids=[case[0] for case in BAD_INPUTS],
 )
 def test_bad_input_is_refused_like_sklearn(y_true, y_score, kwargs, error, match):

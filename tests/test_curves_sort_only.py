@@ -36,8 +36,18 @@ from mltutor.curves._curves import _drop_collinear_roc, _drop_flat_pr
 from mltutor.curves import sorted_average_precision, sorted_roc_auc
 from mltutor.curves import threshold_sweep
 
-SCORE_KINDS = ["few", "few", "float32", "float16", "float16_wide", "signed_zero", "int",
-               "separable", "constant", "continuous"]
+SCORE_KINDS = [
+    "few",
+    "few",
+    "float32",
+    "float16",
+    "float16_wide",
+    "signed_zero",
+    "int",
+    "separable",
+    "constant",
+    "continuous",
+]
 
 
 def _scores(rng: np.random.Generator, kind: str, is_pos: np.ndarray) -> np.ndarray:
@@ -103,12 +113,19 @@ def test_curves_match_sklearn(problem, drop):
     CASES["sort-only roc/pr/det curves"] += 1
     y_true, y_score = problem
     assert_parity(skm.roc_curve, mm.roc_curve, y_true, y_score, drop_intermediate=drop)
-    assert_parity(skm.precision_recall_curve, mm.precision_recall_curve, y_true, y_score,
-                  drop_intermediate=drop)
+    assert_parity(
+        skm.precision_recall_curve,
+        mm.precision_recall_curve,
+        y_true,
+        y_score,
+        drop_intermediate=drop,
+    )
     assert_parity(skm.det_curve, mm.det_curve, y_true, y_score, drop_intermediate=drop)
 
 
-@pytest.mark.filterwarnings("ignore:overflow encountered in subtract:RuntimeWarning")  # sklearn's diff
+@pytest.mark.filterwarnings(
+    "ignore:overflow encountered in subtract:RuntimeWarning"
+)  # sklearn's diff
 @PROPERTY
 @given(sort_only_problems())
 def test_threshold_sweep_matches_sklearn_counts(problem):
@@ -227,8 +244,9 @@ def test_sorted_average_precision_is_the_step_sum(inputs):
     total = Fraction(0)
     for v in np.unique(y_score[is_positive]):
         at_or_above = y_score >= v
-        total += Fraction(int((y_score[is_positive] == v).sum()), int(is_positive.sum())) * Fraction(
-            int((at_or_above & is_positive).sum()), int(at_or_above.sum()))
+        total += Fraction(
+            int((y_score[is_positive] == v).sum()), int(is_positive.sum())
+        ) * Fraction(int((at_or_above & is_positive).sum()), int(at_or_above.sum()))
     assert abs(sorted_average_precision(is_positive, y_score) - float(total)) <= 1e-12
 
 
@@ -249,8 +267,13 @@ def test_large_inputs_match_sklearn(rate, kind):
     y_true = (rng.random(100_000) < rate).astype(np.int64)
     y_score = _scores(rng, kind, y_true == 1)
     assert abs(mm.roc_auc_score(y_true, y_score) - skm.roc_auc_score(y_true, y_score)) < 1e-12
-    assert abs(mm.average_precision_score(y_true, y_score)
-               - skm.average_precision_score(y_true, y_score)) < 1e-12
+    assert (
+        abs(
+            mm.average_precision_score(y_true, y_score)
+            - skm.average_precision_score(y_true, y_score)
+        )
+        < 1e-12
+    )
     for ours, ref in zip(mm.roc_curve(y_true, y_score), skm.roc_curve(y_true, y_score)):
         np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-12)
     ours_pr = mm.precision_recall_curve(y_true, y_score)
@@ -282,8 +305,12 @@ def test_non_finite_scores_are_refused(reference, ours, bad, dtype):
 
 
 @PROPERTY
-@given(st.integers(1, 60), st.sampled_from([0, 1]), st.sampled_from(SCORE_KINDS),
-       st.integers(0, 2**32 - 1))
+@given(
+    st.integers(1, 60),
+    st.sampled_from([0, 1]),
+    st.sampled_from(SCORE_KINDS),
+    st.integers(0, 2**32 - 1),
+)
 def test_one_class_inputs_match_sklearn(n, label, kind, seed):
     """All positive or all negative: NaN with a warning (AUC), 0 or 1 (AP), NaN rates with
     warnings (ROC), recall 1 with a warning (PR), an error (DET) -- as scikit-learn."""
@@ -300,8 +327,11 @@ def test_one_class_inputs_match_sklearn(n, label, kind, seed):
 
 
 @PROPERTY
-@given(sort_only_problems(max_n=60), st.sampled_from(["int", "dyadic", "float", "zeros"]),
-       st.integers(0, 2**32 - 1))
+@given(
+    sort_only_problems(max_n=60),
+    st.sampled_from(["int", "dyadic", "float", "zeros"]),
+    st.integers(0, 2**32 - 1),
+)
 def test_weighted_inputs_match_sklearn(problem, weight_kind, seed):
     CASES["sort-only weighted (argsort path)"] += 1
     y_true, y_score = problem
@@ -331,11 +361,14 @@ def test_weights_and_max_fpr_do_not_take_the_sort_only_path(monkeypatch):
     y_true, y_score = [0, 1, 0, 1, 1], [0.1, 0.4, 0.35, 0.8, 0.35]
     w = [1.0, 2.0, 1.0, 0.5, 1.0]
     assert mm.roc_auc_score(y_true, y_score, sample_weight=w) == pytest.approx(
-        skm.roc_auc_score(y_true, y_score, sample_weight=w), abs=1e-12)
+        skm.roc_auc_score(y_true, y_score, sample_weight=w), abs=1e-12
+    )
     assert mm.roc_auc_score(y_true, y_score, max_fpr=0.5) == pytest.approx(
-        skm.roc_auc_score(y_true, y_score, max_fpr=0.5), abs=1e-12)
+        skm.roc_auc_score(y_true, y_score, max_fpr=0.5), abs=1e-12
+    )
     assert mm.average_precision_score(y_true, y_score, sample_weight=w) == pytest.approx(
-        skm.average_precision_score(y_true, y_score, sample_weight=w), abs=1e-12)
+        skm.average_precision_score(y_true, y_score, sample_weight=w), abs=1e-12
+    )
     with pytest.raises(AssertionError, match="sort-only"):
         mm.roc_auc_score(y_true, y_score)
 
@@ -355,12 +388,18 @@ def test_ovr_and_multilabel_columns_match_sklearn(problem, k, seed):
     proba[:, -1] = 1 - proba[:, :-1].sum(axis=1)
     if np.unique(labels).shape[0] > 2:
         for multi_class in ("ovr", "ovo"):
-            assert_parity(skm.roc_auc_score, mm.roc_auc_score, labels, proba,
-                          multi_class=multi_class)
+            assert_parity(
+                skm.roc_auc_score, mm.roc_auc_score, labels, proba, multi_class=multi_class
+            )
     indicator = (rng.random((n, k)) < 0.4).astype(np.int64)
     indicator[:, 0] = y_true
     scores = np.column_stack([y_score.astype(np.float64)] + [rng.integers(0, 3, n) / 2] * (k - 1))
     for average in ("micro", "macro", "weighted", None):
         assert_parity(skm.roc_auc_score, mm.roc_auc_score, indicator, scores, average=average)
-        assert_parity(skm.average_precision_score, mm.average_precision_score, indicator, scores,
-                      average=average)
+        assert_parity(
+            skm.average_precision_score,
+            mm.average_precision_score,
+            indicator,
+            scores,
+            average=average,
+        )

@@ -40,8 +40,11 @@ def pycocotools_eval(coco_gt: dict, detections: list[dict]) -> COCOeval:
             dt = gt.loadRes(copy.deepcopy(detections))
         else:  # loadRes cannot take an empty list; an empty result set is still a valid evaluation
             dt = COCO()
-            dt.dataset = {"images": list(coco_gt["images"]), "categories": copy.deepcopy(coco_gt["categories"]),
-                          "annotations": []}
+            dt.dataset = {
+                "images": list(coco_gt["images"]),
+                "categories": copy.deepcopy(coco_gt["categories"]),
+                "annotations": [],
+            }
             dt.createIndex()
         evaluator = COCOeval(gt, dt, iouType="bbox")
         evaluator.evaluate()
@@ -102,11 +105,19 @@ def coco_sets(draw):
         boxes = box(n, scale)
         for b in boxes:
             kind = rng.integers(0, 6)
-            area = {0: b[2] * b[3], 1: 32.0**2, 2: 96.0**2}.get(kind, b[2] * b[3] * rng.uniform(0.4, 1.0))
-            annotations.append({
-                "id": len(annotations) + 1, "image_id": img, "category_id": int(rng.choice(cat_ids)),
-                "bbox": b.tolist(), "area": float(area), "iscrowd": int(rng.random() < p_crowd),
-            })
+            area = {0: b[2] * b[3], 1: 32.0**2, 2: 96.0**2}.get(
+                kind, b[2] * b[3] * rng.uniform(0.4, 1.0)
+            )
+            annotations.append(
+                {
+                    "id": len(annotations) + 1,
+                    "image_id": img,
+                    "category_id": int(rng.choice(cat_ids)),
+                    "bbox": b.tolist(),
+                    "area": float(area),
+                    "iscrowd": int(rng.random() < p_crowd),
+                }
+            )
     if draw(st.booleans()):
         ids = rng.permutation(np.arange(1, len(annotations) + 1) * 7)
         for a, i in zip(annotations, ids):
@@ -127,7 +138,9 @@ def coco_sets(draw):
             detections.append({"image_id": a["image_id"], "category_id": cat, "bbox": b.tolist()})
     for img in img_ids:  # background false positives
         for b in box(int(rng.integers(0, 4)), scale):
-            detections.append({"image_id": img, "category_id": int(rng.choice(cat_ids)), "bbox": b.tolist()})
+            detections.append(
+                {"image_id": img, "category_id": int(rng.choice(cat_ids)), "bbox": b.tolist()}
+            )
     if crowded:
         img, cat = int(rng.choice(img_ids)), int(rng.choice(cat_ids))
         for b in box(int(rng.integers(101, 140)), scale):
@@ -161,8 +174,11 @@ def _gt(annotations, n_img=1, cats=(1,)):
         a.setdefault("category_id", 1)
         a.setdefault("iscrowd", 0)
         a.setdefault("area", a["bbox"][2] * a["bbox"][3])
-    return {"images": [{"id": i + 1} for i in range(n_img)], "categories": [{"id": c} for c in cats],
-            "annotations": annotations}
+    return {
+        "images": [{"id": i + 1} for i in range(n_img)],
+        "categories": [{"id": c} for c in cats],
+        "annotations": annotations,
+    }
 
 
 def _det(bbox, score, image_id=1, category_id=1):
@@ -185,7 +201,9 @@ def test_duplicates_are_false_positives():
 
 def test_crowd_absorbs_detections_and_is_never_a_miss():
     gt = _gt([{"bbox": [0, 0, 100, 100], "iscrowd": 1}, {"bbox": [200, 200, 40, 40]}])
-    inside = [_det([x, 10, 20, 20], 0.9 - x / 1000) for x in range(0, 80, 10)]  # all inside the crowd
+    inside = [
+        _det([x, 10, 20, 20], 0.9 - x / 1000) for x in range(0, 80, 10)
+    ]  # all inside the crowd
     r = assert_same_as_pycocotools(gt, inside + [_det([200, 200, 40, 40], 0.1)])
     assert r["AP"] == pytest.approx(1.0)  # the crowd neither rewards nor penalises
 
@@ -209,7 +227,9 @@ def test_ignored_detections_use_up_max_dets():
 
 def test_category_without_ground_truth_is_minus_one():
     gt = _gt([{"bbox": [0, 0, 40, 40]}], cats=(1, 2, 3))
-    r = assert_same_as_pycocotools(gt, [_det([0, 0, 40, 40], 0.9), _det([0, 0, 40, 40], 0.9, category_id=2)])
+    r = assert_same_as_pycocotools(
+        gt, [_det([0, 0, 40, 40], 0.9), _det([0, 0, 40, 40], 0.9, category_id=2)]
+    )
     assert r["AP_per_class"][2] == -1.0 and r["AP_per_class"][3] == -1.0
     assert (r["precision"][:, :, 1:] == -1).all()
     assert r["AP"] == pytest.approx(1.0)  # left out of the mean, not counted as 0
@@ -217,23 +237,33 @@ def test_category_without_ground_truth_is_minus_one():
 
 def test_images_without_ground_truth_or_detections():
     gt = _gt([{"bbox": [0, 0, 40, 40]}], n_img=4)
-    assert_same_as_pycocotools(gt, [_det([0, 0, 40, 40], 0.9), _det([0, 0, 40, 40], 0.95, image_id=3)])
+    assert_same_as_pycocotools(
+        gt, [_det([0, 0, 40, 40], 0.9), _det([0, 0, 40, 40], 0.95, image_id=3)]
+    )
 
 
 def test_iou_exactly_on_thresholds():
     """IoU 0.5 and 0.75 exactly (integer boxes): >= counts, as in pycocotools."""
     gt = _gt([{"bbox": [0, 0, 40, 40]}, {"bbox": [100, 0, 40, 40]}])
-    dets = [_det([0, 0, 40, 20], 0.9),  # IoU 0.5
-            _det([100, 0, 40, 30], 0.8)]  # IoU 0.75
+    dets = [
+        _det([0, 0, 40, 20], 0.9),  # IoU 0.5
+        _det([100, 0, 40, 30], 0.8),
+    ]  # IoU 0.75
     r = assert_same_as_pycocotools(gt, dets)
     # At 0.75 only the second detection counts: precision 1/2 up to recall 1/2 → 51 of 101 points.
     assert r["AP50"] == pytest.approx(1.0) and r["AP75"] == pytest.approx(51 * 0.5 / 101)
 
 
 def test_tied_scores_across_images_keep_image_order():
-    gt = _gt([{"bbox": [0, 0, 40, 40], "image_id": 2}, {"bbox": [0, 0, 40, 40], "image_id": 1}], n_img=3)
-    dets = [_det([0, 0, 40, 40], 0.5, image_id=2), _det([90, 90, 40, 40], 0.5, image_id=3),
-            _det([90, 90, 40, 40], 0.5, image_id=1), _det([0, 0, 40, 40], 0.5, image_id=1)]
+    gt = _gt(
+        [{"bbox": [0, 0, 40, 40], "image_id": 2}, {"bbox": [0, 0, 40, 40], "image_id": 1}], n_img=3
+    )
+    dets = [
+        _det([0, 0, 40, 40], 0.5, image_id=2),
+        _det([90, 90, 40, 40], 0.5, image_id=3),
+        _det([90, 90, 40, 40], 0.5, image_id=1),
+        _det([0, 0, 40, 40], 0.5, image_id=1),
+    ]
     assert_same_as_pycocotools(gt, dets)
 
 
@@ -266,8 +296,12 @@ def test_per_class_ap_agrees_with_the_curve_kernel():
         n_pos = int(m["npig"][k, 0])
         if n_pos == 0:
             continue
-        counted = (m["cat"] == k) & (m["tp"][:, 0, 0] | m["fp"][:, 0, 0])  # area 'all', IoU 0.5, rank < 100
-        ap = detection_average_precision(m["score"][counted], m["tp"][counted, 0, 0], n_pos, method="coco")
+        counted = (m["cat"] == k) & (
+            m["tp"][:, 0, 0] | m["fp"][:, 0, 0]
+        )  # area 'all', IoU 0.5, rank < 100
+        ap = detection_average_precision(
+            m["score"][counted], m["tp"][counted, 0, 0], n_pos, method="coco"
+        )
         assert abs(ap - result["precision"][0, :, k, 0, 2].mean()) <= 1e-12
 
 
@@ -275,19 +309,47 @@ def _fixed_dataset():
     rng = np.random.default_rng(7)
     anns, dets = [], []
     for i in range(60):
-        x, y, w, h = rng.uniform(0, 300), rng.uniform(0, 300), rng.uniform(5, 120), rng.uniform(5, 120)
+        x, y, w, h = (
+            rng.uniform(0, 300),
+            rng.uniform(0, 300),
+            rng.uniform(5, 120),
+            rng.uniform(5, 120),
+        )
         cat = int(rng.integers(1, 4))
-        anns.append({"id": i + 1, "image_id": int(rng.integers(1, 11)), "category_id": cat,
-                     "bbox": [x, y, w, h], "area": w * h, "iscrowd": 0})
+        anns.append(
+            {
+                "id": i + 1,
+                "image_id": int(rng.integers(1, 11)),
+                "category_id": cat,
+                "bbox": [x, y, w, h],
+                "area": w * h,
+                "iscrowd": 0,
+            }
+        )
         for _ in range(int(rng.integers(0, 3))):
             j = rng.normal(0, 0.1, 4) * [w, h, w, h]
-            dets.append(_det([x + j[0], y + j[1], w + j[2], h + j[3]], float(rng.random()),
-                             anns[-1]["image_id"], cat))
+            dets.append(
+                _det(
+                    [x + j[0], y + j[1], w + j[2], h + j[3]],
+                    float(rng.random()),
+                    anns[-1]["image_id"],
+                    cat,
+                )
+            )
     for _ in range(40):
-        dets.append(_det([*rng.uniform(0, 300, 2), *rng.uniform(5, 100, 2)], float(rng.random()),
-                         int(rng.integers(1, 11)), int(rng.integers(1, 4))))
-    return {"images": [{"id": i} for i in range(1, 11)], "categories": [{"id": c} for c in (1, 2, 3)],
-            "annotations": anns}, dets
+        dets.append(
+            _det(
+                [*rng.uniform(0, 300, 2), *rng.uniform(5, 100, 2)],
+                float(rng.random()),
+                int(rng.integers(1, 11)),
+                int(rng.integers(1, 4)),
+            )
+        )
+    return {
+        "images": [{"id": i} for i in range(1, 11)],
+        "categories": [{"id": c} for c in (1, 2, 3)],
+        "annotations": anns,
+    }, dets
 
 
 def test_fixed_dataset_parity_and_result_layout():
@@ -321,32 +383,83 @@ def _with(dets=None, **gt_changes):
 @pytest.mark.parametrize(
     "args, error, message",
     [
-        (_with([{"image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1], "scores": 0.5}]), ValueError,
-         r"detections\[0\] .* has no key 'score'.*'scores' should be 'score'"),
-        (_with([{"image_id": 1, "category_id": 1, "box": [0, 0, 1, 1], "score": 0.5}]), ValueError,
-         r"'box' should be 'bbox'"),
-        (_with([_det([0, 0, 1, 1], 0.5), _det([0, 0, -1, 1], 0.5)]), ValueError,
-         r"detections\[1\] \(image_id=1, category_id=1, score=0.5\) .* negative width"),
+        (
+            _with([{"image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1], "scores": 0.5}]),
+            ValueError,
+            r"detections\[0\] .* has no key 'score'.*'scores' should be 'score'",
+        ),
+        (
+            _with([{"image_id": 1, "category_id": 1, "box": [0, 0, 1, 1], "score": 0.5}]),
+            ValueError,
+            r"'box' should be 'bbox'",
+        ),
+        (
+            _with([_det([0, 0, 1, 1], 0.5), _det([0, 0, -1, 1], 0.5)]),
+            ValueError,
+            r"detections\[1\] \(image_id=1, category_id=1, score=0.5\) .* negative width",
+        ),
         (_with([_det([0, 0, 1, np.nan], 0.5)]), ValueError, r"detections\[0\].*NaN or inf"),
         (_with([_det([0, 0, 1], 0.5)]), ValueError, r"detections\[0\].*expected 4 numbers"),
         (_with([_det([0, 0, 1, 1], float("nan"))]), ValueError, r"detections\[0\].*NaN score"),
         (_with([_det([0, 0, 1, 1], "high")]), ValueError, r"detections\[0\].*score='high'"),
-        (_with([_det([0, 0, 1, 1], 0.5, image_id=9)]), ValueError,
-         r"detections\[0\] .* image_id=9, which is not in coco_gt\['images'\]"),
-        (_with([_det([0, 0, 1, 1], 0.5, category_id=7)]), ValueError,
-         r"category_id=7, which is not in coco_gt\['categories'\]"),
+        (
+            _with([_det([0, 0, 1, 1], 0.5, image_id=9)]),
+            ValueError,
+            r"detections\[0\] .* image_id=9, which is not in coco_gt\['images'\]",
+        ),
+        (
+            _with([_det([0, 0, 1, 1], 0.5, category_id=7)]),
+            ValueError,
+            r"category_id=7, which is not in coco_gt\['categories'\]",
+        ),
         (_with(["not a dict"]), TypeError, r"detections\[0\] must be a dict"),
-        (_with(annotations=[{"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1]}]), ValueError,
-         r"coco_gt\['annotations'\]\[0\] \(id=1, image_id=1, category_id=1\) has no key 'area'"),
-        (_with(annotations=[{"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, -1, 1], "area": 1}]),
-         ValueError, r"coco_gt\['annotations'\]\[0\].*negative width"),
-        (_with(annotations=[{"id": 1, "image_id": 5, "category_id": 1, "bbox": [0, 0, 1, 1], "area": 1}]),
-         ValueError, r"image_id=5, which is not in coco_gt\['images'\]"),
-        (_with(annotations=[{"id": 3, "image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1], "area": 1}] * 2),
-         ValueError, r"ids must be unique: records \[0, 1\] share id=3"),
-        (_with(annotations=[{"id": 3, "image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1], "area": -2}]),
-         ValueError, r"area=-2"),
-        (({"images": [], "annotation": [], "categories": []}, []), ValueError, r"no 'annotations' list \(found 'annotation'\)"),
+        (
+            _with(annotations=[{"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1]}]),
+            ValueError,
+            r"coco_gt\['annotations'\]\[0\] \(id=1, image_id=1, category_id=1\) has no key 'area'",
+        ),
+        (
+            _with(
+                annotations=[
+                    {"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, -1, 1], "area": 1}
+                ]
+            ),
+            ValueError,
+            r"coco_gt\['annotations'\]\[0\].*negative width",
+        ),
+        (
+            _with(
+                annotations=[
+                    {"id": 1, "image_id": 5, "category_id": 1, "bbox": [0, 0, 1, 1], "area": 1}
+                ]
+            ),
+            ValueError,
+            r"image_id=5, which is not in coco_gt\['images'\]",
+        ),
+        (
+            _with(
+                annotations=[
+                    {"id": 3, "image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1], "area": 1}
+                ]
+                * 2
+            ),
+            ValueError,
+            r"ids must be unique: records \[0, 1\] share id=3",
+        ),
+        (
+            _with(
+                annotations=[
+                    {"id": 3, "image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1], "area": -2}
+                ]
+            ),
+            ValueError,
+            r"area=-2",
+        ),
+        (
+            ({"images": [], "annotation": [], "categories": []}, []),
+            ValueError,
+            r"no 'annotations' list \(found 'annotation'\)",
+        ),
         ((["not a dict"], []), TypeError, "coco_gt must be a COCO ground-truth dict"),
         ((GOOD_GT, {"image_id": 1}), TypeError, "detections must be a list of dicts"),
     ],
@@ -357,5 +470,7 @@ def test_bad_input(args, error, message):
 
 
 def test_unknown_iou_type():
-    with pytest.raises(ValueError, match=r"iou_type must be one of \['bbox', 'segm', 'keypoints'\]; got 'mask'"):
+    with pytest.raises(
+        ValueError, match=r"iou_type must be one of \['bbox', 'segm', 'keypoints'\]; got 'mask'"
+    ):
         evaluate_coco(GOOD_GT, [], iou_type="mask")

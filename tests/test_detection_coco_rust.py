@@ -72,22 +72,46 @@ def _box_set(seed: int) -> tuple[dict, list[dict]]:
     anns, dets = [], []
     for img in range(1, 21):
         for _ in range(int(rng.integers(0, 8))):
-            w, h = float(np.exp(rng.uniform(np.log(4), np.log(120)))), float(np.exp(rng.uniform(np.log(4), np.log(120))))
+            w, h = (
+                float(np.exp(rng.uniform(np.log(4), np.log(120)))),
+                float(np.exp(rng.uniform(np.log(4), np.log(120)))),
+            )
             x, y = float(rng.uniform(0, W)), float(rng.uniform(0, H))
             cat = int(rng.integers(1, 4))
-            anns.append({"id": len(anns) + 1, "image_id": img, "category_id": cat, "bbox": [x, y, w, h],
-                         "area": w * h * float(rng.uniform(0.5, 1)), "iscrowd": int(rng.random() < 0.05)})
+            anns.append(
+                {
+                    "id": len(anns) + 1,
+                    "image_id": img,
+                    "category_id": cat,
+                    "bbox": [x, y, w, h],
+                    "area": w * h * float(rng.uniform(0.5, 1)),
+                    "iscrowd": int(rng.random() < 0.05),
+                }
+            )
             for _ in range(int(rng.integers(0, 4))):
                 j = rng.normal(0, 0.15, 4)
-                dets.append({"image_id": img, "category_id": cat if rng.random() > 0.1 else int(rng.integers(1, 4)),
-                             "bbox": [x + j[0] * w, y + j[1] * h, w * np.exp(j[2]), h * np.exp(j[3])],
-                             "score": round(float(rng.random()), 1)})  # one decimal: many ties
+                dets.append(
+                    {
+                        "image_id": img,
+                        "category_id": cat if rng.random() > 0.1 else int(rng.integers(1, 4)),
+                        "bbox": [x + j[0] * w, y + j[1] * h, w * np.exp(j[2]), h * np.exp(j[3])],
+                        "score": round(float(rng.random()), 1),
+                    }
+                )  # one decimal: many ties
         for _ in range(int(rng.integers(0, 5))):
-            dets.append({"image_id": img, "category_id": int(rng.integers(1, 4)),
-                         "bbox": [*rng.uniform(0, 100, 2).tolist(), *rng.uniform(2, 60, 2).tolist()],
-                         "score": round(float(rng.random()), 1)})
-    gt = {"images": _images(20), "categories": [{"id": c, "name": f"c{c}"} for c in (1, 2, 3)],
-          "annotations": anns}
+            dets.append(
+                {
+                    "image_id": img,
+                    "category_id": int(rng.integers(1, 4)),
+                    "bbox": [*rng.uniform(0, 100, 2).tolist(), *rng.uniform(2, 60, 2).tolist()],
+                    "score": round(float(rng.random()), 1),
+                }
+            )
+    gt = {
+        "images": _images(20),
+        "categories": [{"id": c, "name": f"c{c}"} for c in (1, 2, 3)],
+        "annotations": anns,
+    }
     return gt, [dict(d, bbox=[float(v) for v in d["bbox"]]) for d in dets]
 
 
@@ -110,23 +134,54 @@ def _segm_set(seed: int) -> tuple[dict, list[dict]]:
     anns, dets = [], []
     for img in range(1, 13):
         for _ in range(int(rng.integers(0, 6))):
-            poly = _polygon(rng, rng.uniform(0, W), rng.uniform(0, H), float(np.exp(rng.uniform(np.log(3), np.log(60)))))
+            poly = _polygon(
+                rng,
+                rng.uniform(0, W),
+                rng.uniform(0, H),
+                float(np.exp(rng.uniform(np.log(3), np.log(60)))),
+            )
             crowd = rng.random() < 0.08
             cat = int(rng.integers(1, 3))
             merged = coco_mask.merge(coco_mask.frPyObjects([poly], H, W))
-            anns.append({"id": len(anns) + 1, "image_id": img, "category_id": cat,
-                         "segmentation": _rle(poly) if crowd else [poly], "iscrowd": int(crowd),
-                         "area": float(coco_mask.area(merged)), "bbox": coco_mask.toBbox(merged).tolist()})
+            anns.append(
+                {
+                    "id": len(anns) + 1,
+                    "image_id": img,
+                    "category_id": cat,
+                    "segmentation": _rle(poly) if crowd else [poly],
+                    "iscrowd": int(crowd),
+                    "area": float(coco_mask.area(merged)),
+                    "bbox": coco_mask.toBbox(merged).tolist(),
+                }
+            )
             for _ in range(int(rng.integers(0, 3))):
-                noisy = (np.asarray(poly) + rng.normal(0, 2.0, len(poly))).clip(0, min(H, W) - 1).tolist()
-                dets.append({"image_id": img, "category_id": cat, "segmentation": _rle(noisy),
-                             "score": round(float(rng.random()), 1)})
+                noisy = (
+                    (np.asarray(poly) + rng.normal(0, 2.0, len(poly)))
+                    .clip(0, min(H, W) - 1)
+                    .tolist()
+                )
+                dets.append(
+                    {
+                        "image_id": img,
+                        "category_id": cat,
+                        "segmentation": _rle(noisy),
+                        "score": round(float(rng.random()), 1),
+                    }
+                )
         for _ in range(int(rng.integers(0, 3))):
-            dets.append({"image_id": img, "category_id": int(rng.integers(1, 3)),
-                         "segmentation": _rle(_polygon(rng, rng.uniform(0, W), rng.uniform(0, H), 10.0)),
-                         "score": round(float(rng.random()), 1)})
-    gt = {"images": _images(12), "categories": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}],
-          "annotations": anns}
+            dets.append(
+                {
+                    "image_id": img,
+                    "category_id": int(rng.integers(1, 3)),
+                    "segmentation": _rle(_polygon(rng, rng.uniform(0, W), rng.uniform(0, H), 10.0)),
+                    "score": round(float(rng.random()), 1),
+                }
+            )
+    gt = {
+        "images": _images(12),
+        "categories": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}],
+        "annotations": anns,
+    }
     return gt, dets
 
 
@@ -138,20 +193,44 @@ def _keypoint_set(seed: int) -> tuple[dict, list[dict]]:
             x, y = float(rng.uniform(0, W - 40)), float(rng.uniform(0, H - 60))
             w, h = float(rng.uniform(10, 60)), float(rng.uniform(20, 80))
             xy = np.stack([x + rng.uniform(0, w, 17), y + rng.uniform(0, h, 17)], axis=1)
-            v = rng.choice([0, 1, 2], 17, p=[0.3, 0.2, 0.5]) * (rng.random() > 0.1)  # some with none
+            v = rng.choice([0, 1, 2], 17, p=[0.3, 0.2, 0.5]) * (
+                rng.random() > 0.1
+            )  # some with none
             area = w * h * float(rng.uniform(0.4, 0.8))
-            anns.append({"id": len(anns) + 1, "image_id": img, "category_id": 1,
-                         "keypoints": np.column_stack([np.where(v[:, None] > 0, xy, 0.0), v]).reshape(-1).tolist(),
-                         "num_keypoints": int((v > 0).sum()), "area": area, "bbox": [x, y, w, h],
-                         "iscrowd": int(rng.random() < 0.05)})
+            anns.append(
+                {
+                    "id": len(anns) + 1,
+                    "image_id": img,
+                    "category_id": 1,
+                    "keypoints": np.column_stack([np.where(v[:, None] > 0, xy, 0.0), v])
+                    .reshape(-1)
+                    .tolist(),
+                    "num_keypoints": int((v > 0).sum()),
+                    "area": area,
+                    "bbox": [x, y, w, h],
+                    "iscrowd": int(rng.random() < 0.05),
+                }
+            )
             for _ in range(int(rng.integers(0, 3))):
                 d = xy + rng.normal(0, 0.08 * np.sqrt(area), xy.shape)
-                dets.append({"image_id": img, "category_id": 1, "score": round(float(rng.random()), 1),
-                             "keypoints": np.column_stack([d, np.ones(17)]).reshape(-1).tolist()})
+                dets.append(
+                    {
+                        "image_id": img,
+                        "category_id": 1,
+                        "score": round(float(rng.random()), 1),
+                        "keypoints": np.column_stack([d, np.ones(17)]).reshape(-1).tolist(),
+                    }
+                )
         for _ in range(int(rng.integers(0, 3))):
             d = rng.uniform(0, 1, (17, 2)) * [W, H]
-            dets.append({"image_id": img, "category_id": 1, "score": round(float(rng.random()), 1),
-                         "keypoints": np.column_stack([d, np.ones(17)]).reshape(-1).tolist()})
+            dets.append(
+                {
+                    "image_id": img,
+                    "category_id": 1,
+                    "score": round(float(rng.random()), 1),
+                    "keypoints": np.column_stack([d, np.ones(17)]).reshape(-1).tolist(),
+                }
+            )
     gt = {"images": _images(15), "categories": [{"id": 1, "name": "person"}], "annotations": anns}
     return gt, dets
 
@@ -164,7 +243,8 @@ SETS = {"bbox": _box_set, "segm": _segm_set, "keypoints": _keypoint_set}
 def test_evaluate_coco_equals_hotcoco_and_ultrafast_bit_for_bit(tmp_path, iou_type, seed):
     coco_gt, detections = SETS[iou_type](seed)
     assert detections and coco_gt["annotations"]
-    ours = evaluate_coco(json.loads(json.dumps(coco_gt)), json.loads(json.dumps(detections)),
-                         iou_type=iou_type)["stats"]
+    ours = evaluate_coco(
+        json.loads(json.dumps(coco_gt)), json.loads(json.dumps(detections)), iou_type=iou_type
+    )["stats"]
     for name, theirs in _rust_stats(tmp_path, coco_gt, detections, iou_type).items():
         np.testing.assert_array_equal(ours, theirs, err_msg=f"{name}, {iou_type}, seed {seed}")

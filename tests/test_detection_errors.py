@@ -50,16 +50,24 @@ def scenes(draw, crowd=True, ties=True, crowded=True):
 
     def box(n):
         if grid:
-            return np.hstack([rng.integers(0, 10, (n, 2)) * 4, rng.integers(1, 6, (n, 2)) * 4]).astype(float)
+            return np.hstack(
+                [rng.integers(0, 10, (n, 2)) * 4, rng.integers(1, 6, (n, 2)) * 4]
+            ).astype(float)
         return np.hstack([rng.uniform(0, 60, (n, 2)), rng.uniform(2, 30, (n, 2))])
 
     annotations = []
     for img in img_ids:
         for b in box(int(rng.poisson(gt_rate))):
-            annotations.append({
-                "id": len(annotations) + 1, "image_id": img, "category_id": int(rng.choice(cat_ids)),
-                "bbox": b.tolist(), "area": float(b[2] * b[3]), "iscrowd": int(rng.random() < p_crowd),
-            })
+            annotations.append(
+                {
+                    "id": len(annotations) + 1,
+                    "image_id": img,
+                    "category_id": int(rng.choice(cat_ids)),
+                    "bbox": b.tolist(),
+                    "area": float(b[2] * b[3]),
+                    "iscrowd": int(rng.random() < p_crowd),
+                }
+            )
     if draw(st.booleans()):  # unordered, non-contiguous ids
         for a, i in zip(annotations, rng.permutation(len(annotations)) * 3 + 5):
             a["id"] = int(i)
@@ -76,7 +84,9 @@ def scenes(draw, crowd=True, ties=True, crowded=True):
             detections.append({"image_id": a["image_id"], "category_id": cat, "bbox": b.tolist()})
     for img in img_ids:  # background boxes
         for b in box(int(rng.integers(0, 4))):
-            detections.append({"image_id": img, "category_id": int(rng.choice(cat_ids)), "bbox": b.tolist()})
+            detections.append(
+                {"image_id": img, "category_id": int(rng.choice(cat_ids)), "bbox": b.tolist()}
+            )
     if crowded and draw(st.integers(0, 9)) == 0:  # > 100 in one (image, category)
         img, cat = int(rng.choice(img_ids)), int(rng.choice(cat_ids))
         for b in box(int(rng.integers(101, 115))):
@@ -85,8 +95,11 @@ def scenes(draw, crowd=True, ties=True, crowded=True):
     for d, s in zip(detections, scores):
         d["score"] = float(s)
     detections = [detections[i] for i in rng.permutation(len(detections))]
-    gt = {"images": [{"id": i} for i in img_ids], "categories": [{"id": c} for c in cat_ids],
-          "annotations": annotations}
+    gt = {
+        "images": [{"id": i} for i in img_ids],
+        "categories": [{"id": c} for c in cat_ids],
+        "annotations": annotations,
+    }
     return gt, detections
 
 
@@ -140,14 +153,18 @@ def brute_breakdown(gt, dets, t_f=0.5, t_b=0.1):
     taken = [False] * len(anns)
     for img in img_index:
         for c in cats:
-            ds = sorted((i for i, d in enumerate(dets) if d["image_id"] == img and d["category_id"] == c),
-                        key=lambda i: -dets[i]["score"])[:100]
+            ds = sorted(
+                (i for i, d in enumerate(dets) if d["image_id"] == img and d["category_id"] == c),
+                key=lambda i: -dets[i]["score"],
+            )[:100]
             gs = [j for j, a in enumerate(anns) if a["image_id"] == img and a["category_id"] == c]
             for i in ds:
                 best, best_iou = -1, -1.0
                 for want_ignored in (False, True):
                     for j in gs:
-                        if ignore[j] != want_ignored or (taken[j] and not anns[j].get("iscrowd", 0)):
+                        if ignore[j] != want_ignored or (
+                            taken[j] and not anns[j].get("iscrowd", 0)
+                        ):
                             continue
                         v = iou(dets[i]["bbox"], anns[j]["bbox"], bool(anns[j].get("iscrowd", 0)))
                         if v >= thr and v >= best_iou:  # a tie goes to the later annotation
@@ -210,7 +227,10 @@ def brute_breakdown(gt, dets, t_f=0.5, t_b=0.1):
             ann_cause.append("detected")
         else:
             ann_cause.append("recoverable" if j in best_fixer else "missed")
-    npos = {c: sum(1 for j, a in enumerate(anns) if a["category_id"] == c and not ignore[j]) for c in cats}
+    npos = {
+        c: sum(1 for j, a in enumerate(anns) if a["category_id"] == c and not ignore[j])
+        for c in cats
+    }
 
     def ap(fix):
         points, n = {}, dict(npos)
@@ -222,12 +242,15 @@ def brute_breakdown(gt, dets, t_f=0.5, t_b=0.1):
             elif s in CAUSES:
                 if s == fix and s in ("localisation", "classification"):
                     if best_fixer.get(target[i]) == i:
-                        points.setdefault(anns[target[i]]["category_id"], []).append(point + (True,))
+                        points.setdefault(anns[target[i]]["category_id"], []).append(
+                            point + (True,)
+                        )
                 elif s != fix and fix != "false_positives":
                     points.setdefault(d["category_id"], []).append(point + (False,))
         for j, a in enumerate(anns):
             if (fix == "missed" and ann_cause[j] == "missed") or (
-                    fix == "false_negatives" and ann_cause[j] in ("missed", "recoverable")):
+                fix == "false_negatives" and ann_cause[j] in ("missed", "recoverable")
+            ):
                 n[a["category_id"]] -= 1
         fixed = coco_ap(points, n)
         return fixed if fixed != -1.0 or fix is None else base
@@ -238,7 +261,9 @@ def brute_breakdown(gt, dets, t_f=0.5, t_b=0.1):
         "AP": base,
         "delta_AP": {c: ap(c) - base for c in CAUSES},
         "delta_AP_special": {c: ap(c) - base for c in ("false_positives", "false_negatives")},
-        "counts": {c: status.count(c) if c != "missed" else ann_cause.count("missed") for c in CAUSES},
+        "counts": {
+            c: status.count(c) if c != "missed" else ann_cause.count("missed") for c in CAUSES
+        },
         "detection_cause": status,
         "detection_target": target,
         "annotation_cause": ann_cause,
@@ -283,7 +308,10 @@ def fixed_dataset(gt, dets, r, cause):
     if cause in ("localisation", "classification"):
         best = {}
         for i in range(len(dets)):
-            if causes[i] in ("localisation", "classification") and r["annotation_cause"][targets[i]] == "recoverable":
+            if (
+                causes[i] in ("localisation", "classification")
+                and r["annotation_cause"][targets[i]] == "recoverable"
+            ):
                 j = targets[i]
                 if j not in best or dets[i]["score"] > dets[best[j]]["score"]:
                     best[j] = i
@@ -296,7 +324,9 @@ def fixed_dataset(gt, dets, r, cause):
                 else:
                     keep[i] = False
     elif cause == "missed":
-        gt["annotations"] = [a for a, c in zip(gt["annotations"], r["annotation_cause"]) if c != "missed"]
+        gt["annotations"] = [
+            a for a, c in zip(gt["annotations"], r["annotation_cause"]) if c != "missed"
+        ]
     else:
         keep = [c != cause for c in causes]
     return gt, [d for d, k in zip(dets, keep) if k]
@@ -360,7 +390,11 @@ def test_agrees_with_tidecv(scene):
     ap, delta, counts = tidecv_breakdown(gt, dets)
     assert ours["AP"] == pytest.approx(ap, abs=1e-9)
     assert ours["counts"] == counts
-    missed_cats = {a["category_id"] for a, c in zip(gt["annotations"], ours["annotation_cause"]) if c != "missed"}
+    missed_cats = {
+        a["category_id"]
+        for a, c in zip(gt["annotations"], ours["annotation_cause"])
+        if c != "missed"
+    }
     for cause in CAUSES:
         if cause == "missed" and missed_cats != cats_with_gt:
             continue  # a category whose objects are all missed: emptied by the fix (see above)
@@ -375,26 +409,40 @@ def test_agrees_with_tidecv(scene):
 def _scene(anns, dets, cats=(1, 2), images=(1, 2)):
     annotations = []
     for i, (img, cat, box, *crowd) in enumerate(anns):
-        annotations.append({"id": i + 1, "image_id": img, "category_id": cat, "bbox": box,
-                            "area": box[2] * box[3], "iscrowd": crowd[0] if crowd else 0})
-    gt = {"images": [{"id": i} for i in images], "categories": [{"id": c} for c in cats],
-          "annotations": annotations}
+        annotations.append(
+            {
+                "id": i + 1,
+                "image_id": img,
+                "category_id": cat,
+                "bbox": box,
+                "area": box[2] * box[3],
+                "iscrowd": crowd[0] if crowd else 0,
+            }
+        )
+    gt = {
+        "images": [{"id": i} for i in images],
+        "categories": [{"id": c} for c in cats],
+        "annotations": annotations,
+    }
     return gt, [{"image_id": i, "category_id": c, "bbox": b, "score": s} for i, c, b, s in dets]
 
 
 OBJ = [0, 0, 10, 10]
 
 
-@pytest.mark.parametrize("det, cause, target", [
-    ((1, 2, OBJ, 0.7), "classification", 0),  # right place, wrong label
-    ((1, 1, [5, 0, 10, 10], 0.7), "localisation", 0),  # IoU 1/3
-    ((1, 1, [4, 0, 10, 10], 0.7), "localisation", 0),  # IoU 6/14: below 0.5
-    ((1, 1, OBJ, 0.7), "duplicate", 0),  # the object is already taken by the 0.9 detection
-    ((1, 2, [6, 0, 10, 10], 0.7), "both", -1),  # wrong label, IoU 0.25 with the other class
-    ((1, 1, [30, 30, 5, 5], 0.7), "background", -1),  # overlaps nothing
-    ((2, 1, OBJ, 0.7), "background", -1),  # an image without objects
-    ((1, 1, [9, 0, 10, 10], 0.7), "background", -1),  # IoU 10/190 <= 0.1
-])
+@pytest.mark.parametrize(
+    "det, cause, target",
+    [
+        ((1, 2, OBJ, 0.7), "classification", 0),  # right place, wrong label
+        ((1, 1, [5, 0, 10, 10], 0.7), "localisation", 0),  # IoU 1/3
+        ((1, 1, [4, 0, 10, 10], 0.7), "localisation", 0),  # IoU 6/14: below 0.5
+        ((1, 1, OBJ, 0.7), "duplicate", 0),  # the object is already taken by the 0.9 detection
+        ((1, 2, [6, 0, 10, 10], 0.7), "both", -1),  # wrong label, IoU 0.25 with the other class
+        ((1, 1, [30, 30, 5, 5], 0.7), "background", -1),  # overlaps nothing
+        ((2, 1, OBJ, 0.7), "background", -1),  # an image without objects
+        ((1, 1, [9, 0, 10, 10], 0.7), "background", -1),  # IoU 10/190 <= 0.1
+    ],
+)
 def test_one_error_of_each_kind(det, cause, target):
     gt, dets = _scene([(1, 1, OBJ)], [(1, 1, OBJ, 0.9), det])
     r = error_breakdown(gt, dets)
@@ -406,7 +454,9 @@ def test_one_error_of_each_kind(det, cause, target):
 
 def test_iou_exactly_on_the_thresholds_is_localisation():
     # IoU 0.5 with a taken object: TIDE tests localisation (<= t_f) before duplicate
-    gt, dets = _scene([(1, 1, [0, 0, 12, 10])], [(1, 1, [0, 0, 12, 10], 0.9), (1, 1, [4, 0, 12, 10], 0.5)])
+    gt, dets = _scene(
+        [(1, 1, [0, 0, 12, 10])], [(1, 1, [0, 0, 12, 10], 0.9), (1, 1, [4, 0, 12, 10], 0.5)]
+    )
     assert error_breakdown(gt, dets)["detection_cause"][1] == "localisation"
     # IoU exactly 0.1 with the only object: localisation too (t_b <= IoU)
     gt, dets = _scene([(1, 1, [0, 0, 11, 10])], [(1, 1, [9, 0, 11, 10], 0.5)])
@@ -435,9 +485,15 @@ def test_an_object_is_recovered_once_by_its_best_scored_error():
 
 
 def test_fixing_duplicates_and_background_removes_false_positives():
-    gt, dets = _scene([(1, 1, OBJ), (1, 1, [40, 0, 10, 10])],
-                      [(1, 1, OBJ, 0.9), (1, 1, OBJ, 0.8), (1, 1, [80, 80, 5, 5], 0.85),
-                       (1, 1, [40, 0, 10, 10], 0.7)])
+    gt, dets = _scene(
+        [(1, 1, OBJ), (1, 1, [40, 0, 10, 10])],
+        [
+            (1, 1, OBJ, 0.9),
+            (1, 1, OBJ, 0.8),
+            (1, 1, [80, 80, 5, 5], 0.85),
+            (1, 1, [40, 0, 10, 10], 0.7),
+        ],
+    )
     r = error_breakdown(gt, dets)
     assert r["counts"]["duplicate"] == 1 and r["counts"]["background"] == 1
     base = r["AP"]
@@ -464,15 +520,18 @@ def test_input_is_not_modified():
     assert (gt, dets) == before
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    ({"foreground_iou": 0.0}, ValueError, r"foreground_iou must lie in \(0, 1\]"),
-    ({"foreground_iou": 1.5}, ValueError, "foreground_iou must lie in"),
-    ({"background_iou": -0.1}, ValueError, "background_iou must lie in"),
-    ({"background_iou": 0.6}, ValueError, "must not exceed foreground_iou"),
-    ({"background_iou": float("nan")}, TypeError, "background_iou must be a real number"),
-    ({"foreground_iou": "0.5"}, TypeError, "foreground_iou must be a real number"),
-    ({"foreground_iou": True}, TypeError, "foreground_iou must be a real number"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"foreground_iou": 0.0}, ValueError, r"foreground_iou must lie in \(0, 1\]"),
+        ({"foreground_iou": 1.5}, ValueError, "foreground_iou must lie in"),
+        ({"background_iou": -0.1}, ValueError, "background_iou must lie in"),
+        ({"background_iou": 0.6}, ValueError, "must not exceed foreground_iou"),
+        ({"background_iou": float("nan")}, TypeError, "background_iou must be a real number"),
+        ({"foreground_iou": "0.5"}, TypeError, "foreground_iou must be a real number"),
+        ({"foreground_iou": True}, TypeError, "foreground_iou must be a real number"),
+    ],
+)
 def test_bad_thresholds(kwargs, error, message):
     gt, dets = _scene([(1, 1, OBJ)], [(1, 1, OBJ, 0.9)])
     with pytest.raises(error, match=message):

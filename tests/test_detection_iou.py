@@ -75,7 +75,12 @@ def test_box_iou_small_cases():
     [
         ([[0, 0, 1]], [[0, 0, 1, 1]], {}, r"boxes1 must have shape \(n, 4\)"),
         ([[0, 0, 1, 1]], [[5, 0, 1, 1]], {}, r"boxes2 row 0 .* x2 < x1"),
-        ([[0, 0, 1, 1], [0, 0, 1, -1]], [[0, 0, 1, 1]], {"fmt": "xywh"}, r"boxes1 row 1 .* negative height"),
+        (
+            [[0, 0, 1, 1], [0, 0, 1, -1]],
+            [[0, 0, 1, 1]],
+            {"fmt": "xywh"},
+            r"boxes1 row 1 .* negative height",
+        ),
         ([[0, 0, np.nan, 1]], [[0, 0, 1, 1]], {}, "NaN or inf"),
         ([[0, 0, 1, 1]], [[0, 0, 1, 1]], {"fmt": "cxcywh"}, "fmt must be"),
         ([[0, 0, 1, 1]], [[0, 0, 1, 1]], {"iscrowd": [1, 0]}, "iscrowd must hold one flag"),
@@ -123,7 +128,9 @@ def match_problems(draw):
     d, g = draw(st.integers(0, 12)), draw(st.integers(0, 8))
     levels = draw(st.sampled_from([[0.0, 0.5, 0.75, 0.9, 1.0], [0.3, 0.5, 0.55, 0.6], None]))
     ious = rng.choice(levels, (d, g)) if levels else rng.random((d, g))
-    ignore = np.sort(rng.random(g) < draw(st.sampled_from([0.0, 0.3, 0.7])))  # ignored last, as COCO sorts
+    ignore = np.sort(
+        rng.random(g) < draw(st.sampled_from([0.0, 0.3, 0.7]))
+    )  # ignored last, as COCO sorts
     crowd = ignore & (rng.random(g) < 0.5)
     return ious, ignore, crowd
 
@@ -150,7 +157,11 @@ def test_match_detections_rules():
     assert match_detections([[0.55, 0.95]], gt_ignore=[False, True]).tolist() == [0]
     assert match_detections([[0.3, 0.95]], gt_ignore=[False, True]).tolist() == [1]
     # A crowd box absorbs every detection.
-    assert match_detections([[0.6], [0.7], [0.9]], gt_ignore=[True], gt_crowd=[True]).tolist() == [0, 0, 0]
+    assert match_detections([[0.6], [0.7], [0.9]], gt_ignore=[True], gt_crowd=[True]).tolist() == [
+        0,
+        0,
+        0,
+    ]
     # IoU exactly at the threshold counts; the threshold 1.0 is capped at 1 - 1e-10.
     assert match_detections([[0.5]], 0.5).tolist() == [0]
     assert match_detections([[1.0]], 1.0).tolist() == [0]

@@ -35,7 +35,7 @@ def _random_masks(rng: np.random.Generator, h: int, w: int, n: int) -> np.ndarra
         for i in range(n):
             for _ in range(int(rng.integers(1, 4))):
                 y0, x0 = rng.integers(0, h), rng.integers(0, w)
-                out[y0:y0 + rng.integers(1, h + 1), x0:x0 + rng.integers(1, w + 1), i] = True
+                out[y0 : y0 + rng.integers(1, h + 1), x0 : x0 + rng.integers(1, w + 1), i] = True
     return np.asfortranarray(out.astype(np.uint8))
 
 
@@ -86,7 +86,10 @@ def test_iou_and_merge_equal_pycocotools(masks, seed):
     gt = coco_mask.encode(_random_masks(rng, h, w, int(rng.integers(1, 5))))
     crowd = rng.integers(0, 2, len(gt)).tolist()
     ref = coco_mask.iou(dt, gt, crowd)
-    for columns_from in (0, 10**9):  # both ways of counting intersections: column pieces, sorted searches
+    for columns_from in (
+        0,
+        10**9,
+    ):  # both ways of counting intersections: column pieces, sorted searches
         saved, mask._overlap.COLUMNS_FROM = mask._overlap.COLUMNS_FROM, columns_from
         try:
             np.testing.assert_allclose(mask.iou(dt, gt, crowd), ref, rtol=0, atol=1e-12)
@@ -94,9 +97,14 @@ def test_iou_and_merge_equal_pycocotools(masks, seed):
             mask._overlap.COLUMNS_FROM = saved
     # uncompressed counts give the same numbers
     uncompressed = [{"size": r["size"], "counts": _runs(r)} for r in gt]
-    np.testing.assert_allclose(mask.iou(dt, uncompressed, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        mask.iou(dt, uncompressed, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12
+    )
     for intersect in (False, True):
-        assert mask.merge(dt + gt, intersect)["counts"] == coco_mask.merge(dt + gt, int(intersect))["counts"]
+        assert (
+            mask.merge(dt + gt, intersect)["counts"]
+            == coco_mask.merge(dt + gt, int(intersect))["counts"]
+        )
 
 
 def _runs(rle):
@@ -170,7 +178,6 @@ def test_one_pixel_and_iou_extremes():
     assert mask.iou([], [rle]).shape == (0, 1)
 
 
-
 def test_iou_by_columns_of_images_taller_than_int16_rows():
     # Enough pairs per mask for the column pieces, in images of 2**15 + 50 rows with pieces across
     # row 2**15: rows no longer fit the int16 packing, so the int32 one is used; in 500 rows, int16.
@@ -181,11 +188,13 @@ def test_iou_by_columns_of_images_taller_than_int16_rows():
         for s in range(2):
             for i in range(9):
                 for c in range(3):
-                    m[s, y0[s, i, c]:y0[s, i, c] + int(rng.integers(1, 40)), c, i] = 1
+                    m[s, y0[s, i, c] : y0[s, i, c] + int(rng.integers(1, 40)), c, i] = 1
         dt, gt = (coco_mask.encode(np.asfortranarray(m[s])) for s in range(2))
         assert 9 * 9 > mask._overlap.COLUMNS_FROM * 18  # the column path, not the searches
         crowd = [i % 4 == 0 for i in range(9)]
-        np.testing.assert_allclose(mask.iou(dt, gt, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12)
+        np.testing.assert_allclose(
+            mask.iou(dt, gt, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12
+        )
 
 
 @PROPERTY
@@ -198,7 +207,9 @@ def test_bbox_and_area_of_mixed_sizes_and_empty_runs(seed):
     rles = []
     for _ in range(int(rng.integers(1, 6))):
         h, w = int(rng.integers(1, 30)), int(rng.integers(1, 30))
-        cuts = np.sort(rng.integers(1, h * w + 1, int(rng.integers(0, 8))))  # repeated cuts: empty runs
+        cuts = np.sort(
+            rng.integers(1, h * w + 1, int(rng.integers(0, 8)))
+        )  # repeated cuts: empty runs
         counts = np.diff(np.r_[0, cuts, h * w]).tolist()
         if rng.random() < 0.3:
             counts = [0] + counts  # starts with a pixel set
@@ -208,13 +219,24 @@ def test_bbox_and_area_of_mixed_sizes_and_empty_runs(seed):
     np.testing.assert_array_equal(mask.area(rles), coco_mask.area(ref))
 
 
-@pytest.mark.parametrize("h, w, counts", [(1, 5, [2, 0, 3]), (3, 4, [0, 0, 12]), (3, 4, [1, 0, 2, 2, 7]),
-                                          (4, 4, [0, 0, 3, 1, 12]), (4, 4, [5, 4, 7]), (3, 4, [12])])
+@pytest.mark.parametrize(
+    "h, w, counts",
+    [
+        (1, 5, [2, 0, 3]),
+        (3, 4, [0, 0, 12]),
+        (3, 4, [1, 0, 2, 2, 7]),
+        (4, 4, [0, 0, 3, 1, 12]),
+        (4, 4, [5, 4, 7]),
+        (3, 4, [12]),
+    ],
+)
 def test_bbox_skips_runs_of_ones_of_length_zero(h, w, counts):
     """pycocotools (2.0.8+) reads no pixel from an empty run of ones; a mask made only of those gets
     its unsigned arithmetic's wrapped box."""
     rle = {"size": [h, w], "counts": counts}
-    np.testing.assert_array_equal(mask.to_bbox(rle), coco_mask.toBbox(coco_mask.frPyObjects(rle, h, w)))
+    np.testing.assert_array_equal(
+        mask.to_bbox(rle), coco_mask.toBbox(coco_mask.frPyObjects(rle, h, w))
+    )
 
 
 def test_large_counts_round_trip():
@@ -226,8 +248,16 @@ def test_large_counts_round_trip():
 
 
 def test_degenerate_polygons_match():
-    for poly in ([0, 0, 0, 0, 0, 0], [1, 1, 5, 1, 9, 1], [0, 0, 10, 10, 0, 0, 10, 10], [-5, -5, -1, -5, -1, -1]):
-        assert mask.from_polygons([poly], 8, 8)[0]["counts"] == coco_mask_c.frPoly([poly], 8, 8)[0]["counts"]
+    for poly in (
+        [0, 0, 0, 0, 0, 0],
+        [1, 1, 5, 1, 9, 1],
+        [0, 0, 10, 10, 0, 0, 10, 10],
+        [-5, -5, -1, -5, -1, -1],
+    ):
+        assert (
+            mask.from_polygons([poly], 8, 8)[0]["counts"]
+            == coco_mask_c.frPoly([poly], 8, 8)[0]["counts"]
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -244,24 +274,50 @@ def test_degenerate_polygons_match():
         (lambda: mask.encode(np.full((2, 2), "a")), "0/1 or booleans"),
         (lambda: mask.decode({"size": [2, 2], "counts": [1, 1]}), "sums to 2"),
         (lambda: mask.decode({"size": [2, 2], "counts": [1, -1, 4]}), "negative run length"),
-        (lambda: mask.decode({"size": [2], "counts": [4]}), r"\['size'\] must be \[height, width\]"),
+        (
+            lambda: mask.decode({"size": [2], "counts": [4]}),
+            r"\['size'\] must be \[height, width\]",
+        ),
         (lambda: mask.decode({"counts": [4]}), "must be an RLE dict"),
-        (lambda: mask.area([{"size": [2, 2], "counts": "1 1"}]), "not a COCO compressed RLE string"),
+        (
+            lambda: mask.area([{"size": [2, 2], "counts": "1 1"}]),
+            "not a COCO compressed RLE string",
+        ),
         (lambda: mask.area([{"size": [2, 2], "counts": "0o"}]), "ends in the middle of a number"),
-        (lambda: mask.area([{"size": [2, 2], "counts": "3"}]), r"rles\[0\]\['counts'\] decodes to runs summing"),
+        (
+            lambda: mask.area([{"size": [2, 2], "counts": "3"}]),
+            r"rles\[0\]\['counts'\] decodes to runs summing",
+        ),
         (lambda: mask.area("abc"), "must be an RLE dict"),
-        (lambda: mask.decode([{"size": [2, 2], "counts": [4]}, {"size": [1, 4], "counts": [4]}]), "same size"),
+        (
+            lambda: mask.decode([{"size": [2, 2], "counts": [4]}, {"size": [1, 4], "counts": [4]}]),
+            "same size",
+        ),
         (lambda: mask.merge([]), "at least one"),
         (lambda: mask.from_polygons([[0, 0, 1, 1]], 4, 4), "at least 3"),
         (lambda: mask.from_polygons([[0, 0, 1, 1, 2]], 4, 4), "x, y pairs"),
         (lambda: mask.from_polygons([[0, 0, np.nan, 1, 2, 2]], 4, 4), "NaN or inf"),
-        (lambda: mask.from_polygons([[0, 0, 1, 0, 1, 1]], -1, 4), "height must be a non-negative integer"),
-        (lambda: mask.from_polygons([[0, 0, 1, 0, 1, 1]], 4, 2.5), "width must be a non-negative integer"),
+        (
+            lambda: mask.from_polygons([[0, 0, 1, 0, 1, 1]], -1, 4),
+            "height must be a non-negative integer",
+        ),
+        (
+            lambda: mask.from_polygons([[0, 0, 1, 0, 1, 1]], 4, 2.5),
+            "width must be a non-negative integer",
+        ),
         (lambda: mask.from_polygons("0 0 1 1", 4, 4), "list of polygons"),
-        (lambda: mask.iou([{"size": [1, 1], "counts": [0, 1]}], [{"size": [1, 1], "counts": [0, 1]}], [0, 1]),
-         "iscrowd must hold one flag per ground-truth object"),
-        (lambda: mask.iou([{"size": [1, 1], "counts": [0, 1]}], [{"size": [1, 1], "counts": [0, 1]}], [2]),
-         "iscrowd must hold 0/1"),
+        (
+            lambda: mask.iou(
+                [{"size": [1, 1], "counts": [0, 1]}], [{"size": [1, 1], "counts": [0, 1]}], [0, 1]
+            ),
+            "iscrowd must hold one flag per ground-truth object",
+        ),
+        (
+            lambda: mask.iou(
+                [{"size": [1, 1], "counts": [0, 1]}], [{"size": [1, 1], "counts": [0, 1]}], [2]
+            ),
+            "iscrowd must hold 0/1",
+        ),
     ],
 )
 def test_bad_input_is_named(call, match):

@@ -37,12 +37,15 @@ def test_draw_boxes_keeps_earlier_boxes_in_view_and_checks_input():
     plt.close(fig)
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    ([0, 0, 10, 10], [5, 0, 15, 10], 50 / 150),
-    ([0, 0, 10, 10], [10, 0, 20, 10], 0.0),   # touching edges
-    ([0, 0, 10, 10], [0, 0, 10, 10], 1.0),
-    ([0, 0, 10, 10], [20, 20, 30, 30], 0.0),
-])
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        ([0, 0, 10, 10], [5, 0, 15, 10], 50 / 150),
+        ([0, 0, 10, 10], [10, 0, 20, 10], 0.0),  # touching edges
+        ([0, 0, 10, 10], [0, 0, 10, 10], 1.0),
+        ([0, 0, 10, 10], [20, 20, 30, 30], 0.0),
+    ],
+)
 def test_draw_iou(a, b, expected):
     fig, ax = plt.subplots()
     assert draw_iou(ax, a, b) == pytest.approx(expected, abs=1e-15)

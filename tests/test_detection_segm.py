@@ -48,8 +48,11 @@ def pycocotools_eval(coco_gt: dict, detections: list[dict], iou_type: str, sigma
             dt = gt.loadRes(dets)
         else:
             dt = COCO()
-            dt.dataset = {"images": list(coco_gt["images"]), "categories": copy.deepcopy(coco_gt["categories"]),
-                          "annotations": []}
+            dt.dataset = {
+                "images": list(coco_gt["images"]),
+                "categories": copy.deepcopy(coco_gt["categories"]),
+                "annotations": [],
+            }
             dt.createIndex()
         evaluator = COCOeval(gt, dt, iouType=iou_type)
         if sigmas is not None:
@@ -102,7 +105,10 @@ def segm_sets(draw):
     n_cat = draw(st.integers(1, 3))
     img_ids = rng.choice(np.arange(1, 50), n_img, replace=False).tolist()
     cat_ids = rng.choice(np.arange(1, 20), n_cat, replace=False).tolist()
-    images = [{"id": i, "height": int(rng.integers(8, 120)), "width": int(rng.integers(8, 120))} for i in img_ids]
+    images = [
+        {"id": i, "height": int(rng.integers(8, 120)), "width": int(rng.integers(8, 120))}
+        for i in img_ids
+    ]
     p_crowd = draw(st.sampled_from([0.0, 0.2]))
     gt_rate = draw(st.sampled_from([0.0, 1.0, 3.0, 5.0]))
     score_digits = draw(st.sampled_from([1, 8]))
@@ -122,26 +128,61 @@ def segm_sets(draw):
             else:
                 seg = [p.tolist() for p in parts]
             true_area = float(coco_mask.area(_as_rle(parts, h, w)))
-            area = {0: true_area, 1: 32.0**2, 2: 96.0**2}.get(int(rng.integers(0, 5)), true_area * rng.uniform(0.5, 1.5))
+            area = {0: true_area, 1: 32.0**2, 2: 96.0**2}.get(
+                int(rng.integers(0, 5)), true_area * rng.uniform(0.5, 1.5)
+            )
             rle = _as_rle(parts, h, w)
-            annotations.append({"id": len(annotations) + 1, "image_id": im["id"],
-                                "category_id": int(rng.choice(cat_ids)), "segmentation": seg, "area": area,
-                                "bbox": coco_mask.toBbox(rle).tolist(), "iscrowd": crowd})
+            annotations.append(
+                {
+                    "id": len(annotations) + 1,
+                    "image_id": im["id"],
+                    "category_id": int(rng.choice(cat_ids)),
+                    "segmentation": seg,
+                    "area": area,
+                    "bbox": coco_mask.toBbox(rle).tolist(),
+                    "iscrowd": crowd,
+                }
+            )
             for _ in range(int(rng.integers(0, 3))):  # noisy copies: true positives and duplicates
                 noisy = [p + rng.normal(0, rng.choice([0.3, 2.0]), p.shape) for p in parts]
-                detections.append(_detection(rng, noisy, h, w, im["id"], annotations[-1]["category_id"],
-                                             score_digits))
+                detections.append(
+                    _detection(
+                        rng, noisy, h, w, im["id"], annotations[-1]["category_id"], score_digits
+                    )
+                )
         for _ in range(int(rng.poisson(2))):  # background detections
-            detections.append(_detection(rng, [_blob(rng, h, w, rng.uniform(2, 30))], h, w, im["id"],
-                                         int(rng.choice(cat_ids)), score_digits))
+            detections.append(
+                _detection(
+                    rng,
+                    [_blob(rng, h, w, rng.uniform(2, 30))],
+                    h,
+                    w,
+                    im["id"],
+                    int(rng.choice(cat_ids)),
+                    score_digits,
+                )
+            )
     if crowded:
         im = images[0]
         for _ in range(110):
-            detections.append(_detection(rng, [_blob(rng, im["height"], im["width"], 6)], im["height"],
-                                         im["width"], im["id"], cat_ids[0], score_digits))
+            detections.append(
+                _detection(
+                    rng,
+                    [_blob(rng, im["height"], im["width"], 6)],
+                    im["height"],
+                    im["width"],
+                    im["id"],
+                    cat_ids[0],
+                    score_digits,
+                )
+            )
     order = rng.permutation(len(annotations))
     annotations = [annotations[i] for i in order]
-    coco_gt = {"images": images, "categories": [{"id": c} for c in cat_ids], "annotations": annotations}
+    coco_gt = {
+        "images": images,
+        "categories": [{"id": c} for c in cat_ids],
+        "annotations": annotations,
+    }
     return coco_gt, detections
 
 
@@ -151,7 +192,12 @@ def _detection(rng, parts, h, w, img, cat, digits):
         seg = [p.tolist() for p in parts]
     else:
         seg = _as_rle(parts, h, w, as_str=kind == 2)
-    return {"image_id": img, "category_id": cat, "segmentation": seg, "score": round(float(rng.random()), digits)}
+    return {
+        "image_id": img,
+        "category_id": cat,
+        "segmentation": seg,
+        "score": round(float(rng.random()), digits),
+    }
 
 
 @SEGM_PROPERTY
@@ -165,9 +211,21 @@ def test_segm_equals_pycocotools(case):
 def test_perfect_masks_and_empty_detections():
     h, w = 40, 50
     poly = [[5.0, 5.0, 30.0, 5.0, 30.0, 25.0, 5.0, 25.0]]
-    gt = {"images": [{"id": 1, "height": h, "width": w}], "categories": [{"id": 1}],
-          "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "segmentation": poly, "area": 500.0,
-                           "bbox": [5, 5, 25, 20], "iscrowd": 0}]}
+    gt = {
+        "images": [{"id": 1, "height": h, "width": w}],
+        "categories": [{"id": 1}],
+        "annotations": [
+            {
+                "id": 1,
+                "image_id": 1,
+                "category_id": 1,
+                "segmentation": poly,
+                "area": 500.0,
+                "bbox": [5, 5, 25, 20],
+                "iscrowd": 0,
+            }
+        ],
+    }
     r = assert_same(gt, [{"image_id": 1, "category_id": 1, "segmentation": poly, "score": 0.9}])
     assert r["AP"] == pytest.approx(1.0) and r["AR100"] == 1.0
     r = assert_same(gt, [])
@@ -180,17 +238,47 @@ def test_thin_objects_box_ap_hides_mask_errors():
     h = w = 60
     stripe = [[0.0, 0.0, 6.0, 0.0, 60.0, 54.0, 60.0, 60.0, 54.0, 60.0, 0.0, 6.0]]
     other = [[0.0, 54.0, 6.0, 60.0, 60.0, 6.0, 54.0, 0.0]]
-    gt = {"images": [{"id": 1, "height": h, "width": w}], "categories": [{"id": 1}],
-          "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "segmentation": stripe, "area": 684.0,
-                           "bbox": [0, 0, 60, 60], "iscrowd": 0}]}
-    det = {"image_id": 1, "category_id": 1, "segmentation": other, "bbox": [0, 0, 60, 60], "score": 0.9}
+    gt = {
+        "images": [{"id": 1, "height": h, "width": w}],
+        "categories": [{"id": 1}],
+        "annotations": [
+            {
+                "id": 1,
+                "image_id": 1,
+                "category_id": 1,
+                "segmentation": stripe,
+                "area": 684.0,
+                "bbox": [0, 0, 60, 60],
+                "iscrowd": 0,
+            }
+        ],
+    }
+    det = {
+        "image_id": 1,
+        "category_id": 1,
+        "segmentation": other,
+        "bbox": [0, 0, 60, 60],
+        "score": 0.9,
+    }
     assert evaluate_coco(gt, [det])["AP"] == pytest.approx(1.0)
     assert assert_same(gt, [det])["AP"] == 0.0
 
 
-GOOD = {"images": [{"id": 1, "height": 10, "width": 10}], "categories": [{"id": 1}],
-        "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "segmentation": [[0, 0, 5, 0, 5, 5]],
-                         "area": 12.0, "bbox": [0, 0, 5, 5], "iscrowd": 0}]}
+GOOD = {
+    "images": [{"id": 1, "height": 10, "width": 10}],
+    "categories": [{"id": 1}],
+    "annotations": [
+        {
+            "id": 1,
+            "image_id": 1,
+            "category_id": 1,
+            "segmentation": [[0, 0, 5, 0, 5, 5]],
+            "area": 12.0,
+            "bbox": [0, 0, 5, 5],
+            "iscrowd": 0,
+        }
+    ],
+}
 
 
 def _with(gt_seg=None, det_seg=None, drop_size=False, **det):
@@ -199,19 +287,39 @@ def _with(gt_seg=None, det_seg=None, drop_size=False, **det):
         gt["annotations"][0]["segmentation"] = gt_seg
     if drop_size:
         del gt["images"][0]["height"], gt["images"][0]["width"]
-    d = {"image_id": 1, "category_id": 1, "segmentation": [[0, 0, 5, 0, 5, 5]] if det_seg is None else det_seg,
-         "score": 0.5, **det}
+    d = {
+        "image_id": 1,
+        "category_id": 1,
+        "segmentation": [[0, 0, 5, 0, 5, 5]] if det_seg is None else det_seg,
+        "score": 0.5,
+        **det,
+    }
     return gt, [d]
 
 
 @pytest.mark.parametrize(
     "args, match",
     [
-        (_with(gt_seg=[[0, 0, 5, 0]]), r"coco_gt\['annotations'\]\[0\]\['segmentation'\]\[0\] has 2 point"),
-        (_with(det_seg=[[0, 0, np.nan, 0, 5, 5]]), r"detections\[0\]\['segmentation'\]\[0\] holds NaN"),
-        (_with(det_seg={"size": [10, 9], "counts": [90]}), r"detections\[0\]\['segmentation'\] has size \[10, 9\]"),
-        (_with(det_seg={"size": [10, 10], "counts": [50]}), r"detections\[0\]\['segmentation'\]\['counts'\] sums"),
-        (_with(det_seg={"size": [10, 10], "counts": "0o"}), r"detections\[0\]\['segmentation'\]\['counts'\] ends"),
+        (
+            _with(gt_seg=[[0, 0, 5, 0]]),
+            r"coco_gt\['annotations'\]\[0\]\['segmentation'\]\[0\] has 2 point",
+        ),
+        (
+            _with(det_seg=[[0, 0, np.nan, 0, 5, 5]]),
+            r"detections\[0\]\['segmentation'\]\[0\] holds NaN",
+        ),
+        (
+            _with(det_seg={"size": [10, 9], "counts": [90]}),
+            r"detections\[0\]\['segmentation'\] has size \[10, 9\]",
+        ),
+        (
+            _with(det_seg={"size": [10, 10], "counts": [50]}),
+            r"detections\[0\]\['segmentation'\]\['counts'\] sums",
+        ),
+        (
+            _with(det_seg={"size": [10, 10], "counts": "0o"}),
+            r"detections\[0\]\['segmentation'\]\['counts'\] ends",
+        ),
         (_with(det_seg="0 0 5 5"), r"detections\[0\]\['segmentation'\] must be"),
         (_with(det_seg=[]), "empty list of polygons"),
         (_with(drop_size=True), "has no 'height' and 'width'"),
@@ -241,7 +349,17 @@ def _boxed(detections, rng):
     out = []
     for d in detections:
         x, y = rng.uniform(0, 40, 2)
-        out.append({**d, "bbox": [float(x), float(y), float(rng.uniform(1, 120)), float(rng.uniform(1, 120))]})
+        out.append(
+            {
+                **d,
+                "bbox": [
+                    float(x),
+                    float(y),
+                    float(rng.uniform(1, 120)),
+                    float(rng.uniform(1, 120)),
+                ],
+            }
+        )
     return out
 
 
@@ -258,20 +376,38 @@ def test_results_with_boxes_take_their_area_from_the_box(case, seed):
 def test_result_box_area_changes_the_size_ranges():
     """Fails if the mask's area is used: a small false positive with a large box is ignored for 'small'."""
     poly = [[2.0, 2.0, 8.0, 2.0, 8.0, 8.0, 2.0, 8.0]]
-    gt = {"images": [{"id": 1, "height": 120, "width": 120}], "categories": [{"id": 1}],
-          "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "segmentation": poly, "area": 36.0,
-                           "bbox": [2, 2, 6, 6], "iscrowd": 0}]}
+    gt = {
+        "images": [{"id": 1, "height": 120, "width": 120}],
+        "categories": [{"id": 1}],
+        "annotations": [
+            {
+                "id": 1,
+                "image_id": 1,
+                "category_id": 1,
+                "segmentation": poly,
+                "area": 36.0,
+                "bbox": [2, 2, 6, 6],
+                "iscrowd": 0,
+            }
+        ],
+    }
     miss = [[50.0, 50.0, 56.0, 50.0, 56.0, 56.0, 50.0, 56.0]]
-    dets = [{"image_id": 1, "category_id": 1, "segmentation": miss, "score": 0.9},
-            {"image_id": 1, "category_id": 1, "segmentation": poly, "score": 0.5}]
+    dets = [
+        {"image_id": 1, "category_id": 1, "segmentation": miss, "score": 0.9},
+        {"image_id": 1, "category_id": 1, "segmentation": poly, "score": 0.5},
+    ]
     masks_only = assert_same(gt, dets)
-    boxed = assert_same(gt, [{**dets[0], "bbox": [40, 40, 60, 60]}, {**dets[1], "bbox": [2, 2, 6, 6]}])
+    boxed = assert_same(
+        gt, [{**dets[0], "bbox": [40, 40, 60, 60]}, {**dets[1], "bbox": [2, 2, 6, 6]}]
+    )
     assert masks_only["APs"] < boxed["APs"] == pytest.approx(1.0)
 
 
 def test_results_mixing_boxes_and_none_are_refused():
     gt, dets = _with()
-    with pytest.raises(ValueError, match=r"detections\[1\] has no 'bbox' but detections\[0\] has one"):
+    with pytest.raises(
+        ValueError, match=r"detections\[1\] has no 'bbox' but detections\[0\] has one"
+    ):
         evaluate_coco(gt, [{**dets[0], "bbox": [0, 0, 5, 5]}, dets[0]], iou_type="segm")
     with pytest.raises(ValueError, match=r"detections\[0\].*bbox=\[0, 0, 5\]; expected 4 numbers"):
         evaluate_coco(gt, [{**dets[0], "bbox": [0, 0, 5]}], iou_type="segm")
@@ -282,16 +418,38 @@ def test_empty_detection_masks_next_to_others():
     on one axis for all masks, where an empty mask must not reach into its neighbours' pixels."""
     h, w = 12, 10
     square = [[1.0, 1.0, 8.0, 1.0, 8.0, 8.0, 1.0, 8.0]]
-    gt = {"images": [{"id": 1, "height": h, "width": w}, {"id": 2, "height": h, "width": w}],
-          "categories": [{"id": 1}],
-          "annotations": [{"id": i, "image_id": i, "category_id": 1, "segmentation": square, "area": 49.0,
-                           "bbox": [1, 1, 7, 7], "iscrowd": 0} for i in (1, 2)]}
+    gt = {
+        "images": [{"id": 1, "height": h, "width": w}, {"id": 2, "height": h, "width": w}],
+        "categories": [{"id": 1}],
+        "annotations": [
+            {
+                "id": i,
+                "image_id": i,
+                "category_id": 1,
+                "segmentation": square,
+                "area": 49.0,
+                "bbox": [1, 1, 7, 7],
+                "iscrowd": 0,
+            }
+            for i in (1, 2)
+        ],
+    }
     full = coco_mask.merge(coco_mask.frPyObjects(square, h, w))
     empty = coco_mask.frPyObjects({"size": [h, w], "counts": [h * w]}, h, w)
-    zero_runs = coco_mask.frPyObjects({"size": [h, w], "counts": [5, 0, 40, 0, h * w - 45]}, h, w)  # ones of length 0
+    zero_runs = coco_mask.frPyObjects(
+        {"size": [h, w], "counts": [5, 0, 40, 0, h * w - 45]}, h, w
+    )  # ones of length 0
     everything = coco_mask.frPyObjects({"size": [h, w], "counts": [0, h * w]}, h, w)
-    for first, second in ((empty, full), (empty, everything), (zero_runs, everything), (full, empty), (empty, empty)):
-        dets = [{"image_id": 1, "category_id": 1, "segmentation": first, "score": 0.9},
-                {"image_id": 2, "category_id": 1, "segmentation": second, "score": 0.8},
-                {"image_id": 2, "category_id": 1, "segmentation": first, "score": 0.7}]
+    for first, second in (
+        (empty, full),
+        (empty, everything),
+        (zero_runs, everything),
+        (full, empty),
+        (empty, empty),
+    ):
+        dets = [
+            {"image_id": 1, "category_id": 1, "segmentation": first, "score": 0.9},
+            {"image_id": 2, "category_id": 1, "segmentation": second, "score": 0.8},
+            {"image_id": 2, "category_id": 1, "segmentation": first, "score": 0.7},
+        ]
         assert_same(gt, dets)

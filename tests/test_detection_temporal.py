@@ -113,14 +113,20 @@ def temporal_problems(draw, ambiguous: bool = False):
 
 
 def _gt_labels(ground_truth, subset, drop=()):
-    return {a["label"] for info in ground_truth["database"].values()
-            if subset is None or info["subset"] == subset
-            for a in info["annotations"]} - set(drop)
+    return {
+        a["label"]
+        for info in ground_truth["database"].values()
+        if subset is None or info["subset"] == subset
+        for a in info["annotations"]
+    } - set(drop)
 
 
 def _only_labels(predictions, labels):
-    return {"results": {v: [p for p in ps if p["label"] in labels]
-                        for v, ps in predictions["results"].items()}}
+    return {
+        "results": {
+            v: [p for p in ps if p["label"] in labels] for v, ps in predictions["results"].items()
+        }
+    }
 
 
 def _thresholds(kind, default, data):
@@ -152,8 +158,13 @@ def test_activitynet_equals_the_official_port(problem, data):
     got = evaluate_activitynet(ground_truth, predictions, thresholds, subset=subset)
     assert sorted(expected.activity_index) == got.labels
     for label, column in expected.activity_index.items():
-        np.testing.assert_allclose(got.ap[got.labels.index(label)], expected.ap[:, column],
-                                   rtol=0, atol=1e-12, err_msg=str(label))
+        np.testing.assert_allclose(
+            got.ap[got.labels.index(label)],
+            expected.ap[:, column],
+            rtol=0,
+            atol=1e-12,
+            err_msg=str(label),
+        )
     np.testing.assert_allclose(got.map_per_threshold, expected.mAP, rtol=0, atol=1e-12)
     assert abs(got.map - expected.average_mAP) <= 1e-12
 
@@ -181,8 +192,12 @@ def test_thumos14_equals_the_official_kit(problem, data):
 
 
 @settings(PROPERTY, max_examples=300)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 8), m=st.integers(0, 8),
-       grid=st.sampled_from([1, 4, 1000]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(0, 8),
+    m=st.integers(0, 8),
+    grid=st.sampled_from([1, 4, 1000]),
+)
 def test_temporal_iou_equals_segment_iou(seed, n, m, grid):
     CASES["temporal: temporal_iou vs ActivityNet segment_iou"] += 1
     rng = np.random.default_rng(seed)
@@ -205,19 +220,25 @@ def test_temporal_iou_equals_segment_iou(seed, n, m, grid):
 
 
 def _gt(*videos):
-    return {"database": {f"v{i}": {"annotations": [{"segment": list(s), "label": lab}
-                                                  for s, lab in anns]}
-                         for i, anns in enumerate(videos)}}
+    return {
+        "database": {
+            f"v{i}": {"annotations": [{"segment": list(s), "label": lab} for s, lab in anns]}
+            for i, anns in enumerate(videos)
+        }
+    }
 
 
 def _pred(*videos):
-    return {"results": {f"v{i}": [{"segment": list(s), "label": lab, "score": sc}
-                                  for s, lab, sc in dets] for i, dets in enumerate(videos)}}
+    return {
+        "results": {
+            f"v{i}": [{"segment": list(s), "label": lab, "score": sc} for s, lab, sc in dets]
+            for i, dets in enumerate(videos)
+        }
+    }
 
 
 def test_result_type_and_fields():
-    r = evaluate_activitynet(_gt([((0, 10), "a"), ((0, 5), "b")]),
-                             _pred([((0, 10), "a", 0.9)]))
+    r = evaluate_activitynet(_gt([((0, 10), "a"), ((0, 5), "b")]), _pred([((0, 10), "a", 0.9)]))
     assert isinstance(r, TemporalDetectionResult)
     assert r.labels == ["a", "b"] and r.protocol == "activitynet"
     assert r.ap.shape == (2, 10) and r.map_per_threshold.shape == (10,)
@@ -286,8 +307,12 @@ def test_ties_activitynet_later_prediction_first():
     assert evaluate_activitynet(gt, _pred([fp, tp]), [0.5]).map == 1.0  # TP, then FP
     # Across videos: the order of predictions["results"], reversed among the ties.
     gt2 = _gt([((0, 10), "a")], [((0, 10), "a")])
-    pred = {"results": {"v1": [{"segment": [0, 10], "label": "a", "score": 0.5}],
-                        "v0": [{"segment": [50, 60], "label": "a", "score": 0.5}]}}
+    pred = {
+        "results": {
+            "v1": [{"segment": [0, 10], "label": "a", "score": 0.5}],
+            "v0": [{"segment": [50, 60], "label": "a", "score": 0.5}],
+        }
+    }
     assert evaluate_activitynet(gt2, pred, [0.5]).map == 0.25  # v0's FP first, then v1's TP
     assert ref.anet_detection(gt2, pred, [0.5]).average_mAP == 0.25
 
@@ -316,11 +341,18 @@ def test_matlab_recall_levels_thumos():
 
 
 def test_subset_and_videos_without_ground_truth():
-    gt = {"database": {
-        "val": {"subset": "validation", "annotations": [{"segment": [0, 10], "label": "a"}]},
-        "train": {"subset": "training", "annotations": [{"segment": [0, 10], "label": "a"}]}}}
-    pred = {"results": {"val": [{"segment": [0, 10], "label": "a", "score": 0.5}],
-                        "train": [{"segment": [0, 10], "label": "a", "score": 0.9}]}}
+    gt = {
+        "database": {
+            "val": {"subset": "validation", "annotations": [{"segment": [0, 10], "label": "a"}]},
+            "train": {"subset": "training", "annotations": [{"segment": [0, 10], "label": "a"}]},
+        }
+    }
+    pred = {
+        "results": {
+            "val": [{"segment": [0, 10], "label": "a", "score": 0.5}],
+            "train": [{"segment": [0, 10], "label": "a", "score": 0.9}],
+        }
+    }
     # All videos: both are found.
     assert evaluate_activitynet(gt, pred, [0.5]).map == 1.0
     # Only the validation subset: the training video's prediction is a false positive, ranked
@@ -370,15 +402,18 @@ def test_temporal_iou_cases():
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("segments, match", [
-    ([[0, 1], [5, 2]], r"segments_a\[1\] = \[5.0, 2.0\] must be a segment that ends after"),
-    ([[3, 3]], r"segments_a\[0\].*ends after it starts"),
-    ([[0, np.nan]], r"segments_a\[0\].*finite"),
-    ([[0, np.inf]], r"segments_a\[0\].*finite"),
-    ([[0, 1, 2]], r"segments_a must have shape \(n, 2\)"),
-    ([["a", "b"]], r"segments_a must hold numbers"),
-    ([[0, 1], [2]], r"segments_a must be an \(n, 2\) array"),
-])
+@pytest.mark.parametrize(
+    "segments, match",
+    [
+        ([[0, 1], [5, 2]], r"segments_a\[1\] = \[5.0, 2.0\] must be a segment that ends after"),
+        ([[3, 3]], r"segments_a\[0\].*ends after it starts"),
+        ([[0, np.nan]], r"segments_a\[0\].*finite"),
+        ([[0, np.inf]], r"segments_a\[0\].*finite"),
+        ([[0, 1, 2]], r"segments_a must have shape \(n, 2\)"),
+        ([["a", "b"]], r"segments_a must hold numbers"),
+        ([[0, 1], [2]], r"segments_a must be an \(n, 2\) array"),
+    ],
+)
 def test_temporal_iou_refuses(segments, match):
     with pytest.raises(ValueError, match=match):
         temporal_iou(segments, [[0, 1]])
@@ -415,43 +450,98 @@ _GT_PATH = ("database", "v", "annotations", 0)
 
 
 @pytest.mark.parametrize("evaluate", [evaluate_activitynet, evaluate_thumos14])
-@pytest.mark.parametrize("gt, pr, error, match", [
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("score",), float("nan")), ValueError,
-     r"predictions\['results'\]\['v'\]\[0\]\['score'\] must be finite"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("score",), float("inf")), ValueError,
-     r"\['score'\] must be finite"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("score",), "0.5"), ValueError,
-     r"\['score'\] must be a number"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("score",), None), ValueError, r"has no key 'score'"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("segment",), [5, 2]), ValueError,
-     r"\['v'\]\[0\]\['segment'\] must end after it starts"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("segment",), [0, float("nan")]), ValueError,
-     r"\['segment'\] must be finite"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("segment",), ["0", "1"]), ValueError,
-     r"\['segment'\] must hold numbers"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("segment",), [0, 1, 2]), ValueError,
-     r"\['segment'\] must hold two numbers"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("label",), None), ValueError, r"has no key 'label'"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("label",), 1.5), ValueError,
-     r"\['label'\] must be a class name"),
-    (_GOOD_GT, _with(_GOOD_PR, ("results", "v"), {"segment": [0, 1]}), TypeError,
-     r"predictions\['results'\]\['v'\] must be a list of dicts"),
-    (_GOOD_GT, _with(_GOOD_PR, _PR_PATH, [0, 1]), TypeError, r"\['v'\]\[0\] must be a dict"),
-    (_GOOD_GT, {"detections": {}}, ValueError, r"predictions has no key 'results'"),
-    (_GOOD_GT, [], TypeError, r"predictions must be a dict with the key 'results'"),
-    ({"videos": {}}, _GOOD_PR, ValueError, r"ground_truth has no key 'database'"),
-    (_with(_GOOD_GT, ("database", "v", "annotations"), None), _GOOD_PR, ValueError,
-     r"ground_truth\['database'\]\['v'\] has no key 'annotations'"),
-    (_with(_GOOD_GT, _GT_PATH + ("segment",), [3, np.nan]), _GOOD_PR, ValueError,
-     r"ground_truth\['database'\]\['v'\]\['annotations'\]\[0\]\['segment'\] must be finite"),
-    (_with(_GOOD_GT, _GT_PATH + ("segment",), [3, 1]), _GOOD_PR, ValueError,
-     r"\['annotations'\]\[0\]\['segment'\] must end after"),
-    (_with(_GOOD_GT, _GT_PATH + ("label",), None), _GOOD_PR, ValueError, r"has no key 'label'"),
-    (_with(_GOOD_GT, ("database", "v"), []), _GOOD_PR, TypeError,
-     r"ground_truth\['database'\]\['v'\] must be a dict"),
-    (_with(_GOOD_GT, ("database",), {}), _GOOD_PR, ValueError, r"no segment to detect"),
-    (_with(_GOOD_GT, _GT_PATH + ("label",), 7), _GOOD_PR, ValueError, r"labels of one kind"),
-])
+@pytest.mark.parametrize(
+    "gt, pr, error, match",
+    [
+        (
+            _GOOD_GT,
+            _with(_GOOD_PR, _PR_PATH + ("score",), float("nan")),
+            ValueError,
+            r"predictions\['results'\]\['v'\]\[0\]\['score'\] must be finite",
+        ),
+        (
+            _GOOD_GT,
+            _with(_GOOD_PR, _PR_PATH + ("score",), float("inf")),
+            ValueError,
+            r"\['score'\] must be finite",
+        ),
+        (
+            _GOOD_GT,
+            _with(_GOOD_PR, _PR_PATH + ("score",), "0.5"),
+            ValueError,
+            r"\['score'\] must be a number",
+        ),
+        (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("score",), None), ValueError, r"has no key 'score'"),
+        (
+            _GOOD_GT,
+            _with(_GOOD_PR, _PR_PATH + ("segment",), [5, 2]),
+            ValueError,
+            r"\['v'\]\[0\]\['segment'\] must end after it starts",
+        ),
+        (
+            _GOOD_GT,
+            _with(_GOOD_PR, _PR_PATH + ("segment",), [0, float("nan")]),
+            ValueError,
+            r"\['segment'\] must be finite",
+        ),
+        (
+            _GOOD_GT,
+            _with(_GOOD_PR, _PR_PATH + ("segment",), ["0", "1"]),
+            ValueError,
+            r"\['segment'\] must hold numbers",
+        ),
+        (
+            _GOOD_GT,
+            _with(_GOOD_PR, _PR_PATH + ("segment",), [0, 1, 2]),
+            ValueError,
+            r"\['segment'\] must hold two numbers",
+        ),
+        (_GOOD_GT, _with(_GOOD_PR, _PR_PATH + ("label",), None), ValueError, r"has no key 'label'"),
+        (
+            _GOOD_GT,
+            _with(_GOOD_PR, _PR_PATH + ("label",), 1.5),
+            ValueError,
+            r"\['label'\] must be a class name",
+        ),
+        (
+            _GOOD_GT,
+            _with(_GOOD_PR, ("results", "v"), {"segment": [0, 1]}),
+            TypeError,
+            r"predictions\['results'\]\['v'\] must be a list of dicts",
+        ),
+        (_GOOD_GT, _with(_GOOD_PR, _PR_PATH, [0, 1]), TypeError, r"\['v'\]\[0\] must be a dict"),
+        (_GOOD_GT, {"detections": {}}, ValueError, r"predictions has no key 'results'"),
+        (_GOOD_GT, [], TypeError, r"predictions must be a dict with the key 'results'"),
+        ({"videos": {}}, _GOOD_PR, ValueError, r"ground_truth has no key 'database'"),
+        (
+            _with(_GOOD_GT, ("database", "v", "annotations"), None),
+            _GOOD_PR,
+            ValueError,
+            r"ground_truth\['database'\]\['v'\] has no key 'annotations'",
+        ),
+        (
+            _with(_GOOD_GT, _GT_PATH + ("segment",), [3, np.nan]),
+            _GOOD_PR,
+            ValueError,
+            r"ground_truth\['database'\]\['v'\]\['annotations'\]\[0\]\['segment'\] must be finite",
+        ),
+        (
+            _with(_GOOD_GT, _GT_PATH + ("segment",), [3, 1]),
+            _GOOD_PR,
+            ValueError,
+            r"\['annotations'\]\[0\]\['segment'\] must end after",
+        ),
+        (_with(_GOOD_GT, _GT_PATH + ("label",), None), _GOOD_PR, ValueError, r"has no key 'label'"),
+        (
+            _with(_GOOD_GT, ("database", "v"), []),
+            _GOOD_PR,
+            TypeError,
+            r"ground_truth\['database'\]\['v'\] must be a dict",
+        ),
+        (_with(_GOOD_GT, ("database",), {}), _GOOD_PR, ValueError, r"no segment to detect"),
+        (_with(_GOOD_GT, _GT_PATH + ("label",), 7), _GOOD_PR, ValueError, r"labels of one kind"),
+    ],
+)
 def test_layout_attacks(evaluate, gt, pr, error, match):
     with pytest.raises(error, match=match):
         evaluate(gt, pr)
@@ -468,8 +558,14 @@ def test_parameter_attacks(evaluate):
         evaluate(_GOOD_GT, _GOOD_PR, subset="validation")
     with pytest.raises(TypeError, match="subset must be None or a string"):
         evaluate(_GOOD_GT, _GOOD_PR, subset=1)
-    mixed = {"results": {"v": [{"segment": [0, 1], "label": "a", "score": 1},
-                               {"segment": [0, 1], "label": 2, "score": 1}]}}
+    mixed = {
+        "results": {
+            "v": [
+                {"segment": [0, 1], "label": "a", "score": 1},
+                {"segment": [0, 1], "label": 2, "score": 1},
+            ]
+        }
+    }
     with pytest.raises(ValueError, match="all strings or all integers"):
         evaluate(_GOOD_GT, mixed)
 

@@ -16,11 +16,13 @@ def _layout(gt_rows, pred_rows):
     gt = {"database": {}}
     for v, s, e, label in gt_rows:
         gt["database"].setdefault(v, {"annotations": []})["annotations"].append(
-            {"segment": [s, e], "label": label})
+            {"segment": [s, e], "label": label}
+        )
     pred = {"results": {}}
     for v, s, e, label, score in pred_rows:
-        pred["results"].setdefault(v, []).append({"segment": [s, e], "label": label,
-                                                  "score": score})
+        pred["results"].setdefault(v, []).append(
+            {"segment": [s, e], "label": label, "score": score}
+        )
     return gt, pred
 
 
@@ -52,7 +54,7 @@ def slow_breakdown(gt_rows, pred_rows, alpha=0.5, beta=0.1):
         for j, (gv, gs, ge, gl) in enumerate(gt_rows):
             if gv == v and gl == label and j not in taken:
                 t = _tiou((s, e), (gs, ge))
-                if t >= alpha and t >= best:      # a tie goes to the later segment
+                if t >= alpha and t >= best:  # a tie goes to the later segment
                     best, best_j = t, j
         tp[i] = best_j is not None
         if best_j is not None:
@@ -94,31 +96,44 @@ def slow_breakdown(gt_rows, pred_rows, alpha=0.5, beta=0.1):
     for i in order:
         if tp[i]:
             n_found[pred_rows[i][3]] = n_found.get(pred_rows[i][3], 0) + 1
-    delta["missed"] = (mean_ap(lambda i: True, lambda lab: n_found.get(lab, 0)) - base
-                       if any(tp.values()) else 0.0)
+    delta["missed"] = (
+        mean_ap(lambda i: True, lambda lab: n_found.get(lab, 0)) - base if any(tp.values()) else 0.0
+    )
     return causes, base, delta
 
 
 def test_each_kind_by_hand():
     gt, pred = _layout(
         [("a", 10, 20, "Diving"), ("a", 40, 50, "Shotput")],
-        [("a", 10, 20, "Diving", 0.9),      # hit
-         ("a", 10, 21, "Diving", 0.8),      # a second hit on the same action
-         ("a", 40, 50, "Diving", 0.7),      # right place, wrong label
-         ("a", 10, 14, "Diving", 0.6),      # tIoU 0.4 with its own action
-         ("a", 42, 44, "Diving", 0.5),      # tIoU 0.2 with another label's action
-         ("a", 80, 90, "Diving", 0.4),      # nowhere near anything
-         ("a", 40, 50, "Shotput", 0.3)])    # hit
+        [
+            ("a", 10, 20, "Diving", 0.9),  # hit
+            ("a", 10, 21, "Diving", 0.8),  # a second hit on the same action
+            ("a", 40, 50, "Diving", 0.7),  # right place, wrong label
+            ("a", 10, 14, "Diving", 0.6),  # tIoU 0.4 with its own action
+            ("a", 42, 44, "Diving", 0.5),  # tIoU 0.2 with another label's action
+            ("a", 80, 90, "Diving", 0.4),  # nowhere near anything
+            ("a", 40, 50, "Shotput", 0.3),
+        ],
+    )  # hit
     out = temporal_error_breakdown(gt, pred)
-    assert out.cause.tolist() == ["true_positive", "double", "wrong_label", "localization",
-                                  "confusion", "background", "true_positive"]
+    assert out.cause.tolist() == [
+        "true_positive",
+        "double",
+        "wrong_label",
+        "localization",
+        "confusion",
+        "background",
+        "true_positive",
+    ]
     assert out.counts["true_positive"] == 2 and sum(out.counts.values()) == 7
     assert out.map == pytest.approx(1.0)
 
 
 def test_missed_short_actions_are_counted_by_length():
-    gt, pred = _layout([("a", 0, 1, "Diving"), ("a", 10, 20, "Diving"), ("b", 5, 9, "Diving")],
-                       [("a", 10, 20, "Diving", 0.9)])
+    gt, pred = _layout(
+        [("a", 0, 1, "Diving"), ("a", 10, 20, "Diving"), ("b", 5, 9, "Diving")],
+        [("a", 10, 20, "Diving", 0.9)],
+    )
     out = temporal_error_breakdown(gt, pred, length_bins=(0, 3, 6, np.inf))
     assert out.missed_by_length == [(0.0, 3.0, 1, 1), (3.0, 6.0, 1, 1), (6.0, np.inf, 1, 0)]
     assert out.map == pytest.approx(1 / 3)
@@ -134,8 +149,15 @@ def _random_case(rng):
             gt_rows.append((f"v{v}", s, s + float(rng.integers(1, 8)), str(rng.choice(labels))))
         for _ in range(rng.integers(0, 8)):
             s = float(rng.integers(0, 40))
-            pred_rows.append((f"v{v}", s, s + float(rng.integers(1, 8)),
-                              str(rng.choice(labels)), float(rng.integers(0, 5)) / 4))
+            pred_rows.append(
+                (
+                    f"v{v}",
+                    s,
+                    s + float(rng.integers(1, 8)),
+                    str(rng.choice(labels)),
+                    float(rng.integers(0, 5)) / 4,
+                )
+            )
     if not gt_rows:
         gt_rows.append(("v0", 1.0, 2.0, labels[0]))
     return gt_rows, pred_rows
@@ -169,12 +191,15 @@ def test_agrees_with_evaluate_activitynet_at_one_threshold():
         assert out.map == pytest.approx(float(ref.map), abs=1e-12)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"tiou_threshold": 0.05}, "background_tiou < tiou_threshold"),
-    ({"background_tiou": 0.0}, "0 < background_tiou"),
-    ({"tiou_threshold": True}, "must be a number"),
-    ({"length_bins": (3, 1)}, "length_bins"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"tiou_threshold": 0.05}, "background_tiou < tiou_threshold"),
+        ({"background_tiou": 0.0}, "0 < background_tiou"),
+        ({"tiou_threshold": True}, "must be a number"),
+        ({"length_bins": (3, 1)}, "length_bins"),
+    ],
+)
 def test_bad_arguments(kwargs, match):
     gt, pred = _layout([("a", 0, 1, "Diving")], [("a", 0, 1, "Diving", 1.0)])
     with pytest.raises((TypeError, ValueError), match=match):

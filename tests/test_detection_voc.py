@@ -43,12 +43,19 @@ def reference_voc(ground_truth, detections, iou_threshold=0.5, method="all-point
         npos = 0
         for i, g in enumerate(ground_truth):
             diff = g.get("difficult", [False] * len(g["labels"]))
-            boxes = [(list(map(float, b)), bool(f)) for b, l, f in zip(g["boxes"], g["labels"], diff) if l == c]
+            boxes = [
+                (list(map(float, b)), bool(f))
+                for b, l, f in zip(g["boxes"], g["labels"], diff)
+                if l == c
+            ]
             gts[i] = {"boxes": boxes, "det": [False] * len(boxes)}
             npos += sum(1 for _, f in boxes if not f)
-        dets = [(float(s), i, list(map(float, b)))
-                for i, d in enumerate(detections)
-                for b, s, l in zip(d["boxes"], d["scores"], d["labels"]) if l == c]
+        dets = [
+            (float(s), i, list(map(float, b)))
+            for i, d in enumerate(detections)
+            for b, s, l in zip(d["boxes"], d["scores"], d["labels"])
+            if l == c
+        ]
         order = sorted(range(len(dets)), key=lambda k: -dets[k][0])  # Python's sort is stable
         tp, fp = [], []
         for k in order:
@@ -61,23 +68,29 @@ def reference_voc(ground_truth, detections, iou_threshold=0.5, method="all-point
             if ovmax >= iou_threshold:
                 if not gts[i]["boxes"][jmax][1]:
                     if not gts[i]["det"][jmax]:
-                        tp.append(1); fp.append(0)
+                        tp.append(1)
+                        fp.append(0)
                         gts[i]["det"][jmax] = True
                     else:
-                        tp.append(0); fp.append(1)
+                        tp.append(0)
+                        fp.append(1)
                 else:
-                    tp.append(0); fp.append(0)  # difficult: ignored
+                    tp.append(0)
+                    fp.append(0)  # difficult: ignored
             else:
-                tp.append(0); fp.append(1)
+                tp.append(0)
+                fp.append(1)
         if npos == 0:
             out[c] = float("nan")
             continue
         rec, prec, ctp, cfp = [], [], 0, 0
         for a, b in zip(tp, fp):
-            ctp += a; cfp += b
+            ctp += a
+            cfp += b
             if ctp + cfp == 0:
                 continue  # only ignored detections so far: no point (MATLAB's 0/0 is skipped by max)
-            rec.append(ctp / npos); prec.append(ctp / (ctp + cfp))
+            rec.append(ctp / npos)
+            prec.append(ctp / (ctp + cfp))
         if method == "voc2007":
             ap = 0.0
             for t10 in range(11):
@@ -89,7 +102,11 @@ def reference_voc(ground_truth, detections, iou_threshold=0.5, method="all-point
             mpre = [0.0] + prec + [0.0]
             for i in range(len(mpre) - 2, -1, -1):
                 mpre[i] = max(mpre[i], mpre[i + 1])
-            ap = sum((mrec[i] - mrec[i - 1]) * mpre[i] for i in range(1, len(mrec)) if mrec[i] != mrec[i - 1])
+            ap = sum(
+                (mrec[i] - mrec[i - 1]) * mpre[i]
+                for i in range(1, len(mrec))
+                if mrec[i] != mrec[i - 1]
+            )
         out[c] = ap
     return out
 
@@ -118,12 +135,23 @@ def voc_sets(draw):
         m = int(rng.integers(0, 4))
         rxy = rng.integers(0, 8, (m, 2)).astype(float) * 2
         r_boxes = np.hstack([rxy, rxy + rng.integers(1, 6, (m, 2)) * 2])
-        d_labels = np.r_[labels[src] if n else np.zeros(0, int), rng.integers(0, n_cls, m)].astype(int)
+        d_labels = np.r_[labels[src] if n else np.zeros(0, int), rng.integers(0, n_cls, m)].astype(
+            int
+        )
         if draw(st.booleans()):
-            d_labels = np.where(rng.random(d_labels.shape[0]) < 0.2, rng.integers(0, n_cls, d_labels.shape[0]), d_labels)
+            d_labels = np.where(
+                rng.random(d_labels.shape[0]) < 0.2,
+                rng.integers(0, n_cls, d_labels.shape[0]),
+                d_labels,
+            )
         scores = np.round(rng.random(src.shape[0] + m), draw(st.sampled_from([1, 2, 6])))
-        dt.append({"boxes": np.vstack([d_boxes, r_boxes]) if src.shape[0] + m else np.zeros((0, 4)),
-                   "scores": scores, "labels": d_labels})
+        dt.append(
+            {
+                "boxes": np.vstack([d_boxes, r_boxes]) if src.shape[0] + m else np.zeros((0, 4)),
+                "scores": scores,
+                "labels": d_labels,
+            }
+        )
     return gt, dt
 
 
@@ -136,11 +164,15 @@ def _assert_same_ap(ours, ref):
             assert abs(ours["AP"][c] - ap) <= 1e-12, (c, ours["AP"][c], ap)
     finite = [v for v in ref.values() if not math.isnan(v)]
     expected = float(np.mean(finite)) if finite else float("nan")
-    assert (math.isnan(expected) and math.isnan(ours["mAP"])) or abs(ours["mAP"] - expected) <= 1e-12
+    assert (math.isnan(expected) and math.isnan(ours["mAP"])) or abs(
+        ours["mAP"] - expected
+    ) <= 1e-12
 
 
 @PROPERTY
-@given(voc_sets(), st.sampled_from(["all-point", "voc2007"]), st.sampled_from([0.5, 0.5, 0.3, 0.75]))
+@given(
+    voc_sets(), st.sampled_from(["all-point", "voc2007"]), st.sampled_from([0.5, 0.5, 0.3, 0.75])
+)
 def test_voc_matches_devkit_reference(data, method, thr):
     CASES["detection: VOC AP vs devkit transcription"] += 1
     gt, dt = data
@@ -152,8 +184,13 @@ def test_duplicate_lowers_ap_no_nms_myth():
     """Two objects, each detected twice: without NMS the duplicates are false positives."""
     gt = [{"boxes": [[0, 0, 10, 10], [20, 20, 30, 30]], "labels": [0, 0]}]
     clean = [{"boxes": [[0, 0, 10, 10], [20, 20, 30, 30]], "scores": [0.9, 0.8], "labels": [0, 0]}]
-    dup = [{"boxes": [[0, 0, 10, 10], [1, 0, 11, 10], [20, 20, 30, 30], [21, 20, 31, 30]],
-            "scores": [0.9, 0.85, 0.8, 0.75], "labels": [0, 0, 0, 0]}]
+    dup = [
+        {
+            "boxes": [[0, 0, 10, 10], [1, 0, 11, 10], [20, 20, 30, 30], [21, 20, 31, 30]],
+            "scores": [0.9, 0.85, 0.8, 0.75],
+            "labels": [0, 0, 0, 0],
+        }
+    ]
     assert evaluate_voc(gt, clean)["mAP"] == 1.0
     r = evaluate_voc(gt, dup)
     assert r["is_tp"][0].tolist() == [True, False, True, False]
@@ -161,12 +198,16 @@ def test_duplicate_lowers_ap_no_nms_myth():
 
 
 def test_difficult_is_neither_reward_nor_penalty():
-    gt = [{"boxes": [[0, 0, 10, 10], [20, 20, 30, 30]], "labels": [1, 1], "difficult": [False, True]}]
+    gt = [
+        {"boxes": [[0, 0, 10, 10], [20, 20, 30, 30]], "labels": [1, 1], "difficult": [False, True]}
+    ]
     found = [{"boxes": [[0, 0, 10, 10], [20, 20, 30, 30]], "scores": [0.5, 0.9], "labels": [1, 1]}]
     missed = [{"boxes": [[0, 0, 10, 10]], "scores": [0.5], "labels": [1]}]
     a, b = evaluate_voc(gt, found), evaluate_voc(gt, missed)
     assert a["AP"][1] == b["AP"][1] == 1.0
-    assert a["n_positives"][1] == 1 and a["scores"][1].tolist() == [0.5]  # the ignored one is left out
+    assert a["n_positives"][1] == 1 and a["scores"][1].tolist() == [
+        0.5
+    ]  # the ignored one is left out
 
 
 def test_voc_rule_differs_from_coco_greedy():
@@ -181,7 +222,13 @@ def test_eleven_point_uses_exact_tenths():
     """A recall of exactly 0.3 must count for the 0.3 point (np.arange would give 0.30000000000000004)."""
     boxes = [[i * 20, 0, i * 20 + 10, 10] for i in range(10)]
     gt = [{"boxes": boxes, "labels": [0] * 10}]
-    dt = [{"boxes": boxes[:3] + [[500, 500, 510, 510]], "scores": [0.9, 0.8, 0.7, 0.95], "labels": [0] * 4}]
+    dt = [
+        {
+            "boxes": boxes[:3] + [[500, 500, 510, 510]],
+            "scores": [0.9, 0.8, 0.7, 0.95],
+            "labels": [0] * 4,
+        }
+    ]
     r = evaluate_voc(gt, dt, method="voc2007")
     assert r["recall"][0][-1] == 0.3
     assert r["AP"][0] == pytest.approx(4 * 0.75 / 11, abs=1e-15)
@@ -203,7 +250,9 @@ def test_no_detections_gives_zero():
 def test_xywh_equals_xyxy():
     gt = [{"boxes": [[0, 0, 10, 10], [5, 5, 20, 20]], "labels": [0, 1]}]
     dt = [{"boxes": [[1, 1, 10, 10], [5, 5, 18, 21]], "scores": [0.3, 0.4], "labels": [0, 1]}]
-    to_wh = lambda recs, k: [{**r, "boxes": [[b[0], b[1], b[2] - b[0], b[3] - b[1]] for b in r["boxes"]]} for r in recs]
+    to_wh = lambda recs, k: [
+        {**r, "boxes": [[b[0], b[1], b[2] - b[0], b[3] - b[1]] for b in r["boxes"]]} for r in recs
+    ]
     a = evaluate_voc(gt, dt)
     b = evaluate_voc(to_wh(gt, "boxes"), to_wh(dt, "boxes"), fmt="xywh")
     assert a["AP"] == b["AP"]
@@ -213,12 +262,36 @@ def test_xywh_equals_xyxy():
     "gt, dt, message",
     [
         ([{"boxes": [[0, 0, 1, 1]], "labels": [0]}], [], "same images"),
-        ([{"boxes": [[0, 0, 1, 1]], "label": [0]}], [{"boxes": [], "scores": [], "labels": []}], "'label' should be 'labels'"),
-        ([{"boxes": [[0, 0, 1, 1]], "labels": [0]}], [{"boxes": [[0, 0, 1, 1]], "score": [1], "labels": [0]}], "'score' should be 'scores'"),
-        ([{"boxes": [[5, 0, 1, 1]], "labels": [0]}], [{"boxes": [], "scores": [], "labels": []}], r"ground_truth\[0\]\['boxes'\] row 0"),
-        ([{"boxes": [[0, 0, 1, 1]], "labels": [0]}], [{"boxes": [[0, 0, np.nan, 1]], "scores": [1], "labels": [0]}], "NaN"),
-        ([{"boxes": [[0, 0, 1, 1]], "labels": [0, 1]}], [{"boxes": [], "scores": [], "labels": []}], "1 boxes but 2 labels"),
-        ([{"boxes": [[0, 0, 1, 1]], "labels": [0]}], [{"boxes": [[0, 0, 1, 1]], "scores": [np.nan], "labels": [0]}], "NaN"),
+        (
+            [{"boxes": [[0, 0, 1, 1]], "label": [0]}],
+            [{"boxes": [], "scores": [], "labels": []}],
+            "'label' should be 'labels'",
+        ),
+        (
+            [{"boxes": [[0, 0, 1, 1]], "labels": [0]}],
+            [{"boxes": [[0, 0, 1, 1]], "score": [1], "labels": [0]}],
+            "'score' should be 'scores'",
+        ),
+        (
+            [{"boxes": [[5, 0, 1, 1]], "labels": [0]}],
+            [{"boxes": [], "scores": [], "labels": []}],
+            r"ground_truth\[0\]\['boxes'\] row 0",
+        ),
+        (
+            [{"boxes": [[0, 0, 1, 1]], "labels": [0]}],
+            [{"boxes": [[0, 0, np.nan, 1]], "scores": [1], "labels": [0]}],
+            "NaN",
+        ),
+        (
+            [{"boxes": [[0, 0, 1, 1]], "labels": [0, 1]}],
+            [{"boxes": [], "scores": [], "labels": []}],
+            "1 boxes but 2 labels",
+        ),
+        (
+            [{"boxes": [[0, 0, 1, 1]], "labels": [0]}],
+            [{"boxes": [[0, 0, 1, 1]], "scores": [np.nan], "labels": [0]}],
+            "NaN",
+        ),
     ],
 )
 def test_voc_bad_input(gt, dt, message):

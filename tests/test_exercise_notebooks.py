@@ -84,7 +84,9 @@ def test_exercises_are_well_formed(notebook):
         if isinstance(ex, Exercise):
             assert len(ex.cases) >= 5, name
             notes = [c.note for c in ex.cases]
-            assert all(notes) and len(set(notes)) == len(notes), f"{name}: every case needs its own note"
+            assert all(notes) and len(set(notes)) == len(notes), (
+                f"{name}: every case needs its own note"
+            )
 
 
 def test_exercises_in_sync_with_solutions():
@@ -106,9 +108,11 @@ def test_exercise_notebook_is_not_attempted_everywhere(notebook):
     assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS + [EXERCISES / nb.name for nb in NOTEBOOKS]
-                         + sorted((ROOT / "book").glob("*.ipynb")),
-                         ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "notebook",
+    NOTEBOOKS + [EXERCISES / nb.name for nb in NOTEBOOKS] + sorted((ROOT / "book").glob("*.ipynb")),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
 def test_notebook_headings_do_not_skip_levels(notebook):
     """Jupyter Book's -W build fails on a skipped heading level; catch it here first."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))

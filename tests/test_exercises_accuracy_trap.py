@@ -72,17 +72,23 @@ def test_ex2_has_the_traps():
     assert any((cm.sum(axis=0) == 0).any() and (cm.sum(axis=1) > 0).all() for cm in cms)
     assert any(((cm.sum(axis=1) == 0) & (cm.sum(axis=0) > 0)).any() for cm in cms)
     assert any(((cm.sum(axis=1) == 0) & (cm.sum(axis=0) == 0)).any() for cm in cms)
-    assert any(c.kwargs.get("adjusted") and (c.args[0].sum(axis=1) == 0).any() for c in ch2.ex2.cases)
+    assert any(
+        c.kwargs.get("adjusted") and (c.args[0].sum(axis=1) == 0).any() for c in ch2.ex2.cases
+    )
 
 
-@pytest.mark.filterwarnings("ignore:Recall is ill-defined:sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.filterwarnings(
+    "ignore:Recall is ill-defined:sklearn.exceptions.UndefinedMetricWarning"
+)
 @pytest.mark.parametrize("i", range(len(ch2.ex3.cases)))
 def test_ex3_reference_matches_sklearn(i):
     y_true, y_pred = ch2.ex3.cases[i].args
     expected = sklearn_metrics.recall_score(y_true, y_pred, average="weighted", zero_division=0)
     assert ch2.ex3.expected(i) == pytest.approx(expected, abs=1e-12)
     # ... and that is accuracy, which is the point of the exercise
-    assert ch2.ex3.expected(i) == pytest.approx(sklearn_metrics.accuracy_score(y_true, y_pred), abs=1e-12)
+    assert ch2.ex3.expected(i) == pytest.approx(
+        sklearn_metrics.accuracy_score(y_true, y_pred), abs=1e-12
+    )
 
 
 def test_ex3_has_the_traps():
@@ -93,8 +99,10 @@ def test_ex3_has_the_traps():
 def test_ex4_answer_matches_sklearn():
     def both(cm):
         y_true, y_pred = labels_from_cm(cm)
-        return (sklearn_metrics.accuracy_score(y_true, y_pred),
-                sklearn_metrics.balanced_accuracy_score(y_true, y_pred))
+        return (
+            sklearn_metrics.accuracy_score(y_true, y_pred),
+            sklearn_metrics.balanced_accuracy_score(y_true, y_pred),
+        )
 
     a, b = both(ch2.CM_ALWAYS_LEGITIMATE), both(ch2.CM_MODEL)
     accuracy_change, balanced_change = ch2.ex4.answer
@@ -103,8 +111,9 @@ def test_ex4_answer_matches_sklearn():
     # weighted recall would have told the same (wrong) story as accuracy
     ya, pa = labels_from_cm(ch2.CM_ALWAYS_LEGITIMATE)
     yb, pb = labels_from_cm(ch2.CM_MODEL)
-    weighted_change = (sklearn_metrics.recall_score(yb, pb, average="weighted")
-                       - sklearn_metrics.recall_score(ya, pa, average="weighted"))
+    weighted_change = sklearn_metrics.recall_score(
+        yb, pb, average="weighted"
+    ) - sklearn_metrics.recall_score(ya, pa, average="weighted")
     assert weighted_change == pytest.approx(accuracy_change, abs=1e-12)
 
 
@@ -134,8 +143,12 @@ def test_cm_three_is_the_chapter_example():
     """SEED_AUDIT item 2: accuracy = weighted recall = 0.75, macro recall 0.733."""
     y_true, y_pred = labels_from_cm(ch2.CM_THREE)
     assert sklearn_metrics.accuracy_score(y_true, y_pred) == 0.75
-    assert sklearn_metrics.recall_score(y_true, y_pred, average="weighted") == pytest.approx(0.75, abs=1e-12)
-    assert sklearn_metrics.recall_score(y_true, y_pred, average="macro") == pytest.approx(0.7333, abs=5e-5)
+    assert sklearn_metrics.recall_score(y_true, y_pred, average="weighted") == pytest.approx(
+        0.75, abs=1e-12
+    )
+    assert sklearn_metrics.recall_score(y_true, y_pred, average="macro") == pytest.approx(
+        0.7333, abs=5e-5
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -297,7 +310,7 @@ def ex3_weights_not_normalised(y_true, y_pred):
 
 
 def ex3_inverse_frequency_weights(y_true, y_pred):
-    """"Fixes imbalance" by weighting rare classes up: not what average='weighted' does."""
+    """ "Fixes imbalance" by weighting rare classes up: not what average='weighted' does."""
     support, _, tp = _per_class(y_true, y_pred)
     occurs = support > 0
     w = 1 / support[occurs]
@@ -365,40 +378,77 @@ def ex7_swapped_outputs(cm):
 
 
 MUTANTS = {
-    "ex1": [ex1_uniform_guess, ex1_smallest_class, ex1_first_sorted_class,
-            ex1_class_of_the_first_sample, ex1_count_not_fraction, ex1_with_bincount,
-            ex1_error_rate, ex1_share_of_label_one, ex1_largest_over_smallest],
-    "ex2": [ex2_weighted_instead_of_macro, ex2_absent_classes_count_as_zero, ex2_predicted_counts,
-            ex2_drops_never_predicted, ex2_ignores_adjusted, ex2_chance_from_matrix_size,
-            ex2_no_rescaling, ex2_nan_from_absent_class, ex2_transposed],
-    "ex3": [ex3_macro_recall, ex3_weights_from_predictions, ex3_weighted_precision,
-            ex3_absent_classes_as_zero_in_a_plain_mean, ex3_weights_not_normalised,
-            ex3_inverse_frequency_weights],
-    "ex7": [ex7_kappa_is_accuracy, ex7_chance_from_true_shares_squared, ex7_informedness_for_mcc,
-            ex7_nan_when_undefined, ex7_no_square_root, ex7_f1_for_mcc,
-            ex7_kappa_over_one_plus_chance, ex7_swapped_outputs],
+    "ex1": [
+        ex1_uniform_guess,
+        ex1_smallest_class,
+        ex1_first_sorted_class,
+        ex1_class_of_the_first_sample,
+        ex1_count_not_fraction,
+        ex1_with_bincount,
+        ex1_error_rate,
+        ex1_share_of_label_one,
+        ex1_largest_over_smallest,
+    ],
+    "ex2": [
+        ex2_weighted_instead_of_macro,
+        ex2_absent_classes_count_as_zero,
+        ex2_predicted_counts,
+        ex2_drops_never_predicted,
+        ex2_ignores_adjusted,
+        ex2_chance_from_matrix_size,
+        ex2_no_rescaling,
+        ex2_nan_from_absent_class,
+        ex2_transposed,
+    ],
+    "ex3": [
+        ex3_macro_recall,
+        ex3_weights_from_predictions,
+        ex3_weighted_precision,
+        ex3_absent_classes_as_zero_in_a_plain_mean,
+        ex3_weights_not_normalised,
+        ex3_inverse_frequency_weights,
+    ],
+    "ex7": [
+        ex7_kappa_is_accuracy,
+        ex7_chance_from_true_shares_squared,
+        ex7_informedness_for_mcc,
+        ex7_nan_when_undefined,
+        ex7_no_square_root,
+        ex7_f1_for_mcc,
+        ex7_kappa_over_one_plus_chance,
+        ex7_swapped_outputs,
+    ],
 }
 
 # Wrong answers for ex4 (accuracy change, balanced accuracy change), B minus A:
 _ACC = (np.trace(ch2.CM_ALWAYS_LEGITIMATE) / 1000, np.trace(ch2.CM_MODEL) / 1000)
 _BAL = (ch2.balanced_accuracy(ch2.CM_ALWAYS_LEGITIMATE), ch2.balanced_accuracy(ch2.CM_MODEL))
-VALUE_MUTANTS = {"ex4": [
-    (_ACC[0] - _ACC[1], _BAL[0] - _BAL[1]),             # A minus B
-    (_ACC[1] - _ACC[0], _ACC[1] - _ACC[0]),             # weighted recall instead of balanced accuracy
-    (_ACC[1], _BAL[1]),                                 # model B's values, not the changes
-    (abs(_ACC[1] - _ACC[0]), _BAL[1] - _BAL[0]),        # dropped the sign of the accuracy change
-    (_ACC[1] - _ACC[0], _BAL[1] - 1.0),                 # model A's balanced accuracy taken as 1
-    (_ACC[1] - _ACC[0], ch2.balanced_accuracy(ch2.CM_MODEL.T) - 1 / 3),  # precision, not recall
-    (_ACC[1] - _ACC[0], ch2.balanced_accuracy(ch2.CM_MODEL, adjusted=True)),  # adjusted B alone
-]}
+VALUE_MUTANTS = {
+    "ex4": [
+        (_ACC[0] - _ACC[1], _BAL[0] - _BAL[1]),  # A minus B
+        (_ACC[1] - _ACC[0], _ACC[1] - _ACC[0]),  # weighted recall instead of balanced accuracy
+        (_ACC[1], _BAL[1]),  # model B's values, not the changes
+        (abs(_ACC[1] - _ACC[0]), _BAL[1] - _BAL[0]),  # dropped the sign of the accuracy change
+        (_ACC[1] - _ACC[0], _BAL[1] - 1.0),  # model A's balanced accuracy taken as 1
+        (_ACC[1] - _ACC[0], ch2.balanced_accuracy(ch2.CM_MODEL.T) - 1 / 3),  # precision, not recall
+        (_ACC[1] - _ACC[0], ch2.balanced_accuracy(ch2.CM_MODEL, adjusted=True)),  # adjusted B alone
+    ]
+}
 
-MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
-VALUE_PARAMS = [pytest.param(ex, v, id=f"{ex}-{i}") for ex, vs in VALUE_MUTANTS.items()
-                for i, v in enumerate(vs)]
+MUTANT_PARAMS = [
+    pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms
+]
+VALUE_PARAMS = [
+    pytest.param(ex, v, id=f"{ex}-{i}")
+    for ex, vs in VALUE_MUTANTS.items()
+    for i, v in enumerate(vs)
+]
 
 
 def test_every_exercise_has_mutants():
-    assert set(MUTANTS) | set(VALUE_MUTANTS) == {n for n, ex in EXERCISES_CH2.items() if ex.kind != "judgement"}
+    assert set(MUTANTS) | set(VALUE_MUTANTS) == {
+        n for n, ex in EXERCISES_CH2.items() if ex.kind != "judgement"
+    }
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
@@ -437,8 +487,13 @@ def test_ex4_accepts_rounded_answers():
 
 def test_ex3_accuracy_is_a_correct_answer():
     """The punchline of ex3: a learner who returns accuracy passes, because it is the same number."""
-    assert ch2.ex3.check(lambda y_true, y_pred: float(np.mean(np.asarray(y_true) == np.asarray(y_pred))),
-                         strict=False).status == CORRECT
+    assert (
+        ch2.ex3.check(
+            lambda y_true, y_pred: float(np.mean(np.asarray(y_true) == np.asarray(y_pred))),
+            strict=False,
+        ).status
+        == CORRECT
+    )
 
 
 def test_mutant_messages_are_useful():
@@ -454,8 +509,13 @@ def test_mutant_messages_are_useful():
 
 def test_exercise_notebook_contains_no_solution_code():
     text = CH2_EXERCISES.read_text(encoding="utf-8")
-    for needle in ("return_counts=True)", "occurs.sum()", "support / support.sum()",
-                   "accuracy_b - accuracy_a", "Discussion"):
+    for needle in (
+        "return_counts=True)",
+        "occurs.sum()",
+        "support / support.sum()",
+        "accuracy_b - accuracy_a",
+        "Discussion",
+    ):
         assert needle not in text, needle
 
 

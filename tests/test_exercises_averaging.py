@@ -8,7 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, assert_mutant_caught, assert_wrong_value_caught
+from _exercise_harness import (
+    assert_misconceptions_proven,
+    assert_named,
+    EXERCISES,
+    assert_mutant_caught,
+    assert_wrong_value_caught,
+)
 from mltutor.exercises import averaging as ch5
 
 CH5_EXERCISES = EXERCISES / "05_averaging.ipynb"
@@ -32,8 +38,10 @@ def labels_from_cm(cm):
 @pytest.mark.parametrize("i", range(len(ch5.ex1.cases)))
 def test_ex1_reference_matches_sklearn(i):
     y_true, y_pred = labels_from_cm(ch5.ex1.cases[i].args[0])
-    expected = [skm.f1_score(y_true, y_pred, average=a, zero_division=0.0)
-                for a in ("macro", "micro", "weighted")]
+    expected = [
+        skm.f1_score(y_true, y_pred, average=a, zero_division=0.0)
+        for a in ("macro", "micro", "weighted")
+    ]
     np.testing.assert_allclose(ch5.ex1.expected(i), expected, rtol=0, atol=1e-12)
     assert ch5.ex1.expected(i)[1] == pytest.approx(skm.accuracy_score(y_true, y_pred), abs=1e-12)
 
@@ -47,8 +55,10 @@ def test_ex2_reference_matches_sklearn(i):
 
 def test_ex2_samples_and_macro_differ_where_promised():
     Y_true, Y_pred = ch5.ex2.cases[3].args
-    assert abs(skm.f1_score(Y_true, Y_pred, average="macro", zero_division=1.0)
-               - ch5.ex2.expected(3)) > 0.05
+    assert (
+        abs(skm.f1_score(Y_true, Y_pred, average="macro", zero_division=1.0) - ch5.ex2.expected(3))
+        > 0.05
+    )
 
 
 @pytest.mark.parametrize("i", range(len(ch5.ex3.cases)))
@@ -74,8 +84,9 @@ def test_mltutor_metrics_agree_with_the_references():
     for i, c in enumerate(ch5.ex3.cases):
         assert mlm.hamming_loss(*c.args) == pytest.approx(ch5.ex3.expected(i), abs=1e-12)
     for i, c in enumerate(ch5.ex4.cases):
-        assert mlm.f1_score(*c.args, labels=c.kwargs["labels"], average="macro",
-                            zero_division=0.0) == pytest.approx(ch5.ex4.expected(i), abs=1e-12)
+        assert mlm.f1_score(
+            *c.args, labels=c.kwargs["labels"], average="macro", zero_division=0.0
+        ) == pytest.approx(ch5.ex4.expected(i), abs=1e-12)
 
 
 # --------------------------------------------------------------------------------------------
@@ -109,16 +120,22 @@ def ex1_weights_by_predicted_counts(cm):
     tp, fp, fn = tp[seen], fp[seen], fn[seen]
     f1 = _f1(tp, fp, fn)
     predicted = tp + fp  # column sums
-    return (float(f1.mean()), float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
-            float(np.sum(predicted * f1) / predicted.sum()))
+    return (
+        float(f1.mean()),
+        float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
+        float(np.sum(predicted * f1) / predicted.sum()),
+    )
 
 
 def ex1_absent_classes_count_as_zero(cm):
     tp, fp, fn = _counts(cm)
     f1 = _f1(tp, fp, fn)
     support = tp + fn
-    return (float(f1.mean()), float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
-            float(np.sum(support * f1) / support.sum()))
+    return (
+        float(f1.mean()),
+        float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
+        float(np.sum(support * f1) / support.sum()),
+    )
 
 
 def ex1_f1_of_macro_precision_and_recall(cm):
@@ -129,9 +146,11 @@ def ex1_f1_of_macro_precision_and_recall(cm):
     r = np.divide(tp, tp + fn, out=np.zeros_like(tp), where=tp + fn > 0).mean()
     f1 = _f1(tp, fp, fn)
     support = tp + fn
-    return (float(2 * p * r / (p + r)) if p + r else 0.0,
-            float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
-            float(np.sum(support * f1) / support.sum()))
+    return (
+        float(2 * p * r / (p + r)) if p + r else 0.0,
+        float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
+        float(np.sum(support * f1) / support.sum()),
+    )
 
 
 def ex1_macro_recall_instead_of_f1(cm):
@@ -141,8 +160,11 @@ def ex1_macro_recall_instead_of_f1(cm):
     recall = np.divide(tp, tp + fn, out=np.zeros_like(tp), where=tp + fn > 0)
     f1 = _f1(tp, fp, fn)
     support = tp + fn
-    return (float(recall.mean()), float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
-            float(np.sum(support * f1) / support.sum()))
+    return (
+        float(recall.mean()),
+        float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
+        float(np.sum(support * f1) / support.sum()),
+    )
 
 
 def ex1_order_swapped(cm):
@@ -261,25 +283,54 @@ def ex4_samples_of_unlisted_classes_dropped(y_true, y_pred, labels):
 
 
 MUTANTS = {
-    "ex1": [ex1_micro_instead_of_macro, ex1_weights_by_predicted_counts, ex1_absent_classes_count_as_zero,
-            ex1_f1_of_macro_precision_and_recall, ex1_macro_recall_instead_of_f1, ex1_order_swapped,
-            ex1_macro_weighted_swapped],
-    "ex2": [ex2_macro_instead_of_samples, ex2_micro_instead_of_samples, ex2_empty_sample_scores_zero,
-            ex2_empty_samples_skipped, ex2_jaccard_instead_of_f1, ex2_subset_accuracy],
-    "ex3": [ex3_divides_by_samples_only, ex3_subset_zero_one_loss, ex3_counts_only_misses,
-            ex3_one_minus_micro_f1, ex3_accuracy_instead_of_loss],
-    "ex4": [ex4_ignores_labels, ex4_absent_listed_classes_skipped, ex4_union_of_labels_and_present,
-            ex4_micro_over_labels, ex4_absent_listed_scores_one, ex4_samples_of_unlisted_classes_dropped],
+    "ex1": [
+        ex1_micro_instead_of_macro,
+        ex1_weights_by_predicted_counts,
+        ex1_absent_classes_count_as_zero,
+        ex1_f1_of_macro_precision_and_recall,
+        ex1_macro_recall_instead_of_f1,
+        ex1_order_swapped,
+        ex1_macro_weighted_swapped,
+    ],
+    "ex2": [
+        ex2_macro_instead_of_samples,
+        ex2_micro_instead_of_samples,
+        ex2_empty_sample_scores_zero,
+        ex2_empty_samples_skipped,
+        ex2_jaccard_instead_of_f1,
+        ex2_subset_accuracy,
+    ],
+    "ex3": [
+        ex3_divides_by_samples_only,
+        ex3_subset_zero_one_loss,
+        ex3_counts_only_misses,
+        ex3_one_minus_micro_f1,
+        ex3_accuracy_instead_of_loss,
+    ],
+    "ex4": [
+        ex4_ignores_labels,
+        ex4_absent_listed_classes_skipped,
+        ex4_union_of_labels_and_present,
+        ex4_micro_over_labels,
+        ex4_absent_listed_scores_one,
+        ex4_samples_of_unlisted_classes_dropped,
+    ],
 }
 # Wrong values a learner might give for ex5: the tutorial's 0.867, the plain 0.88, micro-ish guesses.
 VALUE_MUTANTS = {"ex5": [0.867, 0.88, (0.88 + 0.31 + 0.42) / 3, (99 * 0.88) / 101, 0.87]}
 
-MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
-VALUE_PARAMS = [pytest.param(ex, v, id=f"{ex}-{v:.6g}") for ex, vs in VALUE_MUTANTS.items() for v in vs]
+MUTANT_PARAMS = [
+    pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms
+]
+VALUE_PARAMS = [
+    pytest.param(ex, v, id=f"{ex}-{v:.6g}") for ex, vs in VALUE_MUTANTS.items() for v in vs
+]
 
 
 def test_every_exercise_has_mutants():
-    assert set(MUTANTS) | set(VALUE_MUTANTS) == {n for n, ex in EXERCISES_CH5.items() if ex.kind != "judgement"}
+    assert set(MUTANTS) | set(VALUE_MUTANTS) == {
+        n for n, ex in EXERCISES_CH5.items() if ex.kind != "judgement"
+    }
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
@@ -303,8 +354,13 @@ def test_mutant_messages_point_at_the_case():
 
 def test_exercise_notebook_contains_no_solution_code():
     text = CH5_EXERCISES.read_text(encoding="utf-8")
-    for needle in ("2 * tp.sum() /", "out=np.ones(len(sizes))", "(99 * 0.88 + 0.31 + 0.42) / 101",
-                   "np.asarray(Y_true) != np.asarray(Y_pred)", "Discussion"):
+    for needle in (
+        "2 * tp.sum() /",
+        "out=np.ones(len(sizes))",
+        "(99 * 0.88 + 0.31 + 0.42) / 101",
+        "np.asarray(Y_true) != np.asarray(Y_pred)",
+        "Discussion",
+    ):
         assert needle not in text, needle
 
 
@@ -347,8 +403,9 @@ def test_ex6_samples_option_explanation_is_true():
     rng = np.random.default_rng(0)
     y_true, y_pred = rng.integers(0, 4, 50), rng.integers(0, 4, 50)
     one_hot = np.eye(4, dtype=int)
-    assert skm.f1_score(one_hot[y_true], one_hot[y_pred], average="samples") == \
-        pytest.approx(skm.accuracy_score(y_true, y_pred), abs=1e-12)
+    assert skm.f1_score(one_hot[y_true], one_hot[y_pred], average="samples") == pytest.approx(
+        skm.accuracy_score(y_true, y_pred), abs=1e-12
+    )
     with pytest.raises(ValueError, match="Samplewise"):
         skm.f1_score(y_true, y_pred, average="samples")
     assert "refuses it" in ch5.ex6.options["d"][1]

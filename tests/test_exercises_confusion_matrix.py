@@ -8,7 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import assert_misconceptions_proven, assert_named, SOLUTIONS, EXERCISES, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
+from _exercise_harness import (
+    assert_misconceptions_proven,
+    assert_named,
+    SOLUTIONS,
+    EXERCISES,
+    assert_mutant_caught,
+    assert_wrong_value_caught,
+    run_notebook_code,
+)
 from mltutor.exercises import confusion_matrix as ch1
 
 CH1_SOLUTIONS = SOLUTIONS / "01_confusion_matrix.ipynb"
@@ -66,7 +74,8 @@ def test_ex3_reference_matches_sklearn(i):
         return
     y_true, y_pred = labels_from_cm(cm)
     p, r, _, _ = sklearn_metrics.precision_recall_fscore_support(
-        y_true, y_pred, labels=np.arange(cm.shape[0]), average=None, zero_division=0)
+        y_true, y_pred, labels=np.arange(cm.shape[0]), average=None, zero_division=0
+    )
     np.testing.assert_allclose(precision, p, rtol=0, atol=1e-12)
     np.testing.assert_allclose(recall, r, rtol=0, atol=1e-12)
 
@@ -74,7 +83,9 @@ def test_ex3_reference_matches_sklearn(i):
 @pytest.mark.parametrize("i", range(len(ch1.ex4.cases)))
 def test_ex4_reference_matches_sklearn(i):
     y_true, y_pred = labels_from_cm(ch1.ex4.cases[i].args[0])
-    assert ch1.ex4.expected(i) == pytest.approx(sklearn_metrics.accuracy_score(y_true, y_pred), abs=1e-12)
+    assert ch1.ex4.expected(i) == pytest.approx(
+        sklearn_metrics.accuracy_score(y_true, y_pred), abs=1e-12
+    )
 
 
 def test_ex5_answer_is_what_the_buggy_metric_reports(solved):
@@ -106,8 +117,12 @@ def test_the_101_class_case_shows_the_bug(solved):
 
 def _outcomes(y_true, y_pred, pos_label):
     actual, predicted = y_true == pos_label, y_pred == pos_label
-    return (int(np.sum(actual & predicted)), int(np.sum(~actual & predicted)),
-            int(np.sum(actual & ~predicted)), int(np.sum(~actual & ~predicted)))
+    return (
+        int(np.sum(actual & predicted)),
+        int(np.sum(~actual & predicted)),
+        int(np.sum(actual & ~predicted)),
+        int(np.sum(~actual & ~predicted)),
+    )
 
 
 def ex1_fp_fn_swapped(y_true, y_pred, pos_label=1):
@@ -141,12 +156,18 @@ def ex1_tn_is_the_rest_after_tp(y_true, y_pred, pos_label=1):
 
 def ex1_labels_as_booleans(y_true, y_pred, pos_label=1):
     actual, predicted = y_true.astype(bool), y_pred.astype(bool)
-    return (int(np.sum(actual & predicted)), int(np.sum(~actual & predicted)),
-            int(np.sum(actual & ~predicted)), int(np.sum(~actual & ~predicted)))
+    return (
+        int(np.sum(actual & predicted)),
+        int(np.sum(~actual & predicted)),
+        int(np.sum(actual & ~predicted)),
+        int(np.sum(~actual & ~predicted)),
+    )
 
 
 def ex2_transposed(y_true, y_pred, n_classes):
-    return np.bincount(n_classes * y_pred + y_true, minlength=n_classes**2).reshape(n_classes, n_classes)
+    return np.bincount(n_classes * y_pred + y_true, minlength=n_classes**2).reshape(
+        n_classes, n_classes
+    )
 
 
 def ex2_no_minlength(y_true, y_pred, n_classes):
@@ -154,7 +175,9 @@ def ex2_no_minlength(y_true, y_pred, n_classes):
 
 
 def ex2_minlength_n_not_n_squared(y_true, y_pred, n_classes):
-    return np.bincount(n_classes * y_true + y_pred, minlength=n_classes).reshape(n_classes, n_classes)
+    return np.bincount(n_classes * y_true + y_pred, minlength=n_classes).reshape(
+        n_classes, n_classes
+    )
 
 
 def ex2_size_from_the_data(y_true, y_pred, n_classes):
@@ -169,12 +192,12 @@ def ex2_rows_and_columns_from_unique_labels(y_true, y_pred, n_classes):
 
 def ex2_bins_off_by_one(y_true, y_pred, n_classes):
     counts = np.bincount(n_classes * y_true + y_pred + 1, minlength=n_classes**2 + 1)
-    return counts[:n_classes**2].reshape(n_classes, n_classes)
+    return counts[: n_classes**2].reshape(n_classes, n_classes)
 
 
 def ex2_wrong_stride(y_true, y_pred, n_classes):
     counts = np.bincount((n_classes - 1) * y_true + y_pred, minlength=n_classes**2)
-    return counts[:n_classes**2].reshape(n_classes, n_classes)
+    return counts[: n_classes**2].reshape(n_classes, n_classes)
 
 
 def _pr(cm, zero=0.0):
@@ -223,8 +246,10 @@ def ex3_divides_by_total(cm):
 def ex3_integer_division(cm):
     cm = np.asarray(cm)
     tp, predicted, actual = np.diag(cm), cm.sum(axis=0), cm.sum(axis=1)
-    return (np.where(predicted > 0, tp // np.maximum(predicted, 1), 0),
-            np.where(actual > 0, tp // np.maximum(actual, 1), 0))
+    return (
+        np.where(predicted > 0, tp // np.maximum(predicted, 1), 0),
+        np.where(actual > 0, tp // np.maximum(actual, 1), 0),
+    )
 
 
 def ex4_summed_tn(cm):
@@ -260,28 +285,58 @@ def ex4_forgets_last_class(cm):
 
 
 MUTANTS = {
-    "ex1": [ex1_fp_fn_swapped, ex1_sklearn_ravel_order, ex1_pos_label_ignored,
-            ex1_tn_only_correct_negatives, ex1_tp_counts_every_correct, ex1_tn_is_the_rest_after_tp,
-            ex1_labels_as_booleans],
-    "ex2": [ex2_transposed, ex2_no_minlength, ex2_minlength_n_not_n_squared, ex2_size_from_the_data,
-            ex2_rows_and_columns_from_unique_labels, ex2_bins_off_by_one, ex2_wrong_stride],
-    "ex3": [ex3_axes_swapped, ex3_transposed_matrix, ex3_micro_instead_of_per_class,
-            ex3_macro_scalars, ex3_forgets_zero_division, ex3_zero_division_gives_one,
-            ex3_divides_by_total, ex3_integer_division],
-    "ex4": [ex4_summed_tn, ex4_mean_recall, ex4_mean_precision, ex4_trace_over_classes,
-            ex4_integer_division, ex4_forgets_last_class],
+    "ex1": [
+        ex1_fp_fn_swapped,
+        ex1_sklearn_ravel_order,
+        ex1_pos_label_ignored,
+        ex1_tn_only_correct_negatives,
+        ex1_tp_counts_every_correct,
+        ex1_tn_is_the_rest_after_tp,
+        ex1_labels_as_booleans,
+    ],
+    "ex2": [
+        ex2_transposed,
+        ex2_no_minlength,
+        ex2_minlength_n_not_n_squared,
+        ex2_size_from_the_data,
+        ex2_rows_and_columns_from_unique_labels,
+        ex2_bins_off_by_one,
+        ex2_wrong_stride,
+    ],
+    "ex3": [
+        ex3_axes_swapped,
+        ex3_transposed_matrix,
+        ex3_micro_instead_of_per_class,
+        ex3_macro_scalars,
+        ex3_forgets_zero_division,
+        ex3_zero_division_gives_one,
+        ex3_divides_by_total,
+        ex3_integer_division,
+    ],
+    "ex4": [
+        ex4_summed_tn,
+        ex4_mean_recall,
+        ex4_mean_precision,
+        ex4_trace_over_classes,
+        ex4_integer_division,
+        ex4_forgets_last_class,
+    ],
 }
 # Wrong values a learner might type for ex5: 1 - 1/C, "it is perfect", "it is zero", per-100, 2/C.
 VALUE_MUTANTS = {"ex5": [1 - 1 / 101, 1.0, 0.0, 0.99, 2 / 101, 99 / 100, 100 / 101]}
 
-MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
-VALUE_PARAMS = [pytest.param(ex, v, id=f"{ex}-{v:.6g}") for ex, vs in VALUE_MUTANTS.items() for v in vs]
+MUTANT_PARAMS = [
+    pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms
+]
+VALUE_PARAMS = [
+    pytest.param(ex, v, id=f"{ex}-{v:.6g}") for ex, vs in VALUE_MUTANTS.items() for v in vs
+]
 
 
 def test_every_exercise_has_mutants():
-    assert set(MUTANTS) | set(VALUE_MUTANTS) == {n for n, ex in EXERCISES_CH1.items() if ex.kind != "judgement"}
-
-
+    assert set(MUTANTS) | set(VALUE_MUTANTS) == {
+        n for n, ex in EXERCISES_CH1.items() if ex.kind != "judgement"
+    }
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
@@ -305,13 +360,20 @@ def test_mutant_messages_are_useful():
     m = ch1.ex3.check(ex3_forgets_zero_division, strict=False).message
     assert "NaN" in m and "(class 1 is never predicted)" in m
     m = ch1.ex4.check(ex4_summed_tn, strict=False).message
-    assert "case 2 of 7 (three classes)" in m  # passes the binary case, fails the first multiclass one
+    assert (
+        "case 2 of 7 (three classes)" in m
+    )  # passes the binary case, fails the first multiclass one
 
 
 def test_exercise_notebook_contains_no_solution_code():
     text = CH1_EXERCISES.read_text(encoding="utf-8")
-    for needle in ("np.trace(cm) / cm.sum()", "minlength=n_classes * n_classes", "1 - 2 / 101",
-                   "out=np.zeros_like(tp)", "Discussion"):
+    for needle in (
+        "np.trace(cm) / cm.sum()",
+        "minlength=n_classes * n_classes",
+        "1 - 2 / 101",
+        "out=np.zeros_like(tp)",
+        "Discussion",
+    ):
         assert needle not in text, needle
 
 

@@ -8,7 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, SOLUTIONS, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
+from _exercise_harness import (
+    assert_misconceptions_proven,
+    assert_named,
+    EXERCISES,
+    SOLUTIONS,
+    assert_mutant_caught,
+    assert_wrong_value_caught,
+    run_notebook_code,
+)
 from mltutor.exercises import f1_fbeta as ch4
 
 CH4_SOLUTIONS = SOLUTIONS / "04_f1_fbeta.ipynb"
@@ -39,8 +47,9 @@ def test_ex2_reference_matches_sklearn(i):
     c = ch4.ex2.cases[i]
     tp, fp, fn = c.args
     y_true, y_pred = labels_from_counts(tp, fp, fn)
-    ref = sklearn_metrics.fbeta_score(y_true, y_pred, beta=c.kwargs["beta"],
-                                      zero_division=c.kwargs.get("zero_division", 0.0))
+    ref = sklearn_metrics.fbeta_score(
+        y_true, y_pred, beta=c.kwargs["beta"], zero_division=c.kwargs.get("zero_division", 0.0)
+    )
     assert ch4.ex2.expected(i) == pytest.approx(ref, abs=1e-12)
 
 
@@ -55,7 +64,9 @@ def test_ex1_reference_matches_counts_formula(i):
     else:
         tp = 252  # 252 / p and 252 / r are whole numbers for every case: exact P and R
         fp, fn = round(tp / p) - tp, round(tp / r) - tp
-        assert tp / (tp + fp) == pytest.approx(p, abs=1e-12) and tp / (tp + fn) == pytest.approx(r, abs=1e-12)
+        assert tp / (tp + fp) == pytest.approx(p, abs=1e-12) and tp / (tp + fn) == pytest.approx(
+            r, abs=1e-12
+        )
         y_true, y_pred = labels_from_counts(tp, fp, fn)
     ref = sklearn_metrics.fbeta_score(y_true, y_pred, beta=beta)
     assert ch4.ex1.expected(i) == pytest.approx(ref, abs=1e-9)
@@ -68,8 +79,12 @@ def test_ex3_reference_matches_brute_force_and_mltutor(i):
     beta = c.kwargs["beta"]
     t, f = ch4.ex3.expected(i)
     candidates = np.unique(s)[::-1]  # descending
-    scores = np.array([sklearn_metrics.fbeta_score(y, (s >= u).astype(int), beta=beta, zero_division=0)
-                       for u in candidates])
+    scores = np.array(
+        [
+            sklearn_metrics.fbeta_score(y, (s >= u).astype(int), beta=beta, zero_division=0)
+            for u in candidates
+        ]
+    )
     best = np.flatnonzero(np.isclose(scores, scores.max(), rtol=0, atol=1e-12))[0]
     assert t == candidates[best]
     assert f == pytest.approx(scores.max(), abs=1e-12)
@@ -107,7 +122,9 @@ def ex1_arithmetic_mean(precision, recall, beta=1.0):
 def ex1_forgets_zero_division(precision, recall, beta=1.0):
     b2 = beta**2
     with np.errstate(invalid="ignore", divide="ignore"):
-        return float(np.float64((1 + b2) * precision * recall) / np.float64(b2 * precision + recall))
+        return float(
+            np.float64((1 + b2) * precision * recall) / np.float64(b2 * precision + recall)
+        )
 
 
 def ex1_ignores_beta(precision, recall, beta=1.0):
@@ -236,22 +253,48 @@ def ex3_f1_always(y_true, y_score, beta=1.0):
 
 
 MUTANTS = {
-    "ex1": [ex1_beta_not_squared, ex1_roles_swapped, ex1_arithmetic_mean, ex1_forgets_zero_division,
-            ex1_ignores_beta, ex1_one_plus_beta_squared_missing, ex1_geometric_mean],
-    "ex2": [ex2_beta_squared_on_fp, ex2_beta_not_squared, ex2_undefined_when_precision_is,
-            ex2_ignores_zero_division, ex2_zero_division_when_tp_is_zero, ex2_f1_always],
-    "ex3": [ex3_ties_to_lowest_threshold, ex3_tied_scores_not_grouped, ex3_strictly_greater,
-            ex3_beta_not_squared, ex3_fixed_grid, ex3_ascending_sort, ex3_f1_always],
+    "ex1": [
+        ex1_beta_not_squared,
+        ex1_roles_swapped,
+        ex1_arithmetic_mean,
+        ex1_forgets_zero_division,
+        ex1_ignores_beta,
+        ex1_one_plus_beta_squared_missing,
+        ex1_geometric_mean,
+    ],
+    "ex2": [
+        ex2_beta_squared_on_fp,
+        ex2_beta_not_squared,
+        ex2_undefined_when_precision_is,
+        ex2_ignores_zero_division,
+        ex2_zero_division_when_tp_is_zero,
+        ex2_f1_always,
+    ],
+    "ex3": [
+        ex3_ties_to_lowest_threshold,
+        ex3_tied_scores_not_grouped,
+        ex3_strictly_greater,
+        ex3_beta_not_squared,
+        ex3_fixed_grid,
+        ex3_ascending_sort,
+        ex3_f1_always,
+    ],
 }
 # ex4: the arithmetic-mean answer, F1 itself, the precision, "half of F1", the geometric-mean answer.
 VALUE_MUTANTS = {"ex4": [0.3, 0.6, 0.9, 0.5, 0.4, 0.36 / 0.9]}
 
-MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
-VALUE_PARAMS = [pytest.param(ex, v, id=f"{ex}-{v:.6g}") for ex, vs in VALUE_MUTANTS.items() for v in vs]
+MUTANT_PARAMS = [
+    pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms
+]
+VALUE_PARAMS = [
+    pytest.param(ex, v, id=f"{ex}-{v:.6g}") for ex, vs in VALUE_MUTANTS.items() for v in vs
+]
 
 
 def test_every_exercise_has_mutants():
-    assert set(MUTANTS) | set(VALUE_MUTANTS) == {n for n, ex in EXERCISES_CH4.items() if ex.kind != "judgement"}
+    assert set(MUTANTS) | set(VALUE_MUTANTS) == {
+        n for n, ex in EXERCISES_CH4.items() if ex.kind != "judgement"
+    }
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
@@ -277,8 +320,13 @@ def test_mutant_messages_point_at_the_mistake():
 
 def test_exercise_notebook_contains_no_solution_code():
     text = CH4_EXERCISES.read_text(encoding="utf-8")
-    for needle in ("b2 * precision + recall", "(1 + b2) * tp", "np.cumsum", "2 / 0.6 - 1 / 0.9",
-                   "R = 0.45"):
+    for needle in (
+        "b2 * precision + recall",
+        "(1 + b2) * tp",
+        "np.cumsum",
+        "2 / 0.6 - 1 / 0.9",
+        "R = 0.45",
+    ):
         assert needle not in text, needle
 
 

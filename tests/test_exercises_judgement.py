@@ -9,9 +9,19 @@ import pytest
 from mltutor.check import CORRECT, INCORRECT, ChoiceExercise
 
 #: The chapters of this issue, in course order (the rows of book/instructors.md).
-CHAPTERS = ("confusion_matrix", "accuracy_trap", "precision_recall", "f1_fbeta", "averaging",
-            "roc_pr", "prediction_sets", "map_detection", "masks_keypoints_errors",
-            "ucf101_case_study", "monitoring")
+CHAPTERS = (
+    "confusion_matrix",
+    "accuracy_trap",
+    "precision_recall",
+    "f1_fbeta",
+    "averaging",
+    "roc_pr",
+    "prediction_sets",
+    "map_detection",
+    "masks_keypoints_errors",
+    "ucf101_case_study",
+    "monitoring",
+)
 #: Chapters whose judgement exercises are still to come (none now).
 PENDING: set[str] = set()
 
@@ -21,8 +31,12 @@ def exercises_of(chapter):
     return [getattr(module, name) for name in module.__all__]
 
 
-JUDGEMENT = [pytest.param(ex, id=f"{chapter}-{ex.name}") for chapter in CHAPTERS
-             for ex in exercises_of(chapter) if ex.kind == "judgement"]
+JUDGEMENT = [
+    pytest.param(ex, id=f"{chapter}-{ex.name}")
+    for chapter in CHAPTERS
+    for ex in exercises_of(chapter)
+    if ex.kind == "judgement"
+]
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -64,22 +78,25 @@ def test_every_known_wrong_value_gets_its_own_explanation(ex):
         result = ex.check(value, strict=False)
         assert result.status == INCORRECT and why in result.message, result.message
         assert result.misconception == f"wrong_answer_{k + 1}"
-    assert ex.check(str(ex.answer), strict=False).status == INCORRECT   # a string, not a number
+    assert ex.check(str(ex.answer), strict=False).status == INCORRECT  # a string, not a number
 
 
 def test_the_instructors_page_states_the_counts():
     """book/instructors.md lists, per chapter, the exercises by kind and the named mistakes."""
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "book" / "instructors.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[1] / "book" / "instructors.md").read_text(
+        encoding="utf-8"
+    )
     rows = [line for line in text.splitlines() if line.startswith("| ") and line[2].isdigit()]
     assert len(rows) == len(CHAPTERS)
     for chapter, row in zip(CHAPTERS, rows):
         cells = [c.strip() for c in row.strip("|").split("|")]
         stated = tuple(int(c) for c in cells[1:])
         exercises = exercises_of(chapter)
-        counted = tuple(sum(ex.kind == kind for ex in exercises)
-                        for kind in ("implement", "value", "judgement"))
+        counted = tuple(
+            sum(ex.kind == kind for ex in exercises) for kind in ("implement", "value", "judgement")
+        )
         named = sum(len(getattr(ex, "misconceptions", [])) for ex in exercises)
         if chapter in PENDING:
             assert stated[:2] == counted[:2] and stated[3] == named, (chapter, stated)

@@ -12,7 +12,14 @@ import io
 import numpy as np
 import pytest
 
-from _exercise_harness import assert_misconceptions_proven, assert_named, SOLUTIONS, assert_mutant_caught, assert_wrong_value_caught, run_notebook_code
+from _exercise_harness import (
+    assert_misconceptions_proven,
+    assert_named,
+    SOLUTIONS,
+    assert_mutant_caught,
+    assert_wrong_value_caught,
+    run_notebook_code,
+)
 from mltutor.exercises import map_detection as ch7
 
 SOLUTIONS_NB = SOLUTIONS / "07_map_detection.ipynb"
@@ -93,11 +100,22 @@ def test_ex5_answer_matches_pycocotools_and_evaluate_voc():
     coco_gt = {
         "images": [{"id": 1, "width": 400, "height": 400}],
         "categories": [{"id": 1, "name": "thing"}],
-        "annotations": [{"id": j + 1, "image_id": 1, "category_id": 1, "bbox": b.tolist(),
-                         "area": float(b[2] * b[3]), "iscrowd": 0} for j, b in enumerate(gt_boxes)],
+        "annotations": [
+            {
+                "id": j + 1,
+                "image_id": 1,
+                "category_id": 1,
+                "bbox": b.tolist(),
+                "area": float(b[2] * b[3]),
+                "iscrowd": 0,
+            }
+            for j, b in enumerate(gt_boxes)
+        ],
     }
-    dets = [{"image_id": 1, "category_id": 1, "bbox": b.tolist(), "score": float(s)}
-            for b, s in zip(xywh(ch7.EX5_DETECTIONS), ch7.EX5_SCORES)]
+    dets = [
+        {"image_id": 1, "category_id": 1, "bbox": b.tolist(), "score": float(s)}
+        for b, s in zip(xywh(ch7.EX5_DETECTIONS), ch7.EX5_SCORES)
+    ]
     with contextlib.redirect_stdout(io.StringIO()):
         gt = COCO()
         gt.dataset = coco_gt
@@ -177,8 +195,17 @@ def ex1_max_min_swapped(a, b):
     return w * h / (area_a + area_b - w * h)
 
 
-@pytest.mark.parametrize("mutant", [ex1_union_without_subtracting, ex1_plus_one_pixel, ex1_clip_the_product,
-                                    ex1_no_clipping, ex1_over_smaller_box, ex1_max_min_swapped])
+@pytest.mark.parametrize(
+    "mutant",
+    [
+        ex1_union_without_subtracting,
+        ex1_plus_one_pixel,
+        ex1_clip_the_product,
+        ex1_no_clipping,
+        ex1_over_smaller_box,
+        ex1_max_min_swapped,
+    ],
+)
 def test_ex1_mutants_caught(mutant):
     assert_mutant_caught(ch7.ex1, mutant)
 
@@ -227,9 +254,17 @@ def ex2_threshold_ignored(det, scores, gt, iou_threshold=0.5):
     return _match(det, scores, gt, 0.5)
 
 
-@pytest.mark.parametrize("mutant", [ex2_gt_matched_twice, ex2_input_order, ex2_strictly_above_threshold,
-                                    ex2_voc_rule_best_box_even_if_taken, ex2_result_in_score_order,
-                                    ex2_threshold_ignored])
+@pytest.mark.parametrize(
+    "mutant",
+    [
+        ex2_gt_matched_twice,
+        ex2_input_order,
+        ex2_strictly_above_threshold,
+        ex2_voc_rule_best_box_even_if_taken,
+        ex2_result_in_score_order,
+        ex2_threshold_ignored,
+    ],
+)
 def test_ex2_mutants_caught(mutant):
     assert_mutant_caught(ch7.ex2, mutant)
 
@@ -270,8 +305,16 @@ def ex3_envelope_from_the_left(is_tp, n_gt):
     return float(np.sum(np.diff(recall, prepend=0.0) * np.maximum.accumulate(precision)))
 
 
-@pytest.mark.parametrize("mutant", [ex3_recall_over_detections, ex3_no_envelope, ex3_only_found_objects,
-                                    ex3_eleven_points, ex3_envelope_from_the_left])
+@pytest.mark.parametrize(
+    "mutant",
+    [
+        ex3_recall_over_detections,
+        ex3_no_envelope,
+        ex3_only_found_objects,
+        ex3_eleven_points,
+        ex3_envelope_from_the_left,
+    ],
+)
 def test_ex3_mutants_caught(mutant):
     assert_mutant_caught(ch7.ex3, mutant)
 
@@ -311,34 +354,70 @@ def ex4_ten_points_without_zero(is_tp, n_gt):
     return _eleven(is_tp, n_gt, np.arange(1, 11) / 10, divide=10)
 
 
-@pytest.mark.parametrize("mutant", [ex4_floating_recall_points, ex4_no_envelope, ex4_divide_by_ten,
-                                    ex4_strictly_above, ex4_all_point_instead, ex4_ten_points_without_zero])
+@pytest.mark.parametrize(
+    "mutant",
+    [
+        ex4_floating_recall_points,
+        ex4_no_envelope,
+        ex4_divide_by_ten,
+        ex4_strictly_above,
+        ex4_all_point_instead,
+        ex4_ten_points_without_zero,
+    ],
+)
 def test_ex4_mutants_caught(mutant):
     assert_mutant_caught(ch7.ex4, mutant)
 
 
 def test_ex5_wrong_values_caught():
     voc, coco = ch7.ex5.answer
-    at_50_only = ch7._coco_ap(ch7.match_image(ch7.EX5_DETECTIONS, ch7.EX5_SCORES, ch7.EX5_GT, 0.5), 3)
+    at_50_only = ch7._coco_ap(
+        ch7.match_image(ch7.EX5_DETECTIONS, ch7.EX5_SCORES, ch7.EX5_GT, 0.5), 3
+    )
     voc07 = ch7.voc07_average_precision(
-        ch7.match_image(ch7.EX5_DETECTIONS, ch7.EX5_SCORES, ch7.EX5_GT, 0.5), 3)
+        ch7.match_image(ch7.EX5_DETECTIONS, ch7.EX5_SCORES, ch7.EX5_GT, 0.5), 3
+    )
     for wrong in [(coco, voc), (voc, at_50_only), (voc07, coco), (voc, voc), (1.0, coco)]:
         assert_wrong_value_caught(ch7.ex5, wrong)
 
 
 EXERCISES_CH7 = {name: getattr(ch7, name) for name in ch7.__all__}
 MUTANTS = {
-    "ex1": [ex1_union_without_subtracting, ex1_plus_one_pixel, ex1_clip_the_product,
-            ex1_no_clipping, ex1_over_smaller_box, ex1_max_min_swapped],
-    "ex2": [ex2_gt_matched_twice, ex2_input_order, ex2_strictly_above_threshold,
-            ex2_voc_rule_best_box_even_if_taken, ex2_result_in_score_order, ex2_threshold_ignored],
-    "ex3": [ex3_recall_over_detections, ex3_no_envelope, ex3_only_found_objects,
-            ex3_eleven_points, ex3_envelope_from_the_left],
-    "ex4": [ex4_floating_recall_points, ex4_no_envelope, ex4_divide_by_ten,
-            ex4_strictly_above, ex4_all_point_instead, ex4_ten_points_without_zero],
+    "ex1": [
+        ex1_union_without_subtracting,
+        ex1_plus_one_pixel,
+        ex1_clip_the_product,
+        ex1_no_clipping,
+        ex1_over_smaller_box,
+        ex1_max_min_swapped,
+    ],
+    "ex2": [
+        ex2_gt_matched_twice,
+        ex2_input_order,
+        ex2_strictly_above_threshold,
+        ex2_voc_rule_best_box_even_if_taken,
+        ex2_result_in_score_order,
+        ex2_threshold_ignored,
+    ],
+    "ex3": [
+        ex3_recall_over_detections,
+        ex3_no_envelope,
+        ex3_only_found_objects,
+        ex3_eleven_points,
+        ex3_envelope_from_the_left,
+    ],
+    "ex4": [
+        ex4_floating_recall_points,
+        ex4_no_envelope,
+        ex4_divide_by_ten,
+        ex4_strictly_above,
+        ex4_all_point_instead,
+        ex4_ten_points_without_zero,
+    ],
 }
-MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items()
-                 for m in ms]
+MUTANT_PARAMS = [
+    pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms
+]
 
 
 # Known mutants and the misconception each must be named by; the others get none.

@@ -9,7 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import EXERCISES as EXERCISES_DIR, SOLUTIONS, assert_misconceptions_proven, assert_mutant_caught, assert_named, run_notebook_code
+from _exercise_harness import (
+    EXERCISES as EXERCISES_DIR,
+    SOLUTIONS,
+    assert_misconceptions_proven,
+    assert_mutant_caught,
+    assert_named,
+    run_notebook_code,
+)
 from mltutor.check import CORRECT, INCORRECT, CheckFailed
 from mltutor.detection import mask as rle
 from mltutor.detection.keypoints import oks as oks_kernel
@@ -205,20 +212,39 @@ def ex3_default_thresholds_only(iou_same, iou_other, iou_same_taken, t_f=0.5, t_
 
 MUTANTS = {
     "ex1": [ex1_row_major, ex1_no_leading_zero, ex1_ones_only, ex1_rows_and_runs_of_ones],
-    "ex2": [ex2_sigma_not_doubled, ex2_unlabelled_counted, ex2_sqrt_area,
-            ex2_distance_not_squared, ex2_no_factor_two],
-    "ex3": [ex3_classification_first, ex3_strict_bounds, ex3_no_duplicate,
-            ex3_default_thresholds_only],
+    "ex2": [
+        ex2_sigma_not_doubled,
+        ex2_unlabelled_counted,
+        ex2_sqrt_area,
+        ex2_distance_not_squared,
+        ex2_no_factor_two,
+    ],
+    "ex3": [
+        ex3_classification_first,
+        ex3_strict_bounds,
+        ex3_no_duplicate,
+        ex3_default_thresholds_only,
+    ],
 }
-MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items()
-                 for m in ms]
+MUTANT_PARAMS = [
+    pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms
+]
 NAMED = {
-    "ex1": {"ex1_row_major": "row_major", "ex1_no_leading_zero": "no_leading_zero",
-            "ex1_ones_only": "ones_only"},
-    "ex2": {"ex2_sigma_not_doubled": "sigma_not_doubled",
-            "ex2_unlabelled_counted": "unlabelled_counted", "ex2_sqrt_area": "sqrt_area"},
-    "ex3": {"ex3_classification_first": "classification_first",
-            "ex3_strict_bounds": "strict_bounds", "ex3_no_duplicate": "no_duplicate"},
+    "ex1": {
+        "ex1_row_major": "row_major",
+        "ex1_no_leading_zero": "no_leading_zero",
+        "ex1_ones_only": "ones_only",
+    },
+    "ex2": {
+        "ex2_sigma_not_doubled": "sigma_not_doubled",
+        "ex2_unlabelled_counted": "unlabelled_counted",
+        "ex2_sqrt_area": "sqrt_area",
+    },
+    "ex3": {
+        "ex3_classification_first": "classification_first",
+        "ex3_strict_bounds": "strict_bounds",
+        "ex3_no_duplicate": "no_duplicate",
+    },
 }
 
 
@@ -256,8 +282,9 @@ def test_the_judgement_exercises_are_the_ones_with_answers():
     assert {n for n, ex in EXERCISES.items() if ex.kind == "judgement"} == set(JUDGEMENT_ANSWERS)
 
 
-@pytest.mark.parametrize("name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items()
-                                          for x in "abcd" if x != a])
+@pytest.mark.parametrize(
+    "name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items() for x in "abcd" if x != a]
+)
 def test_judgement_wrong_letters_are_incorrect_and_explained(name, letter):
     ex = EXERCISES[name]
     result = ex.check(letter, strict=False)

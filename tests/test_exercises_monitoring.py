@@ -10,7 +10,12 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
-from _exercise_harness import EXERCISES, assert_misconceptions_proven, assert_mutant_caught, assert_named
+from _exercise_harness import (
+    EXERCISES,
+    assert_misconceptions_proven,
+    assert_mutant_caught,
+    assert_named,
+)
 from mltutor import monitoring as mon
 from mltutor.check import CORRECT
 from mltutor.exercises import monitoring as ch
@@ -25,14 +30,16 @@ def test_ex1_reference_matches_sklearn_on_the_concatenated_batches(i):
     p = np.concatenate([b[1] for b in batches])
     assert ch.ex1.expected(i) == pytest.approx(f1_score(t, p, zero_division=0), abs=1e-12)
     assert ch.ex1.expected(i) == pytest.approx(
-        mon.rolling_score("f1", t, p, t.size, zero_division=0.0)[-1], abs=1e-12)
+        mon.rolling_score("f1", t, p, t.size, zero_division=0.0)[-1], abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("i", range(len(ch.ex2.cases)))
 def test_ex2_reference_matches_mltutor_monitoring(i):
     x, p0, p1 = ch.ex2.cases[i].args
-    np.testing.assert_allclose(ch.ex2.expected(i), mon.bernoulli_cusum(x, p0, p1, 1.0).statistic,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        ch.ex2.expected(i), mon.bernoulli_cusum(x, p0, p1, 1.0).statistic, atol=1e-12
+    )
 
 
 def test_ex1_first_case_shows_the_batch_mean_differs():
@@ -63,8 +70,10 @@ def ex2_with_mltutor(errors, p0, p1):
     return mon.bernoulli_cusum(errors, p0, p1, 1.0).statistic
 
 
-@pytest.mark.parametrize("name, alternative", [("ex1", ex1_with_sklearn), ("ex2", ex2_with_loop),
-                                               ("ex2", ex2_with_mltutor)])
+@pytest.mark.parametrize(
+    "name, alternative",
+    [("ex1", ex1_with_sklearn), ("ex2", ex2_with_loop), ("ex2", ex2_with_mltutor)],
+)
 def test_correct_alternatives_pass(name, alternative):
     assert EXERCISES_CH[name].check(alternative, strict=False).status == CORRECT
 
@@ -132,10 +141,20 @@ def ex2_reset_after_error(errors, p0, p1):  # min instead of max
 
 
 MUTANTS = {
-    "ex1": [ex1_mean_of_batch_f1, ex1_size_weighted, ex1_last_batch_only,
-            ex1_fp_fn_swapped_accuracy, ex1_zero_division_one],
-    "ex2": [ex2_no_reset, ex2_ratio_upside_down, ex2_errors_only, ex2_count_of_errors,
-            ex2_reset_after_error],
+    "ex1": [
+        ex1_mean_of_batch_f1,
+        ex1_size_weighted,
+        ex1_last_batch_only,
+        ex1_fp_fn_swapped_accuracy,
+        ex1_zero_division_one,
+    ],
+    "ex2": [
+        ex2_no_reset,
+        ex2_ratio_upside_down,
+        ex2_errors_only,
+        ex2_count_of_errors,
+        ex2_reset_after_error,
+    ],
 }
 MUTANT_PARAMS = [(name, m) for name, ms in MUTANTS.items() for m in ms]
 
@@ -180,8 +199,9 @@ def test_the_judgement_exercises_are_the_ones_with_answers():
     assert {n for n, ex in EXERCISES_CH.items() if ex.kind == "judgement"} == set(JUDGEMENT_ANSWERS)
 
 
-@pytest.mark.parametrize("name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items()
-                                          for x in "abcd" if x != a])
+@pytest.mark.parametrize(
+    "name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items() for x in "abcd" if x != a]
+)
 def test_judgement_wrong_letters_are_incorrect_and_explained(name, letter):
     ex = EXERCISES_CH[name]
     result = ex.check(letter, strict=False)
@@ -202,8 +222,10 @@ def test_ex3_numbers():
     """The per-day probability and the standard errors quoted in ex3's explanations."""
     from scipy.stats import binom
 
-    p_day = binom.cdf(163, 200, 0.85)          # accuracy < 0.82 means at most 163 of 200
+    p_day = binom.cdf(163, 200, 0.85)  # accuracy < 0.82 means at most 163 of 200
     se = np.sqrt(0.85 * 0.15 / 200)
     assert f"{p_day:.2f}" == "0.10" and round((0.85 - 0.82) / se, 1) == 1.2
     assert f"{1 - (1 - p_day) ** 365:.4f}" == "1.0000"
-    assert "about 0.10" in ch.ex3.options["a"][1] and "1.2 standard errors" in ch.ex3.options["a"][1]
+    assert (
+        "about 0.10" in ch.ex3.options["a"][1] and "1.2 standard errors" in ch.ex3.options["a"][1]
+    )

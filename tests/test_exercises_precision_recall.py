@@ -8,7 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, SOLUTIONS, assert_mutant_caught, run_notebook_code, without_own_values
+from _exercise_harness import (
+    assert_misconceptions_proven,
+    assert_named,
+    EXERCISES,
+    SOLUTIONS,
+    assert_mutant_caught,
+    run_notebook_code,
+    without_own_values,
+)
 from mltutor.exercises import precision_recall as ch3
 
 CH3_SOLUTIONS = SOLUTIONS / "03_precision_recall.ipynb"
@@ -67,7 +75,9 @@ def test_ex2_reference_matches_threshold_sweep(i):
     if not y_true.any():
         pytest.skip("threshold_sweep needs both classes to name the positive one")
     point = threshold_sweep(y_true, y_score).at(t)
-    assert ch3.ex2.expected(i) == pytest.approx((point.precision, point.recall, point.fbeta), abs=1e-12)
+    assert ch3.ex2.expected(i) == pytest.approx(
+        (point.precision, point.recall, point.fbeta), abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("i", range(len(ch3.ex3.cases)))
@@ -112,10 +122,14 @@ def _review_band_by_loop(y_true, y_score, low, high):
 def test_ex4_reference_matches_a_plain_loop_and_sklearn(i):
     y_true, y_score, low, high = ch3.ex4.cases[i].args
     coverage, accuracy = ch3.ex4.expected(i)
-    assert (coverage, accuracy) == pytest.approx(_review_band_by_loop(y_true, y_score, low, high), abs=1e-12)
+    assert (coverage, accuracy) == pytest.approx(
+        _review_band_by_loop(y_true, y_score, low, high), abs=1e-12
+    )
     covered = (y_score < low) | (y_score >= high)
     if covered.any():
-        ref = sklearn_metrics.accuracy_score(y_true[covered], (y_score[covered] >= high).astype(int))
+        ref = sklearn_metrics.accuracy_score(
+            y_true[covered], (y_score[covered] >= high).astype(int)
+        )
         assert accuracy == pytest.approx(ref, abs=1e-12)
 
 
@@ -174,7 +188,9 @@ def ex1_recall_over_everything(tp, fp, fn, zero_division=0.0):
 
 
 def ex1_integer_division(tp, fp, fn, zero_division=0.0):
-    return (tp // (tp + fp) if tp + fp else zero_division), (tp // (tp + fn) if tp + fn else zero_division)
+    return (tp // (tp + fp) if tp + fp else zero_division), (
+        tp // (tp + fn) if tp + fn else zero_division
+    )
 
 
 def _counts(y_true, y_score, t, strict=False):
@@ -291,15 +307,41 @@ def ex4_count_instead_of_share(y_true, y_score, low, high):
 
 
 MUTANTS = {
-    "ex1": [ex1_swapped, ex1_epsilon, ex1_ignores_zero_division, ex1_nan_for_zero_over_zero,
-            ex1_zero_division_whenever_tp_is_zero, ex1_recall_over_everything, ex1_integer_division],
-    "ex2": [ex2_strict_greater, ex2_swapped, ex2_arithmetic_mean, ex2_harmonic_mean_unguarded,
-            ex2_zero_division_one, ex2_inverted_rule, ex2_ignores_threshold, ex2_fn_counted_as_fp],
-    "ex3": [ex3_swapped_costs, ex3_ratio, ex3_always_half, ex3_integer_division,
-            ex3_odds_instead_of_probability],
-    "ex4": [ex4_coverage_of_the_band, ex4_accuracy_over_all_cases, ex4_band_includes_high,
-            ex4_band_excludes_low, ex4_decides_at_one_half, ex4_nan_when_nothing_covered,
-            ex4_count_instead_of_share],
+    "ex1": [
+        ex1_swapped,
+        ex1_epsilon,
+        ex1_ignores_zero_division,
+        ex1_nan_for_zero_over_zero,
+        ex1_zero_division_whenever_tp_is_zero,
+        ex1_recall_over_everything,
+        ex1_integer_division,
+    ],
+    "ex2": [
+        ex2_strict_greater,
+        ex2_swapped,
+        ex2_arithmetic_mean,
+        ex2_harmonic_mean_unguarded,
+        ex2_zero_division_one,
+        ex2_inverted_rule,
+        ex2_ignores_threshold,
+        ex2_fn_counted_as_fp,
+    ],
+    "ex3": [
+        ex3_swapped_costs,
+        ex3_ratio,
+        ex3_always_half,
+        ex3_integer_division,
+        ex3_odds_instead_of_probability,
+    ],
+    "ex4": [
+        ex4_coverage_of_the_band,
+        ex4_accuracy_over_all_cases,
+        ex4_band_includes_high,
+        ex4_band_excludes_low,
+        ex4_decides_at_one_half,
+        ex4_nan_when_nothing_covered,
+        ex4_count_instead_of_share,
+    ],
 }
 
 
@@ -325,12 +367,18 @@ VALUE_MUTANTS = {
     ]
 }
 
-MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
-VALUE_PARAMS = [pytest.param(ex, v, id=f"{ex}-{label}") for ex, vs in VALUE_MUTANTS.items() for label, v in vs]
+MUTANT_PARAMS = [
+    pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms
+]
+VALUE_PARAMS = [
+    pytest.param(ex, v, id=f"{ex}-{label}") for ex, vs in VALUE_MUTANTS.items() for label, v in vs
+]
 
 
 def test_every_exercise_has_mutants():
-    assert set(MUTANTS) | set(VALUE_MUTANTS) == {n for n, ex in EXERCISES_CH3.items() if ex.kind != "judgement"}
+    assert set(MUTANTS) | set(VALUE_MUTANTS) == {
+        n for n, ex in EXERCISES_CH3.items() if ex.kind != "judgement"
+    }
 
 
 @pytest.mark.parametrize("name, mutant", MUTANT_PARAMS)
@@ -389,8 +437,14 @@ def test_solution_functions_in_the_notebook_match_the_references(solved):
 
 def test_exercise_notebook_contains_no_solution_code():
     text = CH3_EXERCISES.read_text(encoding="utf-8")
-    for needle in ("c_fp / (c_fp + c_fn)", "2 * tp / (2 * tp + fp + fn)", "covered.mean()",
-                   "np.unique(y_score)[::-1]", "Discussion", "if flagged > 0 else zero_division"):
+    for needle in (
+        "c_fp / (c_fp + c_fn)",
+        "2 * tp / (2 * tp + fp + fn)",
+        "covered.mean()",
+        "np.unique(y_score)[::-1]",
+        "Discussion",
+        "if flagged > 0 else zero_division",
+    ):
         assert needle not in text, needle
 
 
@@ -452,14 +506,17 @@ def test_ex6_answer_minimises_the_expected_cost_of_the_scenario():
     assert ch3.cost_optimal_threshold(review - 0.0, loss - review) == pytest.approx(t, abs=1e-15)
 
 
-@pytest.mark.parametrize("value, why", [
-    (0.05, "a caught fraud costs 5 €, not 0"),
-    (1 / 20, "a caught fraud costs 5 €, not 0"),
-    (0.95, "swaps the roles of the two costs"),
-    (90 / 95, "swaps the roles of the two costs"),
-    (5 / 90, "divides one cost by the other"),
-    (0.5, "minimises the number of errors"),
-])
+@pytest.mark.parametrize(
+    "value, why",
+    [
+        (0.05, "a caught fraud costs 5 €, not 0"),
+        (1 / 20, "a caught fraud costs 5 €, not 0"),
+        (0.95, "swaps the roles of the two costs"),
+        (90 / 95, "swaps the roles of the two costs"),
+        (5 / 90, "divides one cost by the other"),
+        (0.5, "minimises the number of errors"),
+    ],
+)
 def test_ex6_known_wrong_values_are_explained(value, why):
     result = ch3.ex6.check(value, strict=False)
     assert result.status == "incorrect" and why in result.message, result.message

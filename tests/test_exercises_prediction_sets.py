@@ -12,7 +12,12 @@ import math
 import numpy as np
 import pytest
 
-from _exercise_harness import EXERCISES, assert_misconceptions_proven, assert_mutant_caught, assert_named
+from _exercise_harness import (
+    EXERCISES,
+    assert_misconceptions_proven,
+    assert_mutant_caught,
+    assert_named,
+)
 from mltutor.check import CORRECT
 from mltutor.conformal import ConformalClassifier, conformal_quantile
 from mltutor.exercises import prediction_sets as ch
@@ -54,9 +59,10 @@ def ex2_with_mltutor(cal_proba, cal_labels, test_proba, alpha):
     return ConformalClassifier("lac").fit(cal_proba, cal_labels, alpha).predict_sets(test_proba)
 
 
-@pytest.mark.parametrize("name, alternative", [("ex1", ex1_with_partition),
-                                               ("ex1", ex1_with_numpy_quantile),
-                                               ("ex2", ex2_with_mltutor)])
+@pytest.mark.parametrize(
+    "name, alternative",
+    [("ex1", ex1_with_partition), ("ex1", ex1_with_numpy_quantile), ("ex2", ex2_with_mltutor)],
+)
 def test_correct_alternatives_pass(name, alternative):
     assert EXERCISES_CH[name].check(alternative, strict=False).status == CORRECT
 
@@ -90,7 +96,9 @@ def ex1_unsorted(scores, alpha):
     return math.inf if k > n else float(np.asarray(scores)[k - 1])
 
 
-def ex1_float_ceiling(scores, alpha):  # no rounding: one rank too high where (n+1)(1-alpha) is whole
+def ex1_float_ceiling(
+    scores, alpha
+):  # no rounding: one rank too high where (n+1)(1-alpha) is whole
     n = len(scores)
     k = math.ceil((n + 1) * (1 - alpha))
     return math.inf if k > n else float(np.sort(scores)[k - 1])
@@ -125,10 +133,22 @@ def ex2_top_class_only(cal_proba, cal_labels, test_proba, alpha):  # noqa: ARG00
 
 
 MUTANTS = {
-    "ex1": [ex1_plain_quantile, ex1_n_not_n_plus_1, ex1_clipped_rank, ex1_zero_based_rank,
-            ex1_unsorted, ex1_float_ceiling, ex1_largest_score],
-    "ex2": [ex2_score_is_p, ex2_top_class_scores, ex2_strict_inequality, ex2_plain_quantile,
-            ex2_top_class_only],
+    "ex1": [
+        ex1_plain_quantile,
+        ex1_n_not_n_plus_1,
+        ex1_clipped_rank,
+        ex1_zero_based_rank,
+        ex1_unsorted,
+        ex1_float_ceiling,
+        ex1_largest_score,
+    ],
+    "ex2": [
+        ex2_score_is_p,
+        ex2_top_class_scores,
+        ex2_strict_inequality,
+        ex2_plain_quantile,
+        ex2_top_class_only,
+    ],
 }
 MUTANT_PARAMS = [(name, m) for name, ms in MUTANTS.items() for m in ms]
 
@@ -175,8 +195,9 @@ def test_the_judgement_exercises_are_the_ones_with_answers():
     assert len(JUDGEMENT_ANSWERS) >= 2
 
 
-@pytest.mark.parametrize("name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items()
-                                          for x in "abcd" if x != a])
+@pytest.mark.parametrize(
+    "name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items() for x in "abcd" if x != a]
+)
 def test_judgement_wrong_letters_are_incorrect_and_explained(name, letter):
     ex = EXERCISES_CH[name]
     result = ex.check(letter, strict=False)

@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, SOLUTIONS, assert_mutant_caught
+from _exercise_harness import (
+    assert_misconceptions_proven,
+    assert_named,
+    EXERCISES,
+    SOLUTIONS,
+    assert_mutant_caught,
+)
 from mltutor.check import CORRECT
 from mltutor.exercises import roc_pr as ch6
 
@@ -47,7 +53,9 @@ def test_ex2_reference_matches_sklearn_and_mann_whitney(i):
 @pytest.mark.parametrize("i", range(len(ch6.ex3.cases)))
 def test_ex3_reference_matches_sklearn(i):
     y, s = ch6.ex3.cases[i].args
-    assert ch6.ex3.expected(i) == pytest.approx(sklearn_metrics.average_precision_score(y, s), abs=1e-12)
+    assert ch6.ex3.expected(i) == pytest.approx(
+        sklearn_metrics.average_precision_score(y, s), abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("i", range(len(ch6.ex4.cases)))
@@ -94,8 +102,16 @@ def test_ex6_reference_matches_mltutor_paired_bootstrap(i):
         def integers(self, low, high=None, size=None, **kwargs):  # noqa: ARG002
             return idx[: size[0]] if size[0] <= len(idx) else np.resize(idx, size)
 
-    res = stats.paired_bootstrap(metric, y, a, b, n_resamples=len(idx), confidence_level=level,
-                                 random_state=SameIndices(), skip_single_class=False)
+    res = stats.paired_bootstrap(
+        metric,
+        y,
+        a,
+        b,
+        n_resamples=len(idx),
+        confidence_level=level,
+        random_state=SameIndices(),
+        skip_single_class=False,
+    )
     assert ch6.ex6.expected(i) == pytest.approx((res.low, res.high), abs=1e-12)
 
 
@@ -124,8 +140,10 @@ def test_ex10_reference_matches_statsmodels_and_mltutor(i):
 def test_ex10_cases_have_the_traps():
     """Both settings of `correction`, both directions of b - c, and more than two classes."""
     settings = {c.kwargs["correction"] for c in ch6.ex10.cases}
-    signs = {np.sign(ch6.ex10.expected(i)[0] - ch6.ex10.expected(i)[1])
-             for i in range(len(ch6.ex10.cases))}
+    signs = {
+        np.sign(ch6.ex10.expected(i)[0] - ch6.ex10.expected(i)[1])
+        for i in range(len(ch6.ex10.cases))
+    }
     assert settings == {True, False} and signs == {-1, 1}
     assert any(np.unique(c.args[0]).size > 2 for c in ch6.ex10.cases)
 
@@ -158,6 +176,7 @@ def test_ex11_cases_and_reference_match_mltutor_delong(i):
 
 def test_ex11_discussion_numbers():
     """Same AUCs, opposite answers; overlapping intervals in both; the small and the large case."""
+
     def aucs(i):
         return ch6.ex11.cases[i].args[:2]
 
@@ -171,7 +190,7 @@ def test_ex11_discussion_numbers():
     assert round(aucs(0)[0] - aucs(0)[1], 3) == 0.015 and round(aucs(1)[0] - aucs(1)[1], 3) == 0.018
     assert ch6.ex11.expected(0)[2] and not ch6.ex11.expected(1)[2]
     se = [np.sqrt(np.diag(ch6.ex11.cases[i].args[2])) for i in (0, 1)]
-    assert np.max(np.abs(se[0] - se[1])) < 0.001                          # nearly the same
+    assert np.max(np.abs(se[0] - se[1])) < 0.001  # nearly the same
     for i in (0, 1):
         c = ch6.ex11.cases[i]
         assert ch6._wrong_ex11_no_overlap(*c.args, **c.kwargs)[2] is False  # the intervals overlap
@@ -222,8 +241,9 @@ def ex4_with_scipy_logsumexp(logits, y_true, temperature):
 
 
 def ex5_with_scipy(logits, y_true):
-    res = minimize_scalar(lambda u: ch6.nll_at_temperature(logits, y_true, np.exp(u)),
-                          bracket=(-1.0, 1.0))
+    res = minimize_scalar(
+        lambda u: ch6.nll_at_temperature(logits, y_true, np.exp(u)), bracket=(-1.0, 1.0)
+    )
     return float(np.exp(res.x))
 
 
@@ -237,8 +257,10 @@ def ex10_with_statsmodels(y_true, pred_a, pred_b, correction=True):
     from statsmodels.stats.contingency_tables import mcnemar
 
     right_a, right_b = pred_a == y_true, pred_b == y_true
-    table = [[np.sum(right_a & right_b), np.sum(right_a & ~right_b)],
-             [np.sum(~right_a & right_b), np.sum(~right_a & ~right_b)]]
+    table = [
+        [np.sum(right_a & right_b), np.sum(right_a & ~right_b)],
+        [np.sum(~right_a & right_b), np.sum(~right_a & ~right_b)],
+    ]
     result = mcnemar(table, exact=False, correction=correction)
     return table[0][1], table[1][0], result.pvalue
 
@@ -274,12 +296,22 @@ def ex11_with_the_correlation(auc_a, auc_b, covariance, alpha=0.05):
     return z, p, bool(p < alpha)
 
 
-@pytest.mark.parametrize("name, solution", [
-    ("ex1", ex1_with_a_loop), ("ex1", ex1_with_sklearn), ("ex2", ex2_with_average_ranks),
-    ("ex3", ex3_with_sklearn), ("ex4", ex4_with_scipy_logsumexp), ("ex5", ex5_with_scipy),
-    ("ex6", ex6_vectorised), ("ex10", ex10_with_statsmodels), ("ex10", ex10_with_a_crosstab),
-    ("ex11", ex11_with_a_contrast), ("ex11", ex11_with_the_correlation),
-])
+@pytest.mark.parametrize(
+    "name, solution",
+    [
+        ("ex1", ex1_with_a_loop),
+        ("ex1", ex1_with_sklearn),
+        ("ex2", ex2_with_average_ranks),
+        ("ex3", ex3_with_sklearn),
+        ("ex4", ex4_with_scipy_logsumexp),
+        ("ex5", ex5_with_scipy),
+        ("ex6", ex6_vectorised),
+        ("ex10", ex10_with_statsmodels),
+        ("ex10", ex10_with_a_crosstab),
+        ("ex11", ex11_with_a_contrast),
+        ("ex11", ex11_with_the_correlation),
+    ],
+)
 def test_correct_alternatives_pass(name, solution):
     result = EXERCISES_CH6[name].check(solution, strict=False)
     assert result.status == CORRECT, result
@@ -418,8 +450,14 @@ def ex3_mean_precision(y_true, y_score):
 
 def ex3_voc_11_point(y_true, y_score):
     precision, recall = _pr(y_true, y_score)
-    return float(np.mean([precision[recall >= r].max() if np.any(recall >= r) else 0.0
-                          for r in np.arange(11) / 10]))
+    return float(
+        np.mean(
+            [
+                precision[recall >= r].max() if np.any(recall >= r) else 0.0
+                for r in np.arange(11) / 10
+            ]
+        )
+    )
 
 
 def _softmax(z):
@@ -429,7 +467,9 @@ def _softmax(z):
 
 def ex4_log_of_softmax(logits, y_true, temperature):
     with np.errstate(divide="ignore"):
-        return float(np.mean(-np.log(_softmax(logits / temperature)[np.arange(len(y_true)), y_true])))
+        return float(
+            np.mean(-np.log(_softmax(logits / temperature)[np.arange(len(y_true)), y_true]))
+        )
 
 
 def ex4_clipped_log_of_softmax(logits, y_true, temperature):
@@ -456,8 +496,9 @@ def ex4_sum_not_mean(logits, y_true, temperature):
 
 
 def ex5_search_box(logits, y_true):
-    res = minimize_scalar(lambda t: ch6.nll_at_temperature(logits, y_true, t), bounds=(0.1, 5.0),
-                          method="bounded")
+    res = minimize_scalar(
+        lambda t: ch6.nll_at_temperature(logits, y_true, t), bounds=(0.1, 5.0), method="bounded"
+    )
     return float(res.x)
 
 
@@ -467,8 +508,9 @@ def ex5_returns_beta(logits, y_true):
 
 def ex5_multiplies_logits(logits, y_true):
     """Optimises a factor that multiplies the logits, and reports it as T."""
-    res = minimize_scalar(lambda u: ch6.nll_at_temperature(logits * np.exp(u), y_true, 1.0),
-                          bracket=(-1.0, 1.0))
+    res = minimize_scalar(
+        lambda u: ch6.nll_at_temperature(logits * np.exp(u), y_true, 1.0), bracket=(-1.0, 1.0)
+    )
     return float(np.exp(res.x))
 
 
@@ -493,8 +535,9 @@ def ex5_confidence_matches_accuracy(logits, y_true):
 def ex5_temperature_on_probabilities(logits, y_true):
     """Treats the probabilities as if they were logits: softmax(softmax(z) / T)."""
     probs = _softmax(logits)
-    res = minimize_scalar(lambda u: ch6.nll_at_temperature(probs, y_true, np.exp(u)),
-                          bracket=(-1.0, 1.0))
+    res = minimize_scalar(
+        lambda u: ch6.nll_at_temperature(probs, y_true, np.exp(u)), bracket=(-1.0, 1.0)
+    )
     return float(np.exp(res.x))
 
 
@@ -755,31 +798,101 @@ def ex11_signed_one_sided(auc_a, auc_b, covariance, alpha=0.05):
 
 
 MUTANTS = {
-    "ex1": [ex1_fpr_tpr_swapped, ex1_ties_not_grouped, ex1_no_origin, ex1_lowest_threshold_first,
-            ex1_divided_by_n, ex1_strictly_greater, ex1_drop_intermediate, ex1_specificity_not_fpr],
-    "ex2": [ex2_ties_count_zero, ex2_ties_count_one, ex2_negatives_above, ex2_divided_by_n_squared,
-            ex2_returns_u, ex2_ordinal_ranks],
-    "ex3": [ex3_trapezoids, ex3_trapezoids_with_end_point, ex3_interpolated_envelope,
-            ex3_ties_not_grouped, ex3_precision_at_step_start, ex3_mean_precision, ex3_voc_11_point],
-    "ex4": [ex4_log_of_softmax, ex4_clipped_log_of_softmax, ex4_no_max_subtraction,
-            ex4_multiplies_by_t, ex4_ignores_t, ex4_sum_not_mean],
-    "ex5": [ex5_search_box, ex5_returns_beta, ex5_multiplies_logits, ex5_grid,
-            ex5_confidence_matches_accuracy, ex5_temperature_on_probabilities],
-    "ex6": [ex6_unpaired, ex6_b_minus_a, ex6_alpha_not_halved, ex6_percentile_of_fractions,
-            ex6_normal_approximation, ex6_separate_intervals, ex6_truth_not_resampled,
-            ex6_indices_ignored],
-    "ex9": [ex9_wald, ex9_clipped_wald, ex9_centred_on_p, ex9_z_not_squared,
-            ex9_half_width_not_divided, ex9_agresti_coull, ex9_ignores_z, ex9_low_high_swapped],
-    "ex10": [ex10_concordant, ex10_two_proportion_z, ex10_correction_ignored,
-             ex10_predictions_crosstab, ex10_b_c_swapped, ex10_exact_binomial, ex10_half_correction,
-             ex10_no_absolute_value, ex10_two_degrees_of_freedom, ex10_lower_tail,
-             ex10_yates_contingency, ex10_error_counts],
-    "ex11": [ex11_variances_added, ex11_higher_auc_wins, ex11_one_sided, ex11_separate_intervals,
-             ex11_covariance_added, ex11_covariance_once, ex11_variance_not_rooted,
-             ex11_standard_errors_added, ex11_b_minus_a, ex11_alpha_ignored, ex11_signed_one_sided],
+    "ex1": [
+        ex1_fpr_tpr_swapped,
+        ex1_ties_not_grouped,
+        ex1_no_origin,
+        ex1_lowest_threshold_first,
+        ex1_divided_by_n,
+        ex1_strictly_greater,
+        ex1_drop_intermediate,
+        ex1_specificity_not_fpr,
+    ],
+    "ex2": [
+        ex2_ties_count_zero,
+        ex2_ties_count_one,
+        ex2_negatives_above,
+        ex2_divided_by_n_squared,
+        ex2_returns_u,
+        ex2_ordinal_ranks,
+    ],
+    "ex3": [
+        ex3_trapezoids,
+        ex3_trapezoids_with_end_point,
+        ex3_interpolated_envelope,
+        ex3_ties_not_grouped,
+        ex3_precision_at_step_start,
+        ex3_mean_precision,
+        ex3_voc_11_point,
+    ],
+    "ex4": [
+        ex4_log_of_softmax,
+        ex4_clipped_log_of_softmax,
+        ex4_no_max_subtraction,
+        ex4_multiplies_by_t,
+        ex4_ignores_t,
+        ex4_sum_not_mean,
+    ],
+    "ex5": [
+        ex5_search_box,
+        ex5_returns_beta,
+        ex5_multiplies_logits,
+        ex5_grid,
+        ex5_confidence_matches_accuracy,
+        ex5_temperature_on_probabilities,
+    ],
+    "ex6": [
+        ex6_unpaired,
+        ex6_b_minus_a,
+        ex6_alpha_not_halved,
+        ex6_percentile_of_fractions,
+        ex6_normal_approximation,
+        ex6_separate_intervals,
+        ex6_truth_not_resampled,
+        ex6_indices_ignored,
+    ],
+    "ex9": [
+        ex9_wald,
+        ex9_clipped_wald,
+        ex9_centred_on_p,
+        ex9_z_not_squared,
+        ex9_half_width_not_divided,
+        ex9_agresti_coull,
+        ex9_ignores_z,
+        ex9_low_high_swapped,
+    ],
+    "ex10": [
+        ex10_concordant,
+        ex10_two_proportion_z,
+        ex10_correction_ignored,
+        ex10_predictions_crosstab,
+        ex10_b_c_swapped,
+        ex10_exact_binomial,
+        ex10_half_correction,
+        ex10_no_absolute_value,
+        ex10_two_degrees_of_freedom,
+        ex10_lower_tail,
+        ex10_yates_contingency,
+        ex10_error_counts,
+    ],
+    "ex11": [
+        ex11_variances_added,
+        ex11_higher_auc_wins,
+        ex11_one_sided,
+        ex11_separate_intervals,
+        ex11_covariance_added,
+        ex11_covariance_once,
+        ex11_variance_not_rooted,
+        ex11_standard_errors_added,
+        ex11_b_minus_a,
+        ex11_alpha_ignored,
+        ex11_signed_one_sided,
+    ],
 }
 
-MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
+MUTANT_PARAMS = [
+    pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms
+]
 
 
 def test_every_exercise_has_mutants():
@@ -811,8 +924,16 @@ def test_mutant_messages_are_useful():
 
 def test_exercise_notebook_contains_no_solution_code():
     text = CH6_EXERCISES.read_text(encoding="utf-8")
-    for needle in ("np.cumsum(y == 1)", "0.5 * np.sum", "z_max", "np.quantile(diffs", "Discussion",
-                   "right_a & ~right_b", "2 * cov[0, 1]", "chi2.sf(statistic"):
+    for needle in (
+        "np.cumsum(y == 1)",
+        "0.5 * np.sum",
+        "z_max",
+        "np.quantile(diffs",
+        "Discussion",
+        "right_a & ~right_b",
+        "2 * cov[0, 1]",
+        "chi2.sf(statistic",
+    ):
         assert needle not in text, needle
 
 

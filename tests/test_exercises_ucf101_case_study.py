@@ -10,7 +10,12 @@ import itertools
 import numpy as np
 import pytest
 
-from _exercise_harness import assert_misconceptions_proven, assert_named, EXERCISES, assert_mutant_caught
+from _exercise_harness import (
+    assert_misconceptions_proven,
+    assert_named,
+    EXERCISES,
+    assert_mutant_caught,
+)
 from mltutor.exercises import ucf101_case_study as ch8
 
 CH8_EXERCISES = EXERCISES / "08_ucf101_case_study.ipynb"
@@ -49,8 +54,12 @@ def _labels_from_cm(cm):
 def test_ex3_reference_matches_sklearn_recall(i):
     before, after, threshold = ch8.ex3.cases[i].args
     n = len(before)
-    r = [sklearn_metrics.recall_score(*_labels_from_cm(cm), labels=np.arange(n), average=None,
-                                      zero_division=0) for cm in (before, after)]
+    r = [
+        sklearn_metrics.recall_score(
+            *_labels_from_cm(cm), labels=np.arange(n), average=None, zero_division=0
+        )
+        for cm in (before, after)
+    ]
     np.testing.assert_array_equal(ch8.ex3.expected(i), np.flatnonzero(r[0] - r[1] > threshold))
 
 
@@ -229,16 +238,46 @@ def ex4_unstable_argsort(cm, k):
 
 
 MUTANTS = {
-    "ex1": [ex1_indices_not_groups, ex1_union, ex1_symmetric_difference, ex1_train_only_groups,
-            ex1_repeats_kept, ex1_same_position],
-    "ex2": [ex2_chosen_on_test, ex2_last_best, ex2_best_of_sum, ex2_one_based, ex2_argmin,
-            ex2_returns_score, ex2_last_epoch],
-    "ex3": [ex3_precision_instead, ex3_at_least_threshold, ex3_absolute_change,
-            ex3_counts_not_rates, ex3_after_minus_before, ex3_mask_not_indices, ex3_relative_drop],
-    "ex4": [ex4_ordered_cells, ex4_double_counted, ex4_diagonal_included, ex4_upper_triangle_only,
-            ex4_ties_reversed, ex4_zeros_kept, ex4_ascending, ex4_unstable_argsort],
+    "ex1": [
+        ex1_indices_not_groups,
+        ex1_union,
+        ex1_symmetric_difference,
+        ex1_train_only_groups,
+        ex1_repeats_kept,
+        ex1_same_position,
+    ],
+    "ex2": [
+        ex2_chosen_on_test,
+        ex2_last_best,
+        ex2_best_of_sum,
+        ex2_one_based,
+        ex2_argmin,
+        ex2_returns_score,
+        ex2_last_epoch,
+    ],
+    "ex3": [
+        ex3_precision_instead,
+        ex3_at_least_threshold,
+        ex3_absolute_change,
+        ex3_counts_not_rates,
+        ex3_after_minus_before,
+        ex3_mask_not_indices,
+        ex3_relative_drop,
+    ],
+    "ex4": [
+        ex4_ordered_cells,
+        ex4_double_counted,
+        ex4_diagonal_included,
+        ex4_upper_triangle_only,
+        ex4_ties_reversed,
+        ex4_zeros_kept,
+        ex4_ascending,
+        ex4_unstable_argsort,
+    ],
 }
-MUTANT_PARAMS = [pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms]
+MUTANT_PARAMS = [
+    pytest.param(ex, m, id=f"{ex}-{m.__name__[4:]}") for ex, ms in MUTANTS.items() for m in ms
+]
 
 
 def test_every_exercise_has_mutants():
@@ -250,7 +289,9 @@ def test_mutant_is_caught(name, mutant):
     assert_mutant_caught(EXERCISES_CH8[name], mutant)
 
 
-@pytest.mark.parametrize("name", sorted(n for n, ex in EXERCISES_CH8.items() if ex.kind == "implement"))
+@pytest.mark.parametrize(
+    "name", sorted(n for n, ex in EXERCISES_CH8.items() if ex.kind == "implement")
+)
 def test_reference_passes(name):
     ex = EXERCISES_CH8[name]
     assert ex.check(ex.reference, strict=False).correct
@@ -267,8 +308,12 @@ def test_exercise_notebook_contains_no_solution_code():
     if not CH8_EXERCISES.exists():
         pytest.skip("exercise notebook not generated yet")
     text = CH8_EXERCISES.read_text(encoding="utf-8")
-    for needle in ("np.intersect1d(", "np.lexsort((j, i, -count))", "np.argmax(val_macro_f1)",
-                   "Discussion"):
+    for needle in (
+        "np.intersect1d(",
+        "np.lexsort((j, i, -count))",
+        "np.argmax(val_macro_f1)",
+        "Discussion",
+    ):
         assert needle not in text, needle
 
 

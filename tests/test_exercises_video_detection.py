@@ -10,7 +10,12 @@ import numpy as np
 import pytest
 from scipy.special import softmax
 
-from _exercise_harness import EXERCISES, assert_misconceptions_proven, assert_mutant_caught, assert_named
+from _exercise_harness import (
+    EXERCISES,
+    assert_misconceptions_proven,
+    assert_mutant_caught,
+    assert_named,
+)
 from mltutor.check import CORRECT
 from mltutor.detection import temporal
 from mltutor.exercises import video_detection as ch
@@ -39,11 +44,13 @@ def _layouts(gt_video, gt_seg, det_video, det_seg, det_score):
     gt = {"database": {}}
     for v, seg in zip(gt_video, gt_seg):
         gt["database"].setdefault(str(v), {"annotations": []})["annotations"].append(
-            {"segment": [float(seg[0]), float(seg[1])], "label": "Diving"})
+            {"segment": [float(seg[0]), float(seg[1])], "label": "Diving"}
+        )
     pred = {"results": {}}
     for v, seg, s in zip(det_video, det_seg, det_score):
         pred["results"].setdefault(str(v), []).append(
-            {"segment": [float(seg[0]), float(seg[1])], "label": "Diving", "score": float(s)})
+            {"segment": [float(seg[0]), float(seg[1])], "label": "Diving", "score": float(s)}
+        )
     return gt, pred
 
 
@@ -65,15 +72,16 @@ def test_ex3_reference_on_random_cases_with_ties():
         dv = rng.choice(["a", "b"], m).astype(object)
         ds = rng.integers(0, 20, m).astype(float)
         dseg = np.c_[ds, ds + rng.integers(1, 6, m)]
-        score = rng.integers(0, 3, m) / 2            # many ties
+        score = rng.integers(0, 3, m) / 2  # many ties
         # "input order" is the layout's: videos in first-appearance order, then list order
         g, d = np.argsort(gv, kind="stable"), np.argsort(dv, kind="stable")
         gv, gseg, dv, dseg, score = gv[g], gseg[g], dv[d], dseg[d], score[d]
         t = float(rng.choice([0.3, 0.5]))
         gt, pred = _layouts(gv, gseg, dv, dseg, score)
         got = ch.class_ap(gv, gseg, dv, dseg, score, t)
-        assert got == pytest.approx(float(temporal.evaluate_activitynet(gt, pred, [t]).map),
-                                    abs=1e-12)
+        assert got == pytest.approx(
+            float(temporal.evaluate_activitynet(gt, pred, [t]).map), abs=1e-12
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -99,9 +107,15 @@ def ex3_with_mltutor(gt_video, gt_segments, det_video, det_segments, det_scores,
     return float(temporal.evaluate_activitynet(gt, pred, [threshold]).map)
 
 
-@pytest.mark.parametrize("name, alternative", [("ex1", ex1_with_scipy), ("ex2", ex2_with_loops),
-                                               ("ex2", temporal.temporal_iou),
-                                               ("ex3", ex3_with_mltutor)])
+@pytest.mark.parametrize(
+    "name, alternative",
+    [
+        ("ex1", ex1_with_scipy),
+        ("ex2", ex2_with_loops),
+        ("ex2", temporal.temporal_iou),
+        ("ex3", ex3_with_mltutor),
+    ],
+)
 def test_correct_alternatives_pass(name, alternative):
     assert EXERCISES_CH[name].check(alternative, strict=False).status == CORRECT
 
@@ -151,8 +165,7 @@ def ex2_negative_overlap(a, b):
 
 def ex2_over_hull_always(a, b):  # the hull is the union only when segments overlap
     a, b = np.asarray(a, float), np.asarray(b, float)
-    inter = (np.minimum(a[:, None, 1], b[None, :, 1])
-             - np.maximum(a[:, None, 0], b[None, :, 0]))
+    inter = np.minimum(a[:, None, 1], b[None, :, 1]) - np.maximum(a[:, None, 0], b[None, :, 0])
     hull = np.maximum(a[:, None, 1], b[None, :, 1]) - np.minimum(a[:, None, 0], b[None, :, 0])
     return inter / hull
 
@@ -178,8 +191,9 @@ def ex3_eleven_point(*args):
 
 
 def ex3_ascending_scores(gt_video, gt_segments, det_video, det_segments, det_scores, threshold):
-    return ch.class_ap(gt_video, gt_segments, det_video, det_segments,
-                       -np.asarray(det_scores, float), threshold)
+    return ch.class_ap(
+        gt_video, gt_segments, det_video, det_segments, -np.asarray(det_scores, float), threshold
+    )
 
 
 def ex3_precision_at_end(gt_video, gt_segments, det_video, det_segments, det_scores, threshold):
@@ -187,14 +201,16 @@ def ex3_precision_at_end(gt_video, gt_segments, det_video, det_segments, det_sco
     n = len(det_scores)
     if n == 0:
         return 0.0
-    hits = round(ch.class_ap(gt_video, gt_segments, det_video, det_segments, det_scores, 0.0)
-                 * 0)  # placeholder to keep the signature; compute hits below
+    hits = round(
+        ch.class_ap(gt_video, gt_segments, det_video, det_segments, det_scores, 0.0) * 0
+    )  # placeholder to keep the signature; compute hits below
     del hits
     free = np.ones(len(gt_segments), bool)
     tp = 0
     for i in np.argsort(-np.asarray(det_scores, float), kind="stable"):
-        o = ch.segment_tiou(np.asarray(det_segments, float)[i:i + 1],
-                            np.asarray(gt_segments, float))[0]
+        o = ch.segment_tiou(
+            np.asarray(det_segments, float)[i : i + 1], np.asarray(gt_segments, float)
+        )[0]
         o[~free | (np.asarray(gt_video) != np.asarray(det_video)[i])] = -1
         if o.size and o.max() >= threshold:
             free[o.argmax()] = False
@@ -203,12 +219,29 @@ def ex3_precision_at_end(gt_video, gt_segments, det_video, det_segments, det_sco
 
 
 MUTANTS = {
-    "ex1": [ex1_mean_of_logits, ex1_majority_vote, ex1_max_over_clips, ex1_first_clip_only,
-            ex1_naive_softmax, ex1_softmax_over_clips],
-    "ex2": [ex2_over_summed_lengths, ex2_over_second_length, ex2_negative_overlap,
-            ex2_over_hull_always, ex2_transposed],
-    "ex3": [ex3_duplicates_count, ex3_strict_threshold, ex3_videos_ignored, ex3_eleven_point,
-            ex3_ascending_scores, ex3_precision_at_end],
+    "ex1": [
+        ex1_mean_of_logits,
+        ex1_majority_vote,
+        ex1_max_over_clips,
+        ex1_first_clip_only,
+        ex1_naive_softmax,
+        ex1_softmax_over_clips,
+    ],
+    "ex2": [
+        ex2_over_summed_lengths,
+        ex2_over_second_length,
+        ex2_negative_overlap,
+        ex2_over_hull_always,
+        ex2_transposed,
+    ],
+    "ex3": [
+        ex3_duplicates_count,
+        ex3_strict_threshold,
+        ex3_videos_ignored,
+        ex3_eleven_point,
+        ex3_ascending_scores,
+        ex3_precision_at_end,
+    ],
 }
 MUTANT_PARAMS = [(name, m) for name, ms in MUTANTS.items() for m in ms]
 
@@ -261,8 +294,9 @@ def test_the_judgement_exercises_are_the_ones_with_answers():
     assert {n for n, ex in EXERCISES_CH.items() if ex.kind == "judgement"} == set(JUDGEMENT_ANSWERS)
 
 
-@pytest.mark.parametrize("name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items()
-                                          for x in "abcd" if x != a])
+@pytest.mark.parametrize(
+    "name, letter", [(n, x) for n, a in JUDGEMENT_ANSWERS.items() for x in "abcd" if x != a]
+)
 def test_judgement_wrong_letters_are_incorrect_and_explained(name, letter):
     ex = EXERCISES_CH[name]
     result = ex.check(letter, strict=False)
@@ -284,7 +318,11 @@ def test_ex5_quotes_the_chapters_numbers():
     import json
 
     nb = json.loads((EXERCISES.parent / "book" / "08b_video_detection.ipynb").read_text("utf-8"))
-    text = "".join("".join(o.get("text", "")) for c in nb["cells"] if c["cell_type"] == "code"
-                   for o in c.get("outputs", []))
+    text = "".join(
+        "".join(o.get("text", ""))
+        for c in nb["cells"]
+        if c["cell_type"] == "code"
+        for o in c.get("outputs", [])
+    )
     for value in ("0.1735", "0.4873"):
         assert value in text and value in ch.ex5.options["a"][1]

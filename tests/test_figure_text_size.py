@@ -28,8 +28,9 @@ import pytest
 from mltutor.plots._text_record import COLUMN_PX, MIN_TEXT_PX, read_record, shown_text_px
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted(p for folder in ("book", "solutions", "exercises")
-                   for p in (ROOT / folder).glob("*.ipynb"))
+NOTEBOOKS = sorted(
+    p for folder in ("book", "solutions", "exercises") for p in (ROOT / folder).glob("*.ipynb")
+)
 
 #: Smallest text, CSS px, of a figure in the desktop column (COLUMN_PX, 1280 px window).
 DESKTOP_MIN_PX = 9.0
@@ -40,7 +41,8 @@ PHONE_MIN_PX = 8.0
 #: Notebooks with a figure between MIN_TEXT_PX and DESKTOP_MIN_PX on the desktop, owned by other
 #: chapters' work (issue 26): fewer or stacked panels, or a narrower figsize, then re-execute.
 PENDING_DESKTOP: set[str] = {
-    "book/02_accuracy_trap.ipynb", "book/03_precision_recall.ipynb",
+    "book/02_accuracy_trap.ipynb",
+    "book/03_precision_recall.ipynb",
     "book/06b_calibration_uncertainty.ipynb",
 }
 
@@ -65,39 +67,45 @@ def problems(path: Path, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_
             continue
         px = shown_text_px(record, column_px=column_px, shown_width_px=width)
         if px is not None and px < min_px:
-            found.append(f"cell {index}: smallest text {px:.1f} px ({record['smallest_pt']:g} pt "
-                         f"{record['smallest']!r} in a {record['width_px']} px wide PNG at "
-                         f"{record['dpi']:g} dpi)")
+            found.append(
+                f"cell {index}: smallest text {px:.1f} px ({record['smallest_pt']:g} pt "
+                f"{record['smallest']!r} in a {record['width_px']} px wide PNG at "
+                f"{record['dpi']:g} dpi)"
+            )
     return found
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
 def test_figure_text_is_readable_in_the_column(path):
     found = problems(path)
-    assert not found, (f"{path.relative_to(ROOT)}: text smaller than {MIN_TEXT_PX:g} px in the "
-                       f"{COLUMN_PX} px column:\n  " + "\n  ".join(found))
+    assert not found, (
+        f"{path.relative_to(ROOT)}: text smaller than {MIN_TEXT_PX:g} px in the "
+        f"{COLUMN_PX} px column:\n  " + "\n  ".join(found)
+    )
 
 
 def _desktop_param(path: Path):
     name = str(path.relative_to(ROOT))
-    marks = [pytest.mark.xfail(reason="issue 26: a figure below 9 px on the desktop",
-                               strict=False)]
+    marks = [pytest.mark.xfail(reason="issue 26: a figure below 9 px on the desktop", strict=False)]
     return pytest.param(path, id=name, marks=marks if name in PENDING_DESKTOP else [])
 
 
 @pytest.mark.parametrize("path", [_desktop_param(p) for p in NOTEBOOKS])
 def test_figure_text_reaches_9_px_on_the_desktop(path):
     found = problems(path, COLUMN_PX, DESKTOP_MIN_PX)
-    assert not found, (f"{path.relative_to(ROOT)}: text smaller than {DESKTOP_MIN_PX:g} px in the "
-                       f"{COLUMN_PX} px desktop column:\n  " + "\n  ".join(found))
+    assert not found, (
+        f"{path.relative_to(ROOT)}: text smaller than {DESKTOP_MIN_PX:g} px in the "
+        f"{COLUMN_PX} px desktop column:\n  " + "\n  ".join(found)
+    )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
 def test_figure_text_is_readable_on_a_phone(path):
     found = problems(path, PHONE_SHOWN_PX, PHONE_MIN_PX)
-    assert not found, (f"{path.relative_to(ROOT)}: text smaller than {PHONE_MIN_PX:g} px on a "
-                       f"phone (figures shown at most {PHONE_SHOWN_PX:g} px wide):\n  "
-                       + "\n  ".join(found))
+    assert not found, (
+        f"{path.relative_to(ROOT)}: text smaller than {PHONE_MIN_PX:g} px on a "
+        f"phone (figures shown at most {PHONE_SHOWN_PX:g} px wide):\n  " + "\n  ".join(found)
+    )
 
 
 def test_pending_desktop_names_existing_notebooks():

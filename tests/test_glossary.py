@@ -33,14 +33,19 @@ def entries() -> list[list[str]]:
 
 
 def term_refs(text: str) -> list[str]:
-    return [(m.group(2) or m.group(1)).strip()
-            for m in re.finditer(r"\{term\}`([^`<]*?)(?:\s*<([^>]+)>)?`", text)]
+    return [
+        (m.group(2) or m.group(1)).strip()
+        for m in re.finditer(r"\{term\}`([^`<]*?)(?:\s*<([^>]+)>)?`", text)
+    ]
 
 
 def book_texts():
     for path in sorted(BOOK.glob("*.ipynb")):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        yield path.name, "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        yield (
+            path.name,
+            "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown"),
+        )
     for path in sorted(BOOK.glob("*.md")):
         yield path.name, path.read_text(encoding="utf-8")
 
@@ -61,13 +66,41 @@ def test_terms_are_unique():
 def test_required_terms_present():
     english = {terms[0] for terms in entries()}
     chinese = {terms[1] for terms in entries()}
-    for term in ["accuracy", "precision", "recall", "specificity", "sensitivity", "confusion matrix",
-                 "threshold", "IoU", "average precision", "mean average precision", "macro average",
-                 "micro average", "weighted average", "ROC curve", "AUC", "calibration",
-                 "confidence interval", "bootstrap", "non-maximum suppression"]:
+    for term in [
+        "accuracy",
+        "precision",
+        "recall",
+        "specificity",
+        "sensitivity",
+        "confusion matrix",
+        "threshold",
+        "IoU",
+        "average precision",
+        "mean average precision",
+        "macro average",
+        "micro average",
+        "weighted average",
+        "ROC curve",
+        "AUC",
+        "calibration",
+        "confidence interval",
+        "bootstrap",
+        "non-maximum suppression",
+    ]:
         assert term in english, term
-    for term in ["准确率", "精确率", "召回率", "特异度", "混淆矩阵", "阈值", "交并比", "平均精度",
-                 "宏平均", "微平均", "加权平均"]:
+    for term in [
+        "准确率",
+        "精确率",
+        "召回率",
+        "特异度",
+        "混淆矩阵",
+        "阈值",
+        "交并比",
+        "平均精度",
+        "宏平均",
+        "微平均",
+        "加权平均",
+    ]:
         assert term in chinese, term
 
 

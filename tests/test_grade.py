@@ -67,27 +67,45 @@ def honest(tmp_path):
 
 
 def assert_full_marks(result) -> None:
-    assert result["points"] == N, (result.get("student"), result["errors"],
-                                   [(e["exercise"], e["status"], e["message"][:80])
-                                    for e in result["exercises"]])
+    assert result["points"] == N, (
+        result.get("student"),
+        result["errors"],
+        [(e["exercise"], e["status"], e["message"][:80]) for e in result["exercises"]],
+    )
 
 
 def test_chapter_names():
-    assert chapter_module("3") is chapter_module("03_precision_recall") is chapter_module("precision_recall")
-    assert (chapter_module("6c") is chapter_module("06c") is chapter_module("06c_prediction_sets")
-            is chapter_module("prediction_sets"))
+    assert (
+        chapter_module("3")
+        is chapter_module("03_precision_recall")
+        is chapter_module("precision_recall")
+    )
+    assert (
+        chapter_module("6c")
+        is chapter_module("06c")
+        is chapter_module("06c_prediction_sets")
+        is chapter_module("prediction_sets")
+    )
     assert chapter_module("7c") is chapter_module("masks_keypoints_errors")
     with pytest.raises(ValueError, match="chapter must be"):
         chapter_module("99")
 
 
 def test_submission_code_skips_checks_magics_and_nbgrader_tests(tmp_path):
-    test_cell = {"cell_type": "code", "source": "require(ex1, f)",
-                 "metadata": {"nbgrader": {"grade": True, "solution": False, "grade_id": "t"}}}
-    nb = {"cells": [{"cell_type": "code", "source": "%matplotlib inline\nx = 1"},
-                    {"cell_type": "markdown", "source": "text"},
-                    {"cell_type": "code", "source": "ex1.check(x)"}, test_cell,
-                    {"cell_type": "code", "source": ["y = ", "2"]}]}
+    test_cell = {
+        "cell_type": "code",
+        "source": "require(ex1, f)",
+        "metadata": {"nbgrader": {"grade": True, "solution": False, "grade_id": "t"}},
+    }
+    nb = {
+        "cells": [
+            {"cell_type": "code", "source": "%matplotlib inline\nx = 1"},
+            {"cell_type": "markdown", "source": "text"},
+            {"cell_type": "code", "source": "ex1.check(x)"},
+            test_cell,
+            {"cell_type": "code", "source": ["y = ", "2"]},
+        ]
+    }
     path = tmp_path / "s.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
     assert submission_code(path) == ["x = 1", "y = 2"]
@@ -97,7 +115,10 @@ def test_submission_code_skips_checks_magics_and_nbgrader_tests(tmp_path):
 
 
 def test_right_wrong_blank_exiting_and_looping_submissions(tmp_path):
-    wrong = write(tmp_path, "wrong.py", """
+    wrong = write(
+        tmp_path,
+        "wrong.py",
+        """
         def precision_recall(tp, fp, fn, zero_division=0.0):
             return tp / (tp + fp + 1e-6), tp / (tp + fn + 1e-6)   # the epsilon mistake
 
@@ -107,22 +128,41 @@ def test_right_wrong_blank_exiting_and_looping_submissions(tmp_path):
 
         threshold_6 = 0.95
         answer_7 = "b"
-        """)
+        """,
+    )
     exits = write(tmp_path, "exits.py", "import sys\nsys.exit(3)\n")
     loops = write(tmp_path, "loops.py", "while True:\n    pass\n")
     out_csv, out_json = tmp_path / "marks.csv", tmp_path / "marks.json"
-    command = [sys.executable, "-m", "mltutor.grading", "precision_recall", str(RIGHT), str(BLANK),
-               str(wrong), str(exits), str(loops), "--time-limit", "20", "--case-time-limit", "0.5",
-               "--cell-time-limit", "2", "--csv", str(out_csv), "--json", str(out_json)]
+    command = [
+        sys.executable,
+        "-m",
+        "mltutor.grading",
+        "precision_recall",
+        str(RIGHT),
+        str(BLANK),
+        str(wrong),
+        str(exits),
+        str(loops),
+        "--time-limit",
+        "20",
+        "--case-time-limit",
+        "0.5",
+        "--cell-time-limit",
+        "2",
+        "--csv",
+        str(out_csv),
+        "--json",
+        str(out_json),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=180)
     results = json.loads(out_json.read_text())
     by_path = {r["submission"]: r for r in results}
     assert by_path[str(RIGHT)]["points"] == N and by_path[str(RIGHT)]["score"] == 1.0
-    assert by_path[str(RIGHT)]["student"] == "solutions"      # the stems repeat: the folder
+    assert by_path[str(RIGHT)]["student"] == "solutions"  # the stems repeat: the folder
     assert by_path[str(BLANK)]["points"] == 0
     assert {e["status"] for e in by_path[str(BLANK)]["exercises"]} == {"not attempted"}
     w = exercises(by_student(results)["wrong"])
-    assert (w["ex1"]["passed"], w["ex1"]["total"]) == (3, 8)          # partial credit
+    assert (w["ex1"]["passed"], w["ex1"]["total"]) == (3, 8)  # partial credit
     assert w["ex1"]["misconception"] == "epsilon"
     assert w["ex3"]["passed"] == 0 and "took over 0.5 s" in w["ex3"]["cases"][0]["problem"]
     assert w["ex6"]["misconception"] == "wrong_answer_1" and w["ex7"]["score"] == 1.0
@@ -134,7 +174,10 @@ def test_right_wrong_blank_exiting_and_looping_submissions(tmp_path):
     rows = list(csv.DictReader(out_csv.open(encoding="utf-8")))
     assert len(rows) == 5 * (N + 1) and tuple(rows[0]) == CSV_FIELDS
     epsilon = next(r for r in rows if r["student"] == "wrong" and r["exercise"] == "ex1")
-    assert epsilon["misconception"] == "epsilon" and "Your results match a known mistake" in epsilon["message"]
+    assert (
+        epsilon["misconception"] == "epsilon"
+        and "Your results match a known mistake" in epsilon["message"]
+    )
     assert "wrong: 1.38 / 7 (graded)" in done.stdout
 
 
@@ -143,9 +186,13 @@ def test_a_module_beside_the_submissions_shadows_nothing(honest):
     folder, alice, bob = honest
     write(folder, "numpy.py", "raise ImportError('a student shadowed numpy')\n")
     write(folder, "mltutor.py", "raise ImportError('a student shadowed mltutor')\n")
-    shadow = write(folder, "shadow.py", """
+    shadow = write(
+        folder,
+        "shadow.py",
+        """
         open("numpy.py", "w").write("raise ImportError('shadowed from the run directory')")
-        """)
+        """,
+    )
     results = by_student(grade_submissions("3", [shadow, alice, bob], **FAST))
     assert_full_marks(results["alice"])
     assert_full_marks(results["bob"])
@@ -155,7 +202,10 @@ def test_a_module_beside_the_submissions_shadows_nothing(honest):
 def test_a_submission_cannot_write_its_own_result(honest):
     """It once read --result-file from sys.argv, wrote 7/7 there and scored 7/7 with no work."""
     folder, alice, _ = honest
-    forger = write(folder, "forger.py", """
+    forger = write(
+        folder,
+        "forger.py",
+        """
         import json, os, struct, sys
         fake = {"submission": __file__, "status": "graded", "errors": [], "points": 7,
                 "max_points": 7, "score": 1.0, "exercises": []}
@@ -171,7 +221,8 @@ def test_a_submission_cannot_write_its_own_result(honest):
                     os.write(fd, struct.pack(">I", len(data)) + data)
                 except OSError:
                     pass
-        """)
+        """,
+    )
     results = by_student(grade_submissions("3", [forger, alice], **FAST))
     assert results["forger"]["points"] == 0
     assert any("grading channel" in e for e in results["forger"]["errors"])
@@ -181,7 +232,10 @@ def test_a_submission_cannot_write_its_own_result(honest):
 def test_a_submission_cannot_blank_or_delete_another(honest):
     folder, alice, bob = honest
     before = {p.name: p.read_bytes() for p in (alice, bob)}
-    vandal = write(folder, "aaa_vandal.py", f"""
+    vandal = write(
+        folder,
+        "aaa_vandal.py",
+        f"""
         import glob, os
         for path in glob.glob({str(folder)!r} + "/*") + glob.glob("../*"):
             for attempt in (lambda: open(path, "w").close(), lambda: os.remove(path)):
@@ -189,7 +243,8 @@ def test_a_submission_cannot_blank_or_delete_another(honest):
                     attempt()
                 except OSError:
                     pass
-        """)
+        """,
+    )
     results = by_student(grade_submissions("3", [vandal, alice, bob], **FAST))
     assert_full_marks(results["alice"])
     assert_full_marks(results["bob"])
@@ -198,7 +253,10 @@ def test_a_submission_cannot_blank_or_delete_another(honest):
 
 def test_a_submission_cannot_read_another(honest):
     folder, alice, _ = honest
-    copycat = write(folder, "copycat.py", f"""
+    copycat = write(
+        folder,
+        "copycat.py",
+        f"""
         import json
         try:
             cells = json.load(open({str(alice)!r}))["cells"]
@@ -207,7 +265,8 @@ def test_a_submission_cannot_read_another(honest):
         for cell in cells:
             if cell["cell_type"] == "code" and ".check(" not in "".join(cell["source"]):
                 exec("".join(cell["source"]))
-        """)
+        """,
+    )
     results = by_student(grade_submissions("3", [alice, copycat], **FAST))
     assert_full_marks(results["alice"])
     assert results["copycat"]["points"] == 0
@@ -229,7 +288,10 @@ for pid in os.listdir("/proc"):
         except OSError:
             pass
 """
-    detacher = write(folder, "detacher.py", f"""
+    detacher = write(
+        folder,
+        "detacher.py",
+        f"""
         import os, subprocess, sys
         try:
             subprocess.Popen([sys.executable, "-c", {killer!r}], start_new_session=True)
@@ -245,7 +307,8 @@ for pid in os.listdir("/proc"):
         def precision_recall(tp, fp, fn, zero_division=0.0):
             while True:
                 pass
-        """)
+        """,
+    )
     results = by_student(grade_submissions("3", [detacher, alice], **FAST))
     assert_full_marks(results["alice"])
     time.sleep(2.0)
@@ -256,8 +319,11 @@ def supervise(cfg: dict) -> dict:
     """Run the supervisor on ``cfg`` until its worker ends (its standard input stays open)."""
     from mltutor.grading import _supervisor
 
-    proc = subprocess.Popen([sys.executable, "-I", "-S", _supervisor.__file__, json.dumps(cfg)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-S", _supervisor.__file__, json.dumps(cfg)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     try:
         line = proc.stdout.readline()
     finally:
@@ -284,8 +350,13 @@ def test_the_supervisor_kills_a_process_that_left_the_group(tmp_path):
             os._exit(0)
         time.sleep(0.5)
         """)
-    cfg = {"argv": [sys.executable, "-c", script], "env": {}, "cwd": str(tmp_path),
-           "log": str(tmp_path / "log"), "pass_fds": []}
+    cfg = {
+        "argv": [sys.executable, "-c", script],
+        "env": {},
+        "cwd": str(tmp_path),
+        "log": str(tmp_path / "log"),
+        "pass_fds": [],
+    }
     assert supervise(cfg) == {"exit": 0}
     grandchild = int(pid_file.read_text())
     deadline = time.monotonic() + 5
@@ -295,16 +366,28 @@ def test_the_supervisor_kills_a_process_that_left_the_group(tmp_path):
 
 
 def test_the_supervisor_sets_the_resource_limits(tmp_path):
-    script = ("import resource\n"
-              "for name in ('RLIMIT_AS', 'RLIMIT_CPU', 'RLIMIT_FSIZE', 'RLIMIT_NPROC', "
-              "'RLIMIT_CORE'):\n"
-              "    print(name, *resource.getrlimit(getattr(resource, name)))\n")
-    cfg = {"argv": [sys.executable, "-c", script], "env": {}, "cwd": str(tmp_path),
-           "log": str(tmp_path / "log"), "pass_fds": [], "memory_bytes": 2**30,
-           "cpu_seconds": 7, "file_bytes": 2**20, "nproc_extra": 5}
+    script = (
+        "import resource\n"
+        "for name in ('RLIMIT_AS', 'RLIMIT_CPU', 'RLIMIT_FSIZE', 'RLIMIT_NPROC', "
+        "'RLIMIT_CORE'):\n"
+        "    print(name, *resource.getrlimit(getattr(resource, name)))\n"
+    )
+    cfg = {
+        "argv": [sys.executable, "-c", script],
+        "env": {},
+        "cwd": str(tmp_path),
+        "log": str(tmp_path / "log"),
+        "pass_fds": [],
+        "memory_bytes": 2**30,
+        "cpu_seconds": 7,
+        "file_bytes": 2**20,
+        "nproc_extra": 5,
+    }
     assert supervise(cfg) == {"exit": 0}
-    limits = {line.split()[0]: [int(v) for v in line.split()[1:]]
-              for line in (tmp_path / "log").read_text().splitlines()}
+    limits = {
+        line.split()[0]: [int(v) for v in line.split()[1:]]
+        for line in (tmp_path / "log").read_text().splitlines()
+    }
     assert limits["RLIMIT_AS"] == [2**30, 2**30]
     assert limits["RLIMIT_CPU"] == [7, 8]
     assert limits["RLIMIT_FSIZE"] == [2**20, 2**20]
@@ -315,29 +398,50 @@ def test_the_supervisor_sets_the_resource_limits(tmp_path):
 def test_memory_cpu_and_file_size_are_limited(honest):
     """1.5 GB allocated, an endless loop and a large file once went through unchecked."""
     folder, alice, _ = honest
-    hungry = write(folder, "hungry.py", """
+    hungry = write(
+        folder,
+        "hungry.py",
+        """
         big = bytearray(3 * 2**30)                  # over --memory-limit
         def precision_recall(tp, fp, fn, zero_division=0.0):
             more = bytearray(3 * 2**30)
             return 1.0, 0.75
-        """)
-    writer = write(folder, "writer.py", """
+        """,
+    )
+    writer = write(
+        folder,
+        "writer.py",
+        """
         with open("big.bin", "wb") as f:            # over --file-size-limit
             f.write(b"x" * 2 * 2**20)
-        """)
-    spinner = write(folder, "spinner.py", """
+        """,
+    )
+    spinner = write(
+        folder,
+        "spinner.py",
+        """
         import signal
         signal.signal(signal.SIGALRM, signal.SIG_IGN)   # the soft cell limit switched off
         while True:                                  # until --cpu-limit stops it
             pass
-        """)
-    results = by_student(grade_submissions(
-        "3", [hungry, writer, spinner, alice], memory_limit=1024, file_size_limit=1,
-        cpu_limit=2, time_limit=30, case_time_limit=0.5, cell_time_limit=20))
+        """,
+    )
+    results = by_student(
+        grade_submissions(
+            "3",
+            [hungry, writer, spinner, alice],
+            memory_limit=1024,
+            file_size_limit=1,
+            cpu_limit=2,
+            time_limit=30,
+            case_time_limit=0.5,
+            cell_time_limit=20,
+        )
+    )
     assert_full_marks(results["alice"])
     assert results["hungry"]["points"] == 0
     assert "MemoryError" in results["hungry"]["errors"][0]
-    assert exercises(results["hungry"])["ex1"]["status"] == "error"     # its cell raised
+    assert exercises(results["hungry"])["ex1"]["status"] == "error"  # its cell raised
     assert results["writer"]["points"] == 0 and "File too large" in results["writer"]["errors"][0]
     assert results["spinner"]["points"] == 0
     assert "CPU" in results["spinner"]["errors"][0], results["spinner"]["errors"]
@@ -348,10 +452,16 @@ def test_a_cell_that_does_not_parse_or_raises_is_reported_as_such(tmp_path):
     nb = json.loads(RIGHT.read_text(encoding="utf-8"))
     cells = nb["cells"]
     first = next(k for k, c in enumerate(cells) if "def precision_recall" in "".join(c["source"]))
-    second = next(k for k, c in enumerate(cells) if "def metrics_at_threshold" in "".join(c["source"]))
-    cells[first]["source"] = "def precision_recall(tp, fp, fn, zero_division=0.0)\n    return 1, 1\n"
-    cells[second]["source"] = ("def metrics_at_threshold(y_true, y_score, threshold):\n"
-                               "    return 1.0, 1.0, 1.0\nraise ValueError('oops')\n")
+    second = next(
+        k for k, c in enumerate(cells) if "def metrics_at_threshold" in "".join(c["source"])
+    )
+    cells[first]["source"] = (
+        "def precision_recall(tp, fp, fn, zero_division=0.0)\n    return 1, 1\n"
+    )
+    cells[second]["source"] = (
+        "def metrics_at_threshold(y_true, y_score, threshold):\n"
+        "    return 1.0, 1.0, 1.0\nraise ValueError('oops')\n"
+    )
     path = tmp_path / "typo.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
     result = grade_submission("3", path, **FAST)
@@ -360,7 +470,7 @@ def test_a_cell_that_does_not_parse_or_raises_is_reported_as_such(tmp_path):
     assert f"cell {first + 1} does not parse" in ex["ex1"]["message"]
     assert "SyntaxError" in ex["ex1"]["message"]
     assert any(f"cell {second + 1} raised ValueError: oops" in e for e in result["errors"])
-    assert ex["ex2"]["status"] == "incorrect"         # defined before the raise: graded
+    assert ex["ex2"]["status"] == "incorrect"  # defined before the raise: graded
     assert result["points"] == pytest.approx(N - 2 + ex["ex2"]["score"])
 
 
@@ -374,9 +484,11 @@ def test_hanging_functions_do_not_use_up_the_time_of_the_others(tmp_path):
             pass
 """
     code = honest_code() + "\nimport time\n"
-    for name, args in (("precision_recall", "tp, fp, fn, zero_division=0.0"),
-                       ("metrics_at_threshold", "y_true, y_score, threshold"),
-                       ("cost_optimal_threshold", "c_fp, c_fn")):
+    for name, args in (
+        ("precision_recall", "tp, fp, fn, zero_division=0.0"),
+        ("metrics_at_threshold", "y_true, y_score, threshold"),
+        ("cost_optimal_threshold", "c_fp, c_fn"),
+    ):
         code += f"\ndef {name}({args}):{stubborn}"
     path = tmp_path / "hangs.py"
     path.write_text(code, encoding="utf-8")
@@ -386,12 +498,15 @@ def test_hanging_functions_do_not_use_up_the_time_of_the_others(tmp_path):
     for name in ("ex1", "ex2", "ex3"):
         assert ex[name]["passed"] == 0 and "took over 0.5 s" in ex[name]["cases"][0]["problem"]
         assert all(c["problem"].startswith("not run") for c in ex[name]["cases"][1:])
-    assert result["points"] == N - 3                    # ex4 to ex7 are still graded right
+    assert result["points"] == N - 3  # ex4 to ex7 are still graded right
     assert time.monotonic() - started < 20
 
 
 def test_objects_that_fool_comparisons_score_nothing(tmp_path):
-    cheat = write(tmp_path, "cheat.py", """
+    cheat = write(
+        tmp_path,
+        "cheat.py",
+        """
         import sys
         import numpy as np
         from mltutor.exercises.precision_recall import ex1, ex6
@@ -428,11 +543,13 @@ def test_objects_that_fool_comparisons_score_nothing(tmp_path):
         precision_sweep = np.zeros(7).view(AlwaysEqual)
         threshold_6 = ex6.answer                              # the stored answer
         answer_7 = Yes("z")
-        """)
+        """,
+    )
     result = grade_submission("3", cheat, **FAST)
     ex = exercises(result)
-    assert {name: e["status"] for name, e in ex.items()
-            if e["status"] == "correct"} == {}, result["exercises"]
+    assert {name: e["status"] for name, e in ex.items() if e["status"] == "correct"} == {}, result[
+        "exercises"
+    ]
     for name in ("ex1", "ex5", "ex6", "ex7"):
         assert ex[name]["score"] == 0, ex[name]
     # the peeking floats are zeros: they earn what (0.0, 0.0, 0.0) earns, no more
@@ -448,7 +565,10 @@ def test_a_malformed_submission_is_its_own_error_never_the_batch(honest, tmp_pat
     odd = folder / "odd.ipynb"
     odd.write_text(json.dumps({"cells": "not a list"}), encoding="utf-8")
     missing = folder / "missing.py"
-    garbage = write(folder, "garbage.py", """
+    garbage = write(
+        folder,
+        "garbage.py",
+        """
         import os, struct, sys
         if "--result-file" in sys.argv:                   # the old channel: a result without
             open(sys.argv[sys.argv.index("--result-file") + 1], "w").write("{}")  # "exercises"
@@ -459,11 +579,27 @@ def test_a_malformed_submission_is_its_own_error_never_the_batch(honest, tmp_pat
                     os.write(fd, struct.pack(">I", 12) + b"not a frame!")
                 except OSError:
                     pass
-        """)
+        """,
+    )
     out_csv, out_json = tmp_path / "m.csv", tmp_path / "m.json"
-    command = [sys.executable, "-m", "mltutor.grading", "3", str(broken), str(odd), str(missing),
-               str(garbage), str(alice), str(bob), "--csv", str(out_csv), "--json", str(out_json),
-               "--case-time-limit", "0.5"]
+    command = [
+        sys.executable,
+        "-m",
+        "mltutor.grading",
+        "3",
+        str(broken),
+        str(odd),
+        str(missing),
+        str(garbage),
+        str(alice),
+        str(bob),
+        "--csv",
+        str(out_csv),
+        "--json",
+        str(out_json),
+        "--case-time-limit",
+        "0.5",
+    ]
     subprocess.run(command, capture_output=True, text=True, check=True, timeout=120)
     results = by_student(json.loads(out_json.read_text()))
     for name in ("broken", "odd", "missing"):

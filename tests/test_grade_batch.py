@@ -33,13 +33,16 @@ SIZE = int(os.environ.get("MLTUTOR_BATCH", "10"))
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="the batch grader is POSIX only")
 
 HONEST = "\n\n".join(submission_code(RIGHT))
-EPSILON = HONEST + '''
+EPSILON = (
+    HONEST
+    + """
 
 def precision_recall(tp, fp, fn, zero_division=0.0):
     return tp / (tp + fp + 1e-6), tp / (tp + fn + 1e-6)
-'''
+"""
+)
 BAD = {
-    "sabotage": f'''
+    "sabotage": f"""
 import glob, os
 for path in glob.glob({{folder!r}} + "/*"):
     try:
@@ -47,8 +50,8 @@ for path in glob.glob({{folder!r}} + "/*"):
     except OSError:
         pass
 open("numpy.py", "w").write("raise ImportError")
-''',
-    "forge": '''
+""",
+    "forge": """
 import json, os, struct
 for fd in map(int, os.listdir("/proc/self/fd")):
     data = json.dumps({"type": "cells_done"}).encode()
@@ -56,8 +59,9 @@ for fd in map(int, os.listdir("/proc/self/fd")):
         os.write(fd, struct.pack(">I", len(data)) + data) if fd > 2 else None
     except OSError:
         pass
-''',
-    "hang": HONEST + '''
+""",
+    "hang": HONEST
+    + """
 import time
 def precision_recall(tp, fp, fn, zero_division=0.0):
     while True:
@@ -65,20 +69,31 @@ def precision_recall(tp, fp, fn, zero_division=0.0):
             time.sleep(10)
         except BaseException:
             pass
-''',
-    "hungry": HONEST + '''
+""",
+    "hungry": HONEST
+    + """
 def metrics_at_threshold(y_true, y_score, threshold):
     hog = bytearray(4 * 2**30)
     return 1.0, 1.0, 1.0
 hog = bytearray(4 * 2**30)
-''',
+""",
 }
 
 
 def make_batch(folder: Path, size: int) -> list[tuple[Path, float | None]]:
     """``size`` submissions, honest and not, each with the points it deserves (None: any)."""
-    kinds = ["alice", "sabotage", "bob", "forge", "carol", "hang", "dave", "hungry", "malformed",
-             "erin"]
+    kinds = [
+        "alice",
+        "sabotage",
+        "bob",
+        "forge",
+        "carol",
+        "hang",
+        "dave",
+        "hungry",
+        "malformed",
+        "erin",
+    ]
     batch = []
     for k in range(size):
         kind = kinds[k % len(kinds)]
@@ -101,9 +116,12 @@ def make_batch(folder: Path, size: int) -> list[tuple[Path, float | None]]:
             batch.append((path, 0))
         else:
             path = folder / f"{name}.py"
-            path.write_text(textwrap.dedent(BAD[kind].format(folder=str(folder))
-                                            if kind == "sabotage" else BAD[kind]),
-                            encoding="utf-8")
+            path.write_text(
+                textwrap.dedent(
+                    BAD[kind].format(folder=str(folder)) if kind == "sabotage" else BAD[kind]
+                ),
+                encoding="utf-8",
+            )
             batch.append((path, None))
     return batch
 
@@ -115,10 +133,30 @@ def test_a_hostile_batch_grades_the_honest_submissions_right(tmp_path):
     honest_bytes = {p: p.read_bytes() for p, points in batch if points}
     out_csv, out_json = tmp_path / "marks.csv", tmp_path / "marks.json"
     started = time.monotonic()
-    subprocess.run([sys.executable, "-m", "mltutor.grading", "3", *map(str, (p for p, _ in batch)),
-                    "--csv", str(out_csv), "--json", str(out_json), "--time-limit", "30",
-                    "--case-time-limit", "0.5", "--cell-time-limit", "5", "--memory-limit", "1024"],
-                   check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mltutor.grading",
+            "3",
+            *map(str, (p for p, _ in batch)),
+            "--csv",
+            str(out_csv),
+            "--json",
+            str(out_json),
+            "--time-limit",
+            "30",
+            "--case-time-limit",
+            "0.5",
+            "--cell-time-limit",
+            "5",
+            "--memory-limit",
+            "1024",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     wall = time.monotonic() - started
     results = {Path(r["submission"]).name: r for r in json.loads(out_json.read_text())}
     assert len(results) == SIZE
@@ -126,9 +164,9 @@ def test_a_hostile_batch_grades_the_honest_submissions_right(tmp_path):
         r = results[path.name]
         if points is not None:
             assert r["points"] == pytest.approx(points), (path.name, r["errors"], r["exercises"])
-    assert results[batch[3][0].name]["points"] == 0                       # the forger
+    assert results[batch[3][0].name]["points"] == 0  # the forger
     assert all(results[p.name]["points"] < N for p, points in batch if points is None)
-    assert {p: p.read_bytes() for p in honest_bytes} == honest_bytes     # nothing was blanked
+    assert {p: p.read_bytes() for p in honest_bytes} == honest_bytes  # nothing was blanked
     rows = list(csv.DictReader(out_csv.open(encoding="utf-8")))
     assert len(rows) == SIZE * (N + 1)
     assert {r["student"] for r in rows} == {p.stem for p, _ in batch}
@@ -144,6 +182,8 @@ def test_a_hostile_batch_grades_the_honest_submissions_right(tmp_path):
     in_process = time.monotonic() - in_process
     honest = [results[p.name]["seconds"] for p, points in batch if points == N]
     per_submission = sum(honest) / len(honest)
-    print(f"\n{SIZE} submissions in {wall:.1f} s; an honest one takes {per_submission:.3f} s "
-          f"(in-process grading of the same answers: {in_process:.3f} s; overhead "
-          f"{per_submission - in_process:.3f} s per submission)")
+    print(
+        f"\n{SIZE} submissions in {wall:.1f} s; an honest one takes {per_submission:.3f} s "
+        f"(in-process grading of the same answers: {in_process:.3f} s; overhead "
+        f"{per_submission - in_process:.3f} s per submission)"
+    )

@@ -23,14 +23,21 @@ def test_copies_link_to_the_chapters_beside_them(tmp_path):
     exercises.mkdir()
     book.mkdir()
     (book / "03_x.ipynb").write_text("{}", encoding="utf-8")
-    (exercises / "03_x.ipynb").write_text(json.dumps({"cells": [
-        {"cell_type": "markdown", "source": "go with [chapter 3](../book/03_x.ipynb)"}]}),
-        encoding="utf-8")
+    (exercises / "03_x.ipynb").write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {"cell_type": "markdown", "source": "go with [chapter 3](../book/03_x.ipynb)"}
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
     copied, _ = lab.sync_workspace(exercises, workspace)
     assert "](book/03_x.ipynb)" in copied[0].read_text(encoding="utf-8")
     assert lab.link_book(workspace, book)
     assert (workspace / "book" / "03_x.ipynb").exists()
-    assert lab.link_book(workspace, book)          # an existing link is left as it is
+    assert lab.link_book(workspace, book)  # an existing link is left as it is
 
 
 def test_no_nbgrader_extension_for_learners(tmp_path, monkeypatch):
@@ -51,8 +58,9 @@ def test_plain_icons_where_no_emoji_font_exists(tmp_path, monkeypatch):
     monkeypatch.setattr(lab, "emoji_font_available", lambda: True)
     assert "MLTUTOR_ICONS" not in lab.lab_environment(tmp_path, base={})
     assert lab.lab_environment(tmp_path, icons="plain", base={})["MLTUTOR_ICONS"] == "plain"
-    assert "MLTUTOR_ICONS" not in lab.lab_environment(tmp_path, icons="emoji",
-                                                       base={"MLTUTOR_ICONS": "plain"})
+    assert "MLTUTOR_ICONS" not in lab.lab_environment(
+        tmp_path, icons="emoji", base={"MLTUTOR_ICONS": "plain"}
+    )
 
 
 def test_the_kernels_print_text_icons_in_plain_mode():

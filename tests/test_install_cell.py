@@ -20,8 +20,9 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("mltutor_site",
-                                               ROOT / "book" / "_ext" / "mltutor_site.py")
+_spec = importlib.util.spec_from_file_location(
+    "mltutor_site", ROOT / "book" / "_ext" / "mltutor_site.py"
+)
 site = importlib.util.module_from_spec(_spec)
 sys.modules["mltutor_site"] = site
 _spec.loader.exec_module(site)
@@ -55,24 +56,43 @@ def test_chapter_install_cell_is_generated_from_the_config(path: Path):
 
 def test_install_cell_source_installs_from_the_repository_tag():
     source = site.install_cell_source("https://github.com/someone/mltutor/", "1.2.3")
-    assert '%pip install --quiet "mltutor @ git+https://github.com/someone/mltutor@v1.2.3"' in source
+    assert (
+        '%pip install --quiet "mltutor @ git+https://github.com/someone/mltutor@v1.2.3"' in source
+    )
     assert "import mltutor\nexcept ImportError:" in source  # installs only when missing
 
 
-@pytest.mark.parametrize("url, placeholder", [
-    (site.PLACEHOLDER_REPOSITORY_URL, True), (site.PLACEHOLDER_REPOSITORY_URL + "/", True),
-    (site.PLACEHOLDER_REPOSITORY_URL + ".git", True), ("", True), (None, True),
-    ("https://github.com/someone/mltutor", False),
-])
+@pytest.mark.parametrize(
+    "url, placeholder",
+    [
+        (site.PLACEHOLDER_REPOSITORY_URL, True),
+        (site.PLACEHOLDER_REPOSITORY_URL + "/", True),
+        (site.PLACEHOLDER_REPOSITORY_URL + ".git", True),
+        ("", True),
+        (None, True),
+        ("https://github.com/someone/mltutor", False),
+    ],
+)
 def test_placeholder_repository(url, placeholder):
     assert site.is_placeholder_repository(url) is placeholder
 
 
 def _notebook(*tags_per_cell: list[str]) -> dict:
-    return {"cells": [{"cell_type": "code", "metadata": {"tags": tags}, "source": [str(i)],
-                       "outputs": [], "execution_count": None}
-                      for i, tags in enumerate(tags_per_cell)],
-            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return {
+        "cells": [
+            {
+                "cell_type": "code",
+                "metadata": {"tags": tags},
+                "source": [str(i)],
+                "outputs": [],
+                "execution_count": None,
+            }
+            for i, tags in enumerate(tags_per_cell)
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def test_downloadable_notebooks_lose_the_install_cell(tmp_path):
@@ -94,12 +114,17 @@ class _App:
         self.config.html_context = {}
         self.config.html_theme_options = {
             "repository_url": url,
-            "launch_buttons": {"binderhub_url": "https://mybinder.org",
-                               "colab_url": "https://colab.research.google.com"}}
+            "launch_buttons": {
+                "binderhub_url": "https://mybinder.org",
+                "colab_url": "https://colab.research.google.com",
+            },
+        }
 
 
-@pytest.mark.parametrize("url, buttons", [(site.PLACEHOLDER_REPOSITORY_URL, False),
-                                          ("https://github.com/someone/mltutor", True)])
+@pytest.mark.parametrize(
+    "url, buttons",
+    [(site.PLACEHOLDER_REPOSITORY_URL, False), ("https://github.com/someone/mltutor", True)],
+)
 def test_launch_buttons_follow_the_setting(url, buttons):
     app = _App(url)
     site.configure_theme(app, app.config)

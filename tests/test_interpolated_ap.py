@@ -46,7 +46,11 @@ def all_point_reference(rec: np.ndarray, prec: np.ndarray) -> float:
     mpre = [0.0] + list(prec) + [0.0]
     for i in range(len(mpre) - 2, -1, -1):
         mpre[i] = max(mpre[i], mpre[i + 1])
-    return sum((mrec[i + 1] - mrec[i]) * mpre[i + 1] for i in range(len(mrec) - 1) if mrec[i + 1] != mrec[i])
+    return sum(
+        (mrec[i + 1] - mrec[i]) * mpre[i + 1]
+        for i in range(len(mrec) - 1)
+        if mrec[i + 1] != mrec[i]
+    )
 
 
 def coco_reference(scores: np.ndarray, is_tp: np.ndarray, npig: int) -> float:
@@ -89,8 +93,12 @@ def detections(draw: Any) -> tuple[np.ndarray, np.ndarray, int]:
     n = draw(st.integers(0, 25))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     kind = draw(st.sampled_from(["ties", "distinct", "constant", "int"]))
-    scores = {"ties": rng.integers(0, 4, n) / 4, "distinct": rng.random(n),
-              "constant": np.full(n, 0.5), "int": rng.integers(0, 100, n)}[kind]
+    scores = {
+        "ties": rng.integers(0, 4, n) / 4,
+        "distinct": rng.random(n),
+        "constant": np.full(n, 0.5),
+        "int": rng.integers(0, 100, n),
+    }[kind]
     hit = rng.random(n) < draw(st.sampled_from([0.0, 0.3, 0.6, 1.0]))
     hit &= np.cumsum(hit) <= n_gt  # each object matched at most once
     return scores, hit, n_gt
@@ -109,9 +117,11 @@ def test_interpolated_ap_matches_brute_force(problem):
     CASES["interpolated_average_precision"] += 1
     rec, prec = _curve(*problem)
     assert interpolated_average_precision(rec, prec, method="voc2007") == pytest.approx(
-        voc2007_reference(rec, prec), abs=1e-12)
+        voc2007_reference(rec, prec), abs=1e-12
+    )
     assert interpolated_average_precision(rec, prec, method="all-point") == pytest.approx(
-        all_point_reference(rec, prec), abs=1e-12)
+        all_point_reference(rec, prec), abs=1e-12
+    )
     assert interpolated_average_precision(rec, prec) == reexported(rec, prec)
     coco = interpolated_average_precision(rec, prec, method="coco")
     assert coco == pytest.approx(coco_reference(*problem), abs=1e-12)
@@ -128,9 +138,11 @@ def test_detection_average_precision_matches_references(problem):
     # COCO: bit for bit what pycocotools computes (same sort, same + np.spacing(1), same mean)
     assert detection_average_precision(scores, hit, n_gt, method="coco") == coco_reference(*problem)
     assert detection_average_precision(scores, hit, n_gt, method="voc2007") == pytest.approx(
-        voc2007_reference(rec, prec), abs=1e-12)
+        voc2007_reference(rec, prec), abs=1e-12
+    )
     assert detection_average_precision(scores, hit, n_gt) == pytest.approx(
-        all_point_reference(rec, prec), abs=1e-12)
+        all_point_reference(rec, prec), abs=1e-12
+    )
 
 
 @PROPERTY
@@ -160,7 +172,9 @@ def test_recall_point_0_3_is_exact():
     rec = np.array([0.1, 0.2, 0.3])
     prec = np.array([1.0, 1.0, 1.0])
     assert np.arange(0, 1.1, 0.1)[3] > 0.3  # the pitfall
-    assert interpolated_average_precision(rec, prec, method="voc2007") == pytest.approx(4 / 11, abs=1e-15)
+    assert interpolated_average_precision(rec, prec, method="voc2007") == pytest.approx(
+        4 / 11, abs=1e-15
+    )
     wrong = sum(max(prec[rec >= t], default=0.0) for t in np.arange(0, 1.1, 0.1)) / 11
     assert wrong == pytest.approx(3 / 11)
 
@@ -168,8 +182,12 @@ def test_recall_point_0_3_is_exact():
 def test_methods_differ_on_a_small_example():
     rec, prec = [0.5, 0.5, 1.0], [1.0, 0.5, 2 / 3]
     assert interpolated_average_precision(rec, prec) == pytest.approx(0.5 + 0.5 * 2 / 3)
-    assert interpolated_average_precision(rec, prec, method="voc2007") == pytest.approx((6 + 5 * 2 / 3) / 11)
-    assert interpolated_average_precision(rec, prec, method="coco") == pytest.approx((51 + 50 * 2 / 3) / 101)
+    assert interpolated_average_precision(rec, prec, method="voc2007") == pytest.approx(
+        (6 + 5 * 2 / 3) / 11
+    )
+    assert interpolated_average_precision(rec, prec, method="coco") == pytest.approx(
+        (51 + 50 * 2 / 3) / 101
+    )
 
 
 def test_no_detections_and_no_objects():

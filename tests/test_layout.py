@@ -45,21 +45,30 @@ def test_face_exports_exactly_its_public_names(face):
     module = importlib.import_module(face)
     exported = list(module.__all__)
     assert len(exported) == len(set(exported)), f"{face}.__all__ repeats a name"
-    bound = {name for name, value in vars(module).items()
-             if (not name.startswith("_") or name in exported)  # ``____`` is public on purpose
-             and not inspect.ismodule(value) and name != "annotations"}
+    bound = {
+        name
+        for name, value in vars(module).items()
+        if (not name.startswith("_") or name in exported)  # ``____`` is public on purpose
+        and not inspect.ismodule(value)
+        and name != "annotations"
+    }
     listed = {name for name in exported if not inspect.ismodule(getattr(module, name))}
-    assert bound == listed, (f"{face}: bound but not in __all__: {sorted(bound - listed)}; "
-                             f"in __all__ but not bound: {sorted(listed - bound)}")
+    assert bound == listed, (
+        f"{face}: bound but not in __all__: {sorted(bound - listed)}; "
+        f"in __all__ but not bound: {sorted(listed - bound)}"
+    )
 
 
 @pytest.mark.parametrize("face", FACES)
 def test_face_imports_only_from_its_own_modules_or_other_faces(face):
     """A face re-exports; it does not define arithmetic (a class or function of its own)."""
     module = importlib.import_module(face)
-    own = [name for name, value in vars(module).items()
-           if (inspect.isfunction(value) or inspect.isclass(value))
-           and getattr(value, "__module__", None) == face]
+    own = [
+        name
+        for name, value in vars(module).items()
+        if (inspect.isfunction(value) or inspect.isclass(value))
+        and getattr(value, "__module__", None) == face
+    ]
     allowed = {"mltutor.exceptions": {"UndefinedMetricWarning"}}.get(face, set())
     assert set(own) <= allowed, f"{face} defines {own}: move them into a private module"
 
@@ -70,7 +79,11 @@ def test_a_face_that_grows_a_definition_fails(tmp_path):
     sys.path.insert(0, str(tmp_path))
     try:
         module = importlib.import_module("fakeface")
-        own = [n for n, v in vars(module).items() if inspect.isfunction(v) and v.__module__ == "fakeface"]
+        own = [
+            n
+            for n, v in vars(module).items()
+            if inspect.isfunction(v) and v.__module__ == "fakeface"
+        ]
         assert own == ["f"]
     finally:
         sys.path.remove(str(tmp_path))
@@ -93,10 +106,15 @@ def _contributing_map() -> dict[str, str]:
 
 def test_the_map_names_every_folder_and_top_level_module():
     mapped = set(_contributing_map())
-    actual = {p.stem if p.suffix == ".py" else p.name for p in PACKAGE.iterdir()
-              if p.name not in ("__init__.py", "__pycache__") and (p.is_dir() or p.suffix == ".py")}
-    assert mapped == actual, (f"in mltutor/ but not in CONTRIBUTING's map: {sorted(actual - mapped)}; "
-                              f"in the map but not in mltutor/: {sorted(mapped - actual)}")
+    actual = {
+        p.stem if p.suffix == ".py" else p.name
+        for p in PACKAGE.iterdir()
+        if p.name not in ("__init__.py", "__pycache__") and (p.is_dir() or p.suffix == ".py")
+    }
+    assert mapped == actual, (
+        f"in mltutor/ but not in CONTRIBUTING's map: {sorted(actual - mapped)}; "
+        f"in the map but not in mltutor/: {sorted(mapped - actual)}"
+    )
 
 
 @pytest.mark.parametrize("package", ["confusion", "curves", "detection", "calibration", "check"])
@@ -123,8 +141,9 @@ def test_the_package_imports_without_scipy():
         "    importlib.import_module(info.name)\n"
         "print('ok')\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-2000:]
 
 

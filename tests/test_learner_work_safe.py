@@ -35,13 +35,21 @@ run_notebooks = load_script("run_notebooks")
 
 
 def tiny_solution(statement: str = "Write `double(x)`.") -> nbformat.NotebookNode:
-    nb = new_notebook(cells=[
-        new_markdown_cell("# Exercises: tiny\n\n<!-- BEGIN SOLUTION -->\nOur answers.\n<!-- END SOLUTION -->"),
-        new_markdown_cell(f"## 1. Double\n\n{statement}"),
-        new_code_cell('def double(x):\n    """Twice x."""\n    ### BEGIN SOLUTION\n    return 2 * x\n'
-                      '    ### END SOLUTION'),
-        new_code_cell("### BEGIN SOLUTION\nanswer = 42\nx, y = 1, 2\n### END SOLUTION\nprint('ok')"),
-    ])
+    nb = new_notebook(
+        cells=[
+            new_markdown_cell(
+                "# Exercises: tiny\n\n<!-- BEGIN SOLUTION -->\nOur answers.\n<!-- END SOLUTION -->"
+            ),
+            new_markdown_cell(f"## 1. Double\n\n{statement}"),
+            new_code_cell(
+                'def double(x):\n    """Twice x."""\n    ### BEGIN SOLUTION\n    return 2 * x\n'
+                "    ### END SOLUTION"
+            ),
+            new_code_cell(
+                "### BEGIN SOLUTION\nanswer = 42\nx, y = 1, 2\n### END SOLUTION\nprint('ok')"
+            ),
+        ]
+    )
     for k, cell in enumerate(nb.cells):
         cell.id = f"cell-{k}"
     return nb
@@ -56,8 +64,9 @@ def dirs(tmp_path):
 
 
 def generate(sol, ex, *extra):
-    return make_exercises.main(["--solutions-dir", str(sol), "--exercises-dir", str(ex),
-                                "--no-execute", *extra])
+    return make_exercises.main(
+        ["--solutions-dir", str(sol), "--exercises-dir", str(ex), "--no-execute", *extra]
+    )
 
 
 def edit_first_code_cell(path: Path, text: str) -> None:
@@ -77,11 +86,14 @@ def test_generation_replaces_solutions_with_runnable_placeholders(dirs):
     assert generate(sol, ex) == 0
     nb = nbformat.read(ex / "01_tiny.ipynb", as_version=4)
     sources = [c.source for c in nb.cells]
-    assert sources[0] == "# Exercises: tiny"                       # solution-only Markdown dropped
-    assert sources[2] == ('def double(x):\n    """Twice x."""\n    # YOUR CODE HERE\n'
-                          "    raise NotImplementedError")
-    assert sources[3] == ("answer = ...  # YOUR CODE HERE\nx = ...  # YOUR CODE HERE\n"
-                          "y = ...  # YOUR CODE HERE\nprint('ok')")
+    assert sources[0] == "# Exercises: tiny"  # solution-only Markdown dropped
+    assert sources[2] == (
+        'def double(x):\n    """Twice x."""\n    # YOUR CODE HERE\n    raise NotImplementedError'
+    )
+    assert sources[3] == (
+        "answer = ...  # YOUR CODE HERE\nx = ...  # YOUR CODE HERE\n"
+        "y = ...  # YOUR CODE HERE\nprint('ok')"
+    )
     assert [c.id for c in nb.cells] == [f"cell-{k}" for k in range(4)]  # ids kept: small diffs
     meta = nb.metadata["mltutor"]
     assert meta["source_sha256"] == make_exercises.nbt.sources_sha256(nb)
@@ -117,7 +129,7 @@ def test_hand_edited_exercise_is_refused_without_force(dirs, capsys):
     assert generate(sol, ex) == 2
     err = capsys.readouterr().err
     assert "REFUSED" in err and "01_tiny.ipynb" in err and "--force" in err
-    assert target.read_bytes() == before                           # untouched
+    assert target.read_bytes() == before  # untouched
 
     assert generate(sol, ex, "--force") == 0
     assert "OVERWROTE" in capsys.readouterr().out
@@ -135,7 +147,10 @@ def test_exercise_without_stored_hash_is_treated_as_hand_written(dirs):
 
 def test_check_mode_reports_and_never_writes(dirs, capsys):
     sol, ex, _ = dirs
-    assert make_exercises.main(["--solutions-dir", str(sol), "--exercises-dir", str(ex), "--check"]) == 1
+    assert (
+        make_exercises.main(["--solutions-dir", str(sol), "--exercises-dir", str(ex), "--check"])
+        == 1
+    )
     assert "missing" in capsys.readouterr().err
     assert not ex.exists()
 
@@ -175,18 +190,24 @@ def test_generate_and_execute_the_real_chapter(tmp_path):
     sol, ex = tmp_path / "solutions", tmp_path / "exercises"
     sol.mkdir()
     shutil.copy(ROOT / "solutions" / "01_confusion_matrix.ipynb", sol)
-    code = make_exercises.main(["--solutions-dir", str(sol), "--exercises-dir", str(ex), "--timeout", "120"])
+    code = make_exercises.main(
+        ["--solutions-dir", str(sol), "--exercises-dir", str(ex), "--timeout", "120"]
+    )
     assert code == 0
     generated = nbformat.read(ex / "01_confusion_matrix.ipynb", as_version=4)
     committed = nbformat.read(ROOT / "exercises" / "01_confusion_matrix.ipynb", as_version=4)
-    assert [(c.cell_type, c.source) for c in generated.cells] == \
-           [(c.cell_type, c.source) for c in committed.cells]
+    assert [(c.cell_type, c.source) for c in generated.cells] == [
+        (c.cell_type, c.source) for c in committed.cells
+    ]
     checks = [c for c in generated.cells if c.cell_type == "code" and ".check(" in c.source]
     assert checks and all(
-        c.outputs[0]["data"]["text/plain"].startswith("⏳ Not attempted") for c in checks)
+        c.outputs[0]["data"]["text/plain"].startswith("⏳ Not attempted") for c in checks
+    )
     assert all("execution" not in c.metadata for c in generated.cells)
     # the committed copy carries the same outputs (only execution counts could differ)
-    assert [c.get("outputs") for c in generated.cells] == [c.get("outputs") for c in committed.cells]
+    assert [c.get("outputs") for c in generated.cells] == [
+        c.get("outputs") for c in committed.cells
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -222,15 +243,36 @@ def test_lab_copies_new_notebooks_and_never_overwrites(dirs, capsys):
 def test_lab_cli_no_launch(dirs):
     sol, ex, ws = dirs
     assert generate(sol, ex) == 0
-    proc = subprocess.run([sys.executable, str(SCRIPTS / "lab.py"), "--exercises-dir", str(ex),
-                           "--workspace", str(ws), "--no-launch"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPTS / "lab.py"),
+            "--exercises-dir",
+            str(ex),
+            "--workspace",
+            str(ws),
+            "--no-launch",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "copied" in proc.stdout and (ws / "01_tiny.ipynb").exists()
 
 
 def test_lab_without_exercises_folder_fails_clearly(tmp_path, capsys):
-    assert lab.main(["--exercises-dir", str(tmp_path / "nope"), "--workspace", str(tmp_path / "ws"),
-                     "--no-launch"]) == 2
+    assert (
+        lab.main(
+            [
+                "--exercises-dir",
+                str(tmp_path / "nope"),
+                "--workspace",
+                str(tmp_path / "ws"),
+                "--no-launch",
+            ]
+        )
+        == 2
+    )
     assert "no exercises folder" in capsys.readouterr().err
 
 
@@ -242,8 +284,12 @@ def test_lab_without_exercises_folder_fails_clearly(tmp_path, capsys):
 def test_run_notebooks_executes_in_place_with_cwd_of_the_notebook(tmp_path, capsys):
     folder = tmp_path / "book"
     folder.mkdir()
-    nb = new_notebook(cells=[new_code_cell("import os\nprint(os.path.basename(os.getcwd()))"),
-                             new_code_cell("print(os.environ['MLTUTOR_STRICT'])")])
+    nb = new_notebook(
+        cells=[
+            new_code_cell("import os\nprint(os.path.basename(os.getcwd()))"),
+            new_code_cell("print(os.environ['MLTUTOR_STRICT'])"),
+        ]
+    )
     nb.metadata["vscode"] = {"noise": True}
     nbformat.write(nb, folder / "01_x.ipynb")
     assert run_notebooks.main([str(folder), "--timeout", "60"]) == 0

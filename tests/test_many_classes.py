@@ -88,26 +88,45 @@ def _set_wise_kwargs(data, problem):
 @given(data=st.data(), problem=many_class_problems(), name=st.sampled_from(SET_WISE))
 def test_set_wise_scores_many_classes(data, problem, name):
     CASES[name] += 1
-    assert_parity(getattr(skm, name), getattr(mtm, name), problem.y_true, problem.y_pred,
-                  **_set_wise_kwargs(data, problem))
+    assert_parity(
+        getattr(skm, name),
+        getattr(mtm, name),
+        problem.y_true,
+        problem.y_pred,
+        **_set_wise_kwargs(data, problem),
+    )
 
 
 @MANY
-@given(data=st.data(), problem=many_class_problems(),
-       beta=st.sampled_from([0.0, 0.5, 1.0, 2.0, np.inf]))
+@given(
+    data=st.data(),
+    problem=many_class_problems(),
+    beta=st.sampled_from([0.0, 0.5, 1.0, 2.0, np.inf]),
+)
 def test_precision_recall_fscore_support_many_classes(data, problem, beta):
     CASES["precision_recall_fscore_support"] += 1
     kwargs = _set_wise_kwargs(data, problem)
-    assert_parity(skm.precision_recall_fscore_support, mtm.precision_recall_fscore_support,
-                  problem.y_true, problem.y_pred, beta=beta, **kwargs)
+    assert_parity(
+        skm.precision_recall_fscore_support,
+        mtm.precision_recall_fscore_support,
+        problem.y_true,
+        problem.y_pred,
+        beta=beta,
+        **kwargs,
+    )
 
 
 @MANY
 @given(data=st.data(), problem=many_class_problems())
 def test_specificity_many_classes(data, problem):
     CASES["specificity_score"] += 1
-    assert_parity(sk_specificity, mtm.specificity_score, problem.y_true, problem.y_pred,
-                  **_set_wise_kwargs(data, problem))
+    assert_parity(
+        sk_specificity,
+        mtm.specificity_score,
+        problem.y_true,
+        problem.y_pred,
+        **_set_wise_kwargs(data, problem),
+    )
 
 
 @MANY
@@ -116,16 +135,28 @@ def test_counts_free_and_balanced_metrics_many_classes(data, problem):
     w = data.draw(weights_for(problem))
     args = problem.y_true, problem.y_pred
     normalize = data.draw(st.booleans())
-    assert_parity(skm.accuracy_score, mtm.accuracy_score, *args, normalize=normalize, sample_weight=w)
+    assert_parity(
+        skm.accuracy_score, mtm.accuracy_score, *args, normalize=normalize, sample_weight=w
+    )
     CASES["accuracy_score"] += 1
     assert_parity(skm.hamming_loss, mtm.hamming_loss, *args, sample_weight=w)
     CASES["hamming_loss"] += 1
     adjusted = data.draw(st.booleans())
-    assert_parity(skm.balanced_accuracy_score, mtm.balanced_accuracy_score, *args,
-                  sample_weight=w, adjusted=adjusted)
+    assert_parity(
+        skm.balanced_accuracy_score,
+        mtm.balanced_accuracy_score,
+        *args,
+        sample_weight=w,
+        adjusted=adjusted,
+    )
     CASES["balanced_accuracy_score"] += 1
-    assert_parity(skm.multilabel_confusion_matrix, mtm.multilabel_confusion_matrix, *args,
-                  sample_weight=w, labels=data.draw(labels_for(problem)))
+    assert_parity(
+        skm.multilabel_confusion_matrix,
+        mtm.multilabel_confusion_matrix,
+        *args,
+        sample_weight=w,
+        labels=data.draw(labels_for(problem)),
+    )
     CASES["multilabel_confusion_matrix"] += 1
 
 
@@ -140,8 +171,13 @@ def test_classification_report_many_classes(data, problem):
         output_dict=data.draw(st.booleans()),
         zero_division=data.draw(st.sampled_from(ZERO_DIVISIONS)),
     )
-    assert_parity(skm.classification_report, mtm.classification_report,
-                  problem.y_true, problem.y_pred, **kwargs)
+    assert_parity(
+        skm.classification_report,
+        mtm.classification_report,
+        problem.y_true,
+        problem.y_pred,
+        **kwargs,
+    )
 
 
 @MANY
@@ -150,9 +186,15 @@ def test_confusion_matrix_with_labels_many_classes(data, problem):
     # Labels drawn from up to 100,000 classes; the table covers only the <= 600 present (or the
     # labels= selection of present, absent and unused labels).
     CASES["confusion_matrix"] += 1
-    assert_parity(skm.confusion_matrix, mtm.confusion_matrix, problem.y_true, problem.y_pred,
-                  labels=data.draw(labels_for(problem)), sample_weight=data.draw(weights_for(problem)),
-                  normalize=data.draw(st.sampled_from([None, "true", "pred", "all"])))
+    assert_parity(
+        skm.confusion_matrix,
+        mtm.confusion_matrix,
+        problem.y_true,
+        problem.y_pred,
+        labels=data.draw(labels_for(problem)),
+        sample_weight=data.draw(weights_for(problem)),
+        normalize=data.draw(st.sampled_from([None, "true", "pred", "all"])),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,35 +229,89 @@ def test_parity_with_many_classes_present(n_samples, n_classes, kind):
     subset = list(values[rng.integers(0, values.shape[0], 200)][::-1])
     subset = list(dict.fromkeys(subset))  # unique, unsorted
     for w in (None, weights, rng.integers(0, 4, n_samples)):
-        for average, labels in ((None, None), ("weighted", subset), ("macro", None), ("micro", subset)):
+        for average, labels in (
+            (None, None),
+            ("weighted", subset),
+            ("macro", None),
+            ("micro", subset),
+        ):
             kw = dict(labels=labels, average=average, sample_weight=w)
-            assert_parity(skm.precision_recall_fscore_support,
-                          mtm.precision_recall_fscore_support, y_true, y_pred, beta=2.0, **kw)
-        assert_parity(skm.jaccard_score, mtm.jaccard_score, y_true, y_pred, average=None,
-                      sample_weight=w, zero_division=0)
-        assert_parity(skm.jaccard_score, mtm.jaccard_score, y_true, y_pred, average="weighted",
-                      labels=subset, sample_weight=w)
-        assert_parity(sk_specificity, mtm.specificity_score, y_true, y_pred, average=None,
-                      labels=subset, sample_weight=w)
-        assert_parity(sk_specificity, mtm.specificity_score, y_true, y_pred, average="macro",
-                      sample_weight=w)
-        assert_parity(skm.f1_score, mtm.f1_score, y_true, y_pred, average="macro", sample_weight=w,
-                      zero_division=np.nan)
+            assert_parity(
+                skm.precision_recall_fscore_support,
+                mtm.precision_recall_fscore_support,
+                y_true,
+                y_pred,
+                beta=2.0,
+                **kw,
+            )
+        assert_parity(
+            skm.jaccard_score,
+            mtm.jaccard_score,
+            y_true,
+            y_pred,
+            average=None,
+            sample_weight=w,
+            zero_division=0,
+        )
+        assert_parity(
+            skm.jaccard_score,
+            mtm.jaccard_score,
+            y_true,
+            y_pred,
+            average="weighted",
+            labels=subset,
+            sample_weight=w,
+        )
+        assert_parity(
+            sk_specificity,
+            mtm.specificity_score,
+            y_true,
+            y_pred,
+            average=None,
+            labels=subset,
+            sample_weight=w,
+        )
+        assert_parity(
+            sk_specificity, mtm.specificity_score, y_true, y_pred, average="macro", sample_weight=w
+        )
+        assert_parity(
+            skm.f1_score,
+            mtm.f1_score,
+            y_true,
+            y_pred,
+            average="macro",
+            sample_weight=w,
+            zero_division=np.nan,
+        )
         assert_parity(skm.accuracy_score, mtm.accuracy_score, y_true, y_pred, sample_weight=w)
         assert_parity(skm.hamming_loss, mtm.hamming_loss, y_true, y_pred, sample_weight=w)
-        assert_parity(skm.classification_report, mtm.classification_report, y_true, y_pred,
-                      sample_weight=w, digits=4)
-        assert_parity(skm.confusion_matrix, mtm.confusion_matrix, y_true, y_pred,
-                      labels=subset, sample_weight=w)
+        assert_parity(
+            skm.classification_report,
+            mtm.classification_report,
+            y_true,
+            y_pred,
+            sample_weight=w,
+            digits=4,
+        )
+        assert_parity(
+            skm.confusion_matrix,
+            mtm.confusion_matrix,
+            y_true,
+            y_pred,
+            labels=subset,
+            sample_weight=w,
+        )
     # Balanced accuracy is macro recall over the true classes; sklearn's own builds the dense
     # C x C table first (80 GB here), so compare with its recall (positive weights: no class of
     # y_true has zero weight, where the two definitions part).
     positive = rng.uniform(0.5, 3, n_samples)
     for w in (None, positive):
-        expected = skm.recall_score(y_true, y_pred, labels=np.unique(y_true), average="macro",
-                                    sample_weight=w)
+        expected = skm.recall_score(
+            y_true, y_pred, labels=np.unique(y_true), average="macro", sample_weight=w
+        )
         assert mtm.balanced_accuracy_score(y_true, y_pred, sample_weight=w) == pytest.approx(
-            expected, rel=0, abs=1e-12)
+            expected, rel=0, abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("kind", ["int", "str"])
@@ -224,11 +320,19 @@ def test_full_confusion_matrix_beyond_the_small_table(kind):
     y_true, y_pred, values = _many(60_000, 2_500, kind)
     w = np.random.default_rng(2).uniform(0, 2, y_true.shape[0])
     for sample_weight in (None, w):
-        assert_parity(skm.confusion_matrix, mtm.confusion_matrix, y_true, y_pred,
-                      sample_weight=sample_weight)
+        assert_parity(
+            skm.confusion_matrix, mtm.confusion_matrix, y_true, y_pred, sample_weight=sample_weight
+        )
     labels = np.r_[values[::-7], values[:1]][:-1].tolist() + (["absent"] if kind == "str" else [-3])
-    assert_parity(skm.confusion_matrix, mtm.confusion_matrix, y_true, y_pred, labels=labels,
-                  sample_weight=w, normalize="true")
+    assert_parity(
+        skm.confusion_matrix,
+        mtm.confusion_matrix,
+        y_true,
+        y_pred,
+        labels=labels,
+        sample_weight=w,
+        normalize="true",
+    )
 
 
 def test_100000_classes_are_not_refused():
@@ -269,18 +373,34 @@ def test_exact_zero_true_negatives_with_float_weights_and_many_classes():
     y_pred = rng.integers(0, n_classes, n)
     y_true[:300] = 0
     w = np.where(y_true == 0, rng.uniform(0.1, 1.0, n), 0.0)
-    spec = mtm.specificity_score(y_true, y_pred, average=None, sample_weight=w, zero_division=np.nan)
+    spec = mtm.specificity_score(
+        y_true, y_pred, average=None, sample_weight=w, zero_division=np.nan
+    )
     assert np.isnan(spec[0])
-    assert_parity(sk_specificity, mtm.specificity_score, y_true, y_pred, average=None,
-                  sample_weight=w, zero_division=np.nan)
+    assert_parity(
+        sk_specificity,
+        mtm.specificity_score,
+        y_true,
+        y_pred,
+        average=None,
+        sample_weight=w,
+        zero_division=np.nan,
+    )
 
 
 def test_weighted_table_with_no_sample_among_the_labels_is_float():
     # Found by the property test: np.bincount returns int64 for an empty input even with weights;
     # a float-weighted confusion matrix must be float64 as in sklearn (here over 257 codes).
     y_true, y_pred, w = np.r_[0, 256, 5], np.r_[196, 3, 5], np.r_[1.5, 2.0, 3.0]
-    assert_parity(skm.confusion_matrix, mtm.confusion_matrix, y_true, y_pred, labels=[0],
-                  sample_weight=w)
+    assert_parity(
+        skm.confusion_matrix, mtm.confusion_matrix, y_true, y_pred, labels=[0], sample_weight=w
+    )
     y_pred = np.r_[196, 3, 6]  # no sample right: weighted tp from an empty bincount
-    assert_parity(skm.precision_recall_fscore_support, mtm.precision_recall_fscore_support,
-                  y_true, y_pred, sample_weight=w, zero_division=0)
+    assert_parity(
+        skm.precision_recall_fscore_support,
+        mtm.precision_recall_fscore_support,
+        y_true,
+        y_pred,
+        sample_weight=w,
+        zero_division=0,
+    )

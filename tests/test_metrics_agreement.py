@@ -43,8 +43,13 @@ def _binary_sometimes(data, problem):
 def test_matthews_corrcoef(data, problem):
     CASES["matthews_corrcoef"] += 1
     y_true, y_pred = _binary_sometimes(data, problem)
-    assert_parity(skm.matthews_corrcoef, mtm.matthews_corrcoef, y_true, y_pred,
-                  sample_weight=data.draw(weights_for(problem)))
+    assert_parity(
+        skm.matthews_corrcoef,
+        mtm.matthews_corrcoef,
+        y_true,
+        y_pred,
+        sample_weight=data.draw(weights_for(problem)),
+    )
 
 
 @PROPERTY
@@ -57,12 +62,20 @@ def test_cohen_kappa_score(data, problem):
         sample_weight=data.draw(weights_for(problem)),
         replace_undefined_by=data.draw(st.sampled_from([np.nan, 0.0, -1.0, 0.5, 1.0])),
     )
-    assert_parity(skm.cohen_kappa_score, mtm.cohen_kappa_score, problem.y_true, problem.y_pred,
-                  **kwargs)
+    assert_parity(
+        skm.cohen_kappa_score, mtm.cohen_kappa_score, problem.y_true, problem.y_pred, **kwargs
+    )
 
 
-LR_REPLACE = [np.nan, 1.0, {"LR+": 1.0, "LR-": 1.0}, {"LR+": np.inf, "LR-": 0.0},
-              {"LR+": 2.5, "LR-": np.nan}, {"LR+": 0.5, "LR-": 0.5}, {"LR+": 1.0}]
+LR_REPLACE = [
+    np.nan,
+    1.0,
+    {"LR+": 1.0, "LR-": 1.0},
+    {"LR+": np.inf, "LR-": 0.0},
+    {"LR+": 2.5, "LR-": np.nan},
+    {"LR+": 0.5, "LR-": 0.5},
+    {"LR+": 1.0},
+]
 
 
 @PROPERTY
@@ -73,10 +86,14 @@ def test_class_likelihood_ratios(data, problem):
     labels = data.draw(labels_for(problem))
     if labels is not None and not problem.multilabel:
         labels = labels[:2]
-    kwargs = dict(labels=labels, sample_weight=data.draw(weights_for(problem)),
-                  replace_undefined_by=data.draw(st.sampled_from(LR_REPLACE)))
-    assert_parity(skm.class_likelihood_ratios, mtm.class_likelihood_ratios, y_true, y_pred,
-                  **kwargs)
+    kwargs = dict(
+        labels=labels,
+        sample_weight=data.draw(weights_for(problem)),
+        replace_undefined_by=data.draw(st.sampled_from(LR_REPLACE)),
+    )
+    assert_parity(
+        skm.class_likelihood_ratios, mtm.class_likelihood_ratios, y_true, y_pred, **kwargs
+    )
 
 
 @PROPERTY
@@ -92,11 +109,14 @@ def test_zero_one_loss(data, problem):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("y_true, y_pred", [
-    ([0, 1, 0, 1], [0, 0, 0, 0]),  # constant prediction: a column sum is everything
-    ([1, 1, 1, 1], [0, 1, 0, 1]),  # a single true class
-    ([2, 2, 2], [2, 2, 2]),  # one label only: sklearn's single-label warning
-])
+@pytest.mark.parametrize(
+    "y_true, y_pred",
+    [
+        ([0, 1, 0, 1], [0, 0, 0, 0]),  # constant prediction: a column sum is everything
+        ([1, 1, 1, 1], [0, 1, 0, 1]),  # a single true class
+        ([2, 2, 2], [2, 2, 2]),  # one label only: sklearn's single-label warning
+    ],
+)
 def test_mcc_undefined_is_zero_without_undefined_warning(y_true, y_pred):
     outcome = assert_parity(skm.matthews_corrcoef, mtm.matthews_corrcoef, y_true, y_pred)
     assert outcome.result == 0.0
@@ -108,8 +128,14 @@ def test_kappa_undefined_cases_warn_and_replace():
     outcome = assert_parity(skm.cohen_kappa_score, mtm.cohen_kappa_score, [1, 1], [1, 1])
     assert np.isnan(outcome.result) and outcome.warnings
     # No sample within labels: replaced by the given value.
-    outcome = assert_parity(skm.cohen_kappa_score, mtm.cohen_kappa_score, [0, 1, 1], [1, 1, 1],
-                            labels=[0, 5], replace_undefined_by=0.0)
+    outcome = assert_parity(
+        skm.cohen_kappa_score,
+        mtm.cohen_kappa_score,
+        [0, 1, 1],
+        [1, 1, 1],
+        labels=[0, 5],
+        replace_undefined_by=0.0,
+    )
     assert outcome.result == 0.0
 
 
@@ -131,16 +157,24 @@ def test_kappa_refuses_bad_replacement(bad):
         mtm.cohen_kappa_score([0, 1], [0, 1], replace_undefined_by=bad)
 
 
-@pytest.mark.parametrize("y_true, y_pred", [
-    ([0, 1, 0, 1], [0, 1, 0, 1]),  # fp == 0 and fn == 0
-    ([0, 0, 0, 0], [0, 1, 0, 1]),  # no positive sample
-    ([1, 1, 1, 1], [0, 1, 0, 1]),  # tn == 0 and fp == 0
-    ([0, 1, 0, 1], [0, 0, 0, 0]),  # nothing predicted positive
-])
+@pytest.mark.parametrize(
+    "y_true, y_pred",
+    [
+        ([0, 1, 0, 1], [0, 1, 0, 1]),  # fp == 0 and fn == 0
+        ([0, 0, 0, 0], [0, 1, 0, 1]),  # no positive sample
+        ([1, 1, 1, 1], [0, 1, 0, 1]),  # tn == 0 and fp == 0
+        ([0, 1, 0, 1], [0, 0, 0, 0]),  # nothing predicted positive
+    ],
+)
 @pytest.mark.parametrize("replace", LR_REPLACE[:4])
 def test_likelihood_ratio_undefined_cases(y_true, y_pred, replace):
-    outcome = assert_parity(skm.class_likelihood_ratios, mtm.class_likelihood_ratios,
-                            y_true, y_pred, replace_undefined_by=replace)
+    outcome = assert_parity(
+        skm.class_likelihood_ratios,
+        mtm.class_likelihood_ratios,
+        y_true,
+        y_pred,
+        replace_undefined_by=replace,
+    )
     assert outcome.warnings
 
 

@@ -58,8 +58,13 @@ def test_exported(name):
 @given(data=st.data(), problem=problems())
 def test_hamming_loss(data, problem):
     CASES["hamming_loss"] += 1
-    assert_parity(skm.hamming_loss, mtm.hamming_loss, problem.y_true, problem.y_pred,
-                  sample_weight=data.draw(weights_for(problem)))
+    assert_parity(
+        skm.hamming_loss,
+        mtm.hamming_loss,
+        problem.y_true,
+        problem.y_pred,
+        sample_weight=data.draw(weights_for(problem)),
+    )
 
 
 @PROPERTY
@@ -90,7 +95,9 @@ def top_k_cases(draw):
     problem: Problem = draw(problems(multilabel=False))
     n = problem.y_true.shape[0]
     present = np.unique(problem.y_true)
-    absent = problem.absent if problem.kind != "bool" else [v for v in (False, True) if v not in present]
+    absent = (
+        problem.absent if problem.kind != "bool" else [v for v in (False, True) if v not in present]
+    )
     labels_mode = draw(st.sampled_from(["none"] * 4 + ["sorted"] * 4 + ["broken"]))
     if labels_mode == "none" and present.size < 2 and absent:
         labels_mode = "sorted"  # one class only: labels must name the others (else an error)
@@ -99,8 +106,11 @@ def top_k_cases(draw):
     if labels_mode == "none":
         labels = None
     else:
-        extra = draw(st.lists(st.sampled_from(absent), unique=True,
-                              min_size=int(present.size < 2))) if absent else []
+        extra = (
+            draw(st.lists(st.sampled_from(absent), unique=True, min_size=int(present.size < 2)))
+            if absent
+            else []
+        )
         base = np.unique(np.concatenate([present, np.array(extra, dtype=present.dtype)]))
         labels = base.tolist()
         if labels_mode == "unsorted" and len(labels) > 1:
@@ -153,19 +163,29 @@ P_ML = np.array([[1, 0, 0, 0], [0, 1, 1, 1], [0, 1, 0, 0], [0, 0, 0, 0]])
 
 @pytest.mark.parametrize("zero_division", ["warn", 0.0, 1.0, 0, 1])
 @pytest.mark.parametrize("average", AVERAGES)
-@pytest.mark.parametrize("case", [
-    ("binary", [0, 1, 1, 0, 1], [0, 1, 0, 0, 1], None),
-    ("binary, no positive at all", [0, 0, 0], [0, 0, 0], None),
-    ("multiclass", [0, 1, 2, 2, 1], [0, 2, 2, 1, 1], None),
-    ("multiclass, absent label listed", [0, 1, 2, 2], [0, 2, 2, 1], [0, 1, 2, 7]),
-    ("multiclass, subset of labels", [0, 1, 2, 2], [0, 2, 2, 1], [2, 0]),
-    ("multilabel", Y_ML, P_ML, None),
-    ("multilabel, label columns", Y_ML, P_ML, [3, 1]),
-])
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("binary", [0, 1, 1, 0, 1], [0, 1, 0, 0, 1], None),
+        ("binary, no positive at all", [0, 0, 0], [0, 0, 0], None),
+        ("multiclass", [0, 1, 2, 2, 1], [0, 2, 2, 1, 1], None),
+        ("multiclass, absent label listed", [0, 1, 2, 2], [0, 2, 2, 1], [0, 1, 2, 7]),
+        ("multiclass, subset of labels", [0, 1, 2, 2], [0, 2, 2, 1], [2, 0]),
+        ("multilabel", Y_ML, P_ML, None),
+        ("multilabel, label columns", Y_ML, P_ML, [3, 1]),
+    ],
+)
 def test_jaccard_tricky(case, average, zero_division):
     _, y_true, y_pred, labels = case
-    assert_parity(skm.jaccard_score, mtm.jaccard_score, y_true, y_pred, labels=labels,
-                  average=average, zero_division=zero_division)
+    assert_parity(
+        skm.jaccard_score,
+        mtm.jaccard_score,
+        y_true,
+        y_pred,
+        labels=labels,
+        average=average,
+        zero_division=zero_division,
+    )
 
 
 def test_jaccard_is_f1_over_two_minus_f1():
@@ -176,23 +196,37 @@ def test_jaccard_is_f1_over_two_minus_f1():
 
 def test_jaccard_weighted_with_no_support_is_plain_mean():
     # Label 5 is neither true nor predicted: every weight is 0, sklearn falls back to the mean.
-    assert_parity(skm.jaccard_score, mtm.jaccard_score, [0, 1, 2], [0, 1, 1], labels=[5],
-                  average="weighted", zero_division=1.0)
+    assert_parity(
+        skm.jaccard_score,
+        mtm.jaccard_score,
+        [0, 1, 2],
+        [0, 1, 1],
+        labels=[5],
+        average="weighted",
+        zero_division=1.0,
+    )
 
 
-@pytest.mark.parametrize("case", [
-    ("binary", [0, 1, 1, 0], [0, 1, 0, 0]),
-    ("strings", ["a", "b", "c"], ["a", "c", "c"]),
-    ("multilabel", Y_ML, P_ML),
-    ("multilabel bool", Y_ML.astype(bool), P_ML.astype(bool)),
-    ("multilabel float", Y_ML.astype(float), P_ML.astype(float)),
-    ("multilabel all zero", np.zeros((3, 2), int), np.zeros((3, 2), int)),
-])
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("binary", [0, 1, 1, 0], [0, 1, 0, 0]),
+        ("strings", ["a", "b", "c"], ["a", "c", "c"]),
+        ("multilabel", Y_ML, P_ML),
+        ("multilabel bool", Y_ML.astype(bool), P_ML.astype(bool)),
+        ("multilabel float", Y_ML.astype(float), P_ML.astype(float)),
+        ("multilabel all zero", np.zeros((3, 2), int), np.zeros((3, 2), int)),
+    ],
+)
 @pytest.mark.parametrize("weights", [None, "int", "float"])
 def test_hamming_tricky(case, weights):
     _, y_true, y_pred = case
     n = len(y_true)
-    w = None if weights is None else (np.arange(1, n + 1) if weights == "int" else np.linspace(0.1, 2, n))
+    w = (
+        None
+        if weights is None
+        else (np.arange(1, n + 1) if weights == "int" else np.linspace(0.1, 2, n))
+    )
     assert_parity(skm.hamming_loss, mtm.hamming_loss, y_true, y_pred, sample_weight=w)
 
 
@@ -229,19 +263,35 @@ def test_top_k_matches_argsort_reference(k):
     assert mtm.top_k_accuracy_score(y_true, y_score, k=k) == pytest.approx(expected, abs=1e-15)
 
 
-@pytest.mark.parametrize("case", [
-    ("binary k=1, probabilities", [0, 1, 1, 0], [0.2, 0.7, 0.4, 0.5], {"k": 1}),
-    ("binary k=1, logits", [0, 1, 1, 0], [-1.0, 2.0, 0.1, -0.2], {"k": 1}),
-    ("binary k=2 always right (warns)", [0, 1, 1, 0], [0.9, 0.1, 0.2, 0.8], {}),
-    ("binary column", [0, 1, 1], [[0.2], [0.9], [0.4]], {"k": 1}),
-    ("strings", ["b", "a", "c"], [[0.1, 0.5, 0.4], [0.3, 0.3, 0.4], [0.2, 0.2, 0.6]], {"k": 1}),
-    ("labels add a class", [0, 2, 2], [[0.5, 0.2, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4], [0.1, 0.2, 0.6, 0.1]],
-     {"labels": [0, 1, 2, 3]}),
-    ("one class in y_true with labels", [2, 2], [[0.1, 0.3, 0.6], [0.5, 0.3, 0.2]], {"labels": [0, 1, 2], "k": 1}),
-    ("not normalized, weighted", [0, 1, 2], [[0.5, 0.2, 0.3], [0.5, 0.2, 0.3], [0.5, 0.2, 0.3]],
-     {"k": 2, "normalize": False, "sample_weight": [1.5, 2.0, 0.5]}),
-    ("k = n_classes warns", [0, 1, 2], np.eye(3), {"k": 3}),
-])
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("binary k=1, probabilities", [0, 1, 1, 0], [0.2, 0.7, 0.4, 0.5], {"k": 1}),
+        ("binary k=1, logits", [0, 1, 1, 0], [-1.0, 2.0, 0.1, -0.2], {"k": 1}),
+        ("binary k=2 always right (warns)", [0, 1, 1, 0], [0.9, 0.1, 0.2, 0.8], {}),
+        ("binary column", [0, 1, 1], [[0.2], [0.9], [0.4]], {"k": 1}),
+        ("strings", ["b", "a", "c"], [[0.1, 0.5, 0.4], [0.3, 0.3, 0.4], [0.2, 0.2, 0.6]], {"k": 1}),
+        (
+            "labels add a class",
+            [0, 2, 2],
+            [[0.5, 0.2, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4], [0.1, 0.2, 0.6, 0.1]],
+            {"labels": [0, 1, 2, 3]},
+        ),
+        (
+            "one class in y_true with labels",
+            [2, 2],
+            [[0.1, 0.3, 0.6], [0.5, 0.3, 0.2]],
+            {"labels": [0, 1, 2], "k": 1},
+        ),
+        (
+            "not normalized, weighted",
+            [0, 1, 2],
+            [[0.5, 0.2, 0.3], [0.5, 0.2, 0.3], [0.5, 0.2, 0.3]],
+            {"k": 2, "normalize": False, "sample_weight": [1.5, 2.0, 0.5]},
+        ),
+        ("k = n_classes warns", [0, 1, 2], np.eye(3), {"k": 3}),
+    ],
+)
 def test_top_k_tricky(case):
     _, y_true, y_score, kwargs = case
     assert_parity(skm.top_k_accuracy_score, mtm.top_k_accuracy_score, y_true, y_score, **kwargs)
@@ -254,60 +304,232 @@ def test_top_k_tricky(case):
 S3 = [[0.2, 0.5, 0.3]] * 3
 
 ERRORS = [
-    ("jaccard zero_division nan", "jaccard_score", ([0, 1], [0, 1]), {"zero_division": np.nan},
-     ValueError, ["zero_division", "'warn', 0.0 or 1.0"]),
-    ("jaccard zero_division 0.5", "jaccard_score", ([0, 1], [0, 1]), {"zero_division": 0.5},
-     ValueError, ["zero_division"]),
-    ("jaccard multiclass binary average", "jaccard_score", ([0, 1, 2], [0, 1, 1]), {}, ValueError,
-     ["Target is multiclass but average='binary'"]),
-    ("jaccard samples on 1-D", "jaccard_score", ([0, 1, 2], [0, 1, 1]), {"average": "samples"},
-     ValueError, ["average='samples'", "indicator"]),
-    ("jaccard unknown average", "jaccard_score", ([0, 1], [0, 1]), {"average": "mean"}, ValueError,
-     ["average", "'mean'"]),
-    ("jaccard pos_label absent", "jaccard_score", ([0, 1, 1], [0, 1, 0]), {"pos_label": 2}, ValueError,
-     ["pos_label=2"]),
-    ("jaccard multilabel label out of range", "jaccard_score", (Y_ML, P_ML),
-     {"average": "macro", "labels": [0, 9]}, ValueError, ["All labels must be in [0, n labels)"]),
-    ("hamming length", "hamming_loss", ([0, 1, 1], [0, 1]), {}, ValueError, ["y_true has 3", "y_pred has 2"]),
+    (
+        "jaccard zero_division nan",
+        "jaccard_score",
+        ([0, 1], [0, 1]),
+        {"zero_division": np.nan},
+        ValueError,
+        ["zero_division", "'warn', 0.0 or 1.0"],
+    ),
+    (
+        "jaccard zero_division 0.5",
+        "jaccard_score",
+        ([0, 1], [0, 1]),
+        {"zero_division": 0.5},
+        ValueError,
+        ["zero_division"],
+    ),
+    (
+        "jaccard multiclass binary average",
+        "jaccard_score",
+        ([0, 1, 2], [0, 1, 1]),
+        {},
+        ValueError,
+        ["Target is multiclass but average='binary'"],
+    ),
+    (
+        "jaccard samples on 1-D",
+        "jaccard_score",
+        ([0, 1, 2], [0, 1, 1]),
+        {"average": "samples"},
+        ValueError,
+        ["average='samples'", "indicator"],
+    ),
+    (
+        "jaccard unknown average",
+        "jaccard_score",
+        ([0, 1], [0, 1]),
+        {"average": "mean"},
+        ValueError,
+        ["average", "'mean'"],
+    ),
+    (
+        "jaccard pos_label absent",
+        "jaccard_score",
+        ([0, 1, 1], [0, 1, 0]),
+        {"pos_label": 2},
+        ValueError,
+        ["pos_label=2"],
+    ),
+    (
+        "jaccard multilabel label out of range",
+        "jaccard_score",
+        (Y_ML, P_ML),
+        {"average": "macro", "labels": [0, 9]},
+        ValueError,
+        ["All labels must be in [0, n labels)"],
+    ),
+    (
+        "hamming length",
+        "hamming_loss",
+        ([0, 1, 1], [0, 1]),
+        {},
+        ValueError,
+        ["y_true has 3", "y_pred has 2"],
+    ),
     ("hamming continuous", "hamming_loss", ([0, 1], [0.5, 1.0]), {}, ValueError, ["continuous"]),
-    ("hamming mix", "hamming_loss", (Y_ML, [0, 1, 1, 0]), {}, ValueError, ["mix of multilabel-indicator"]),
-    ("hamming zero weights", "hamming_loss", ([0, 1], [1, 1]), {"sample_weight": [0, 0]}, ValueError,
-     ["sample_weight", "non-zero"]),
-    ("top-k k=0", "top_k_accuracy_score", ([0, 1, 2], S3), {"k": 0}, ValueError, ["k must be an int >= 1"]),
-    ("top-k k float", "top_k_accuracy_score", ([0, 1, 2], S3), {"k": 2.0}, TypeError, ["k must be an int"]),
-    ("top-k normalize int", "top_k_accuracy_score", ([0, 1, 2], S3), {"normalize": 1}, TypeError,
-     ["normalize"]),
-    ("top-k binary with 2 columns", "top_k_accuracy_score", ([0, 1, 1], [[0.8, 0.2]] * 3), {"k": 1},
-     ValueError, ["`y_true` is binary while y_score is 2d with 2 classes"]),
-    ("top-k multiclass 1-D scores", "top_k_accuracy_score", ([0, 1, 2], [0.1, 0.2, 0.3]), {}, ValueError,
-     ["`y_score` needs to be of shape `(n_samples, n_classes)`"]),
-    ("top-k too few columns", "top_k_accuracy_score", ([0, 1, 2, 3], S3 + S3[:1]), {}, ValueError,
-     ["Number of classes in 'y_true' (4) not equal to the number of classes in 'y_score' (3)"]),
-    ("top-k labels unsorted", "top_k_accuracy_score", ([0, 1, 2], S3), {"labels": [2, 1, 0]}, ValueError,
-     ["'labels' must be ordered"]),
-    ("top-k labels repeated", "top_k_accuracy_score", ([0, 1, 2], S3), {"labels": [0, 1, 1, 2]}, ValueError,
-     ["'labels' must be unique"]),
-    ("top-k y_true outside labels", "top_k_accuracy_score", ([0, 1, 5], S3), {"labels": [0, 1, 2]}, ValueError,
-     ["'y_true' contains labels not in parameter 'labels'"]),
-    ("top-k labels wrong count", "top_k_accuracy_score", ([0, 1, 2], S3), {"labels": [0, 1, 2, 3]}, ValueError,
-     ["Number of given labels (4)"]),
-    ("top-k NaN score", "top_k_accuracy_score", ([0, 1, 2], [[0.2, np.nan, 0.3]] * 3), {}, ValueError,
-     ["y_score", "NaN"]),
-    ("top-k string scores", "top_k_accuracy_score", ([0, 1, 2], [["a", "b", "c"]] * 3), {}, ValueError,
-     ["y_score", "real numbers"]),
-    ("top-k 3-D scores", "top_k_accuracy_score", ([0, 1, 2], np.zeros((3, 3, 1))), {}, ValueError,
-     ["y_score", "shape"]),
-    ("top-k continuous y_true", "top_k_accuracy_score", ([0.5, 1, 2], S3), {}, ValueError,
-     ["y type must be 'binary' or 'multiclass', got 'continuous'"]),
-    ("top-k 2-D y_true", "top_k_accuracy_score", ([[0, 1], [1, 0], [1, 1]], S3), {}, ValueError,
-     ["y_true must be 1-D"]),
+    (
+        "hamming mix",
+        "hamming_loss",
+        (Y_ML, [0, 1, 1, 0]),
+        {},
+        ValueError,
+        ["mix of multilabel-indicator"],
+    ),
+    (
+        "hamming zero weights",
+        "hamming_loss",
+        ([0, 1], [1, 1]),
+        {"sample_weight": [0, 0]},
+        ValueError,
+        ["sample_weight", "non-zero"],
+    ),
+    (
+        "top-k k=0",
+        "top_k_accuracy_score",
+        ([0, 1, 2], S3),
+        {"k": 0},
+        ValueError,
+        ["k must be an int >= 1"],
+    ),
+    (
+        "top-k k float",
+        "top_k_accuracy_score",
+        ([0, 1, 2], S3),
+        {"k": 2.0},
+        TypeError,
+        ["k must be an int"],
+    ),
+    (
+        "top-k normalize int",
+        "top_k_accuracy_score",
+        ([0, 1, 2], S3),
+        {"normalize": 1},
+        TypeError,
+        ["normalize"],
+    ),
+    (
+        "top-k binary with 2 columns",
+        "top_k_accuracy_score",
+        ([0, 1, 1], [[0.8, 0.2]] * 3),
+        {"k": 1},
+        ValueError,
+        ["`y_true` is binary while y_score is 2d with 2 classes"],
+    ),
+    (
+        "top-k multiclass 1-D scores",
+        "top_k_accuracy_score",
+        ([0, 1, 2], [0.1, 0.2, 0.3]),
+        {},
+        ValueError,
+        ["`y_score` needs to be of shape `(n_samples, n_classes)`"],
+    ),
+    (
+        "top-k too few columns",
+        "top_k_accuracy_score",
+        ([0, 1, 2, 3], S3 + S3[:1]),
+        {},
+        ValueError,
+        ["Number of classes in 'y_true' (4) not equal to the number of classes in 'y_score' (3)"],
+    ),
+    (
+        "top-k labels unsorted",
+        "top_k_accuracy_score",
+        ([0, 1, 2], S3),
+        {"labels": [2, 1, 0]},
+        ValueError,
+        ["'labels' must be ordered"],
+    ),
+    (
+        "top-k labels repeated",
+        "top_k_accuracy_score",
+        ([0, 1, 2], S3),
+        {"labels": [0, 1, 1, 2]},
+        ValueError,
+        ["'labels' must be unique"],
+    ),
+    (
+        "top-k y_true outside labels",
+        "top_k_accuracy_score",
+        ([0, 1, 5], S3),
+        {"labels": [0, 1, 2]},
+        ValueError,
+        ["'y_true' contains labels not in parameter 'labels'"],
+    ),
+    (
+        "top-k labels wrong count",
+        "top_k_accuracy_score",
+        ([0, 1, 2], S3),
+        {"labels": [0, 1, 2, 3]},
+        ValueError,
+        ["Number of given labels (4)"],
+    ),
+    (
+        "top-k NaN score",
+        "top_k_accuracy_score",
+        ([0, 1, 2], [[0.2, np.nan, 0.3]] * 3),
+        {},
+        ValueError,
+        ["y_score", "NaN"],
+    ),
+    (
+        "top-k string scores",
+        "top_k_accuracy_score",
+        ([0, 1, 2], [["a", "b", "c"]] * 3),
+        {},
+        ValueError,
+        ["y_score", "real numbers"],
+    ),
+    (
+        "top-k 3-D scores",
+        "top_k_accuracy_score",
+        ([0, 1, 2], np.zeros((3, 3, 1))),
+        {},
+        ValueError,
+        ["y_score", "shape"],
+    ),
+    (
+        "top-k continuous y_true",
+        "top_k_accuracy_score",
+        ([0.5, 1, 2], S3),
+        {},
+        ValueError,
+        ["y type must be 'binary' or 'multiclass', got 'continuous'"],
+    ),
+    (
+        "top-k 2-D y_true",
+        "top_k_accuracy_score",
+        ([[0, 1], [1, 0], [1, 1]], S3),
+        {},
+        ValueError,
+        ["y_true must be 1-D"],
+    ),
     ("top-k empty", "top_k_accuracy_score", ([], np.zeros((0, 3))), {}, ValueError, ["empty"]),
-    ("top-k length", "top_k_accuracy_score", ([0, 1, 2], S3[:2]), {}, ValueError,
-     ["y_true has 3", "y_score has 2"]),
-    ("top-k weights length", "top_k_accuracy_score", ([0, 1, 2], S3), {"sample_weight": [1, 2]}, ValueError,
-     ["sample_weight has 2"]),
-    ("top-k zero weights", "top_k_accuracy_score", ([0, 1, 2], S3), {"sample_weight": [0, 0, 0]},
-     ZeroDivisionError, ["Weights sum to zero"]),
+    (
+        "top-k length",
+        "top_k_accuracy_score",
+        ([0, 1, 2], S3[:2]),
+        {},
+        ValueError,
+        ["y_true has 3", "y_score has 2"],
+    ),
+    (
+        "top-k weights length",
+        "top_k_accuracy_score",
+        ([0, 1, 2], S3),
+        {"sample_weight": [1, 2]},
+        ValueError,
+        ["sample_weight has 2"],
+    ),
+    (
+        "top-k zero weights",
+        "top_k_accuracy_score",
+        ([0, 1, 2], S3),
+        {"sample_weight": [0, 0, 0]},
+        ZeroDivisionError,
+        ["Weights sum to zero"],
+    ),
 ]
 
 
@@ -324,16 +546,23 @@ def test_errors_match_sklearn(case):
 
 
 def test_top_k_zero_weights_not_normalized_is_zero():
-    assert_parity(skm.top_k_accuracy_score, mtm.top_k_accuracy_score, [0, 1, 2], S3,
-                  sample_weight=[0, 0, 0], normalize=False)
+    assert_parity(
+        skm.top_k_accuracy_score,
+        mtm.top_k_accuracy_score,
+        [0, 1, 2],
+        S3,
+        sample_weight=[0, 0, 0],
+        normalize=False,
+    )
 
 
 def test_deliberate_difference_hamming_weights_cancelling():
     # sklearn returns inf (RuntimeWarning) for indicator matrices; mltutor raises, as for 1-D labels.
     with pytest.raises(ZeroDivisionError):
         mtm.hamming_loss(Y_ML[:2], P_ML[:2], sample_weight=[1.0, -1.0])
-    assert same_error_type(run(skm.hamming_loss, [0, 1], [1, 1], sample_weight=[1, -1]).error,
-                           ZeroDivisionError())
+    assert same_error_type(
+        run(skm.hamming_loss, [0, 1], [1, 1], sample_weight=[1, -1]).error, ZeroDivisionError()
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -367,4 +596,6 @@ def test_top_k_warning_text_and_line():
 
 
 def test_jaccard_pos_label_ignored_warns_like_sklearn():
-    assert_parity(skm.jaccard_score, mtm.jaccard_score, [0, 1, 1], [0, 1, 0], average="macro", pos_label=0)
+    assert_parity(
+        skm.jaccard_score, mtm.jaccard_score, [0, 1, 1], [0, 1, 0], average="macro", pos_label=0
+    )

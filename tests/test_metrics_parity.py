@@ -71,7 +71,9 @@ def test_confusion_matrix(data, problem):
         sample_weight=data.draw(weights_for(problem)),
         normalize=data.draw(st.sampled_from([None, "true", "pred", "all"])),
     )
-    assert_parity(skm.confusion_matrix, mtm.confusion_matrix, problem.y_true, problem.y_pred, **kwargs)
+    assert_parity(
+        skm.confusion_matrix, mtm.confusion_matrix, problem.y_true, problem.y_pred, **kwargs
+    )
 
 
 @PROPERTY
@@ -83,8 +85,13 @@ def test_multilabel_confusion_matrix(data, problem):
         sample_weight=data.draw(weights_for(problem)),
         samplewise=data.draw(st.booleans()),
     )
-    assert_parity(skm.multilabel_confusion_matrix, mtm.multilabel_confusion_matrix,
-                  problem.y_true, problem.y_pred, **kwargs)
+    assert_parity(
+        skm.multilabel_confusion_matrix,
+        mtm.multilabel_confusion_matrix,
+        problem.y_true,
+        problem.y_pred,
+        **kwargs,
+    )
 
 
 @PROPERTY
@@ -100,8 +107,13 @@ def test_accuracy_score(data, problem):
 def test_balanced_accuracy_score(data, problem):
     CASES["balanced_accuracy_score"] += 1
     kwargs = dict(sample_weight=data.draw(weights_for(problem)), adjusted=data.draw(st.booleans()))
-    assert_parity(skm.balanced_accuracy_score, mtm.balanced_accuracy_score,
-                  problem.y_true, problem.y_pred, **kwargs)
+    assert_parity(
+        skm.balanced_accuracy_score,
+        mtm.balanced_accuracy_score,
+        problem.y_true,
+        problem.y_pred,
+        **kwargs,
+    )
 
 
 def _set_wise_kwargs(data, problem):
@@ -118,32 +130,53 @@ def _set_wise_kwargs(data, problem):
 @given(data=st.data(), problem=problems())
 def test_precision_score(data, problem):
     CASES["precision_score"] += 1
-    assert_parity(skm.precision_score, mtm.precision_score, problem.y_true, problem.y_pred,
-                  **_set_wise_kwargs(data, problem))
+    assert_parity(
+        skm.precision_score,
+        mtm.precision_score,
+        problem.y_true,
+        problem.y_pred,
+        **_set_wise_kwargs(data, problem),
+    )
 
 
 @PROPERTY
 @given(data=st.data(), problem=problems())
 def test_recall_score(data, problem):
     CASES["recall_score"] += 1
-    assert_parity(skm.recall_score, mtm.recall_score, problem.y_true, problem.y_pred,
-                  **_set_wise_kwargs(data, problem))
+    assert_parity(
+        skm.recall_score,
+        mtm.recall_score,
+        problem.y_true,
+        problem.y_pred,
+        **_set_wise_kwargs(data, problem),
+    )
 
 
 @PROPERTY
 @given(data=st.data(), problem=problems())
 def test_f1_score(data, problem):
     CASES["f1_score"] += 1
-    assert_parity(skm.f1_score, mtm.f1_score, problem.y_true, problem.y_pred,
-                  **_set_wise_kwargs(data, problem))
+    assert_parity(
+        skm.f1_score,
+        mtm.f1_score,
+        problem.y_true,
+        problem.y_pred,
+        **_set_wise_kwargs(data, problem),
+    )
 
 
 @PROPERTY
 @given(data=st.data(), problem=problems(), beta=betas)
 def test_fbeta_score(data, problem, beta):
     CASES["fbeta_score"] += 1
-    assert_parity(skm.fbeta_score, mtm.fbeta_score, problem.y_true, problem.y_pred, beta=beta,
-                  **_set_wise_kwargs(data, problem))
+    assert_parity(
+        skm.fbeta_score,
+        mtm.fbeta_score,
+        problem.y_true,
+        problem.y_pred,
+        beta=beta,
+        **_set_wise_kwargs(data, problem),
+    )
 
 
 @PROPERTY
@@ -153,8 +186,15 @@ def test_precision_recall_fscore_support(data, problem, beta):
     kwargs = _set_wise_kwargs(data, problem)
     kwargs["average"] = data.draw(st.sampled_from(AVERAGES))  # default None included via AVERAGES
     warn_for = data.draw(st.sampled_from([("precision", "recall", "f-score"), ("recall",), ()]))
-    assert_parity(skm.precision_recall_fscore_support, mtm.precision_recall_fscore_support,
-                  problem.y_true, problem.y_pred, beta=beta, warn_for=warn_for, **kwargs)
+    assert_parity(
+        skm.precision_recall_fscore_support,
+        mtm.precision_recall_fscore_support,
+        problem.y_true,
+        problem.y_pred,
+        beta=beta,
+        warn_for=warn_for,
+        **kwargs,
+    )
 
 
 @PROPERTY
@@ -177,8 +217,13 @@ def test_classification_report(data, problem):
         output_dict=data.draw(st.booleans()),
         zero_division=data.draw(st.sampled_from(ZERO_DIVISIONS)),
     )
-    assert_parity(skm.classification_report, mtm.classification_report,
-                  problem.y_true, problem.y_pred, **kwargs)
+    assert_parity(
+        skm.classification_report,
+        mtm.classification_report,
+        problem.y_true,
+        problem.y_pred,
+        **kwargs,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,15 +232,31 @@ def test_classification_report(data, problem):
 # --------------------------------------------------------------------------------------------
 
 
-def sk_specificity(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
-                   sample_weight=None, zero_division="warn"):
+def sk_specificity(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    sample_weight=None,
+    zero_division="warn",
+):
     # recall_score raises where specificity_score must raise, and warns about pos_label.
-    skm.recall_score(y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-                     sample_weight=sample_weight, zero_division=0.0)
+    skm.recall_score(
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=0.0,
+    )
     if average == "binary":
         labels = [pos_label]
-    mcm = skm.multilabel_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                                          samplewise=average == "samples")
+    mcm = skm.multilabel_confusion_matrix(
+        y_true, y_pred, labels=labels, sample_weight=sample_weight, samplewise=average == "samples"
+    )
     tn, fp = mcm[:, 0, 0].astype(float), mcm[:, 0, 1].astype(float)
     # sklearn derives tn by subtraction: snap its float residue (1e-16) to the exact 0 it stands for.
     tn[np.abs(tn) < 1e-9], fp[np.abs(fp) < 1e-9] = 0.0, 0.0
@@ -208,8 +269,11 @@ def sk_specificity(y_true, y_pred, *, labels=None, pos_label=1, average="binary"
     if undefined.any() and zero_division == "warn":
         axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
         where = "due to" if spec.shape[0] == 1 else f"in {axis1}s with"
-        warnings.warn(f"Specificity is ill-defined and being set to 0.0 {where} no negative {axis0}s. "
-                      "Use `zero_division` parameter to control this behavior.", SkUndefinedMetricWarning)
+        warnings.warn(
+            f"Specificity is ill-defined and being set to 0.0 {where} no negative {axis0}s. "
+            "Use `zero_division` parameter to control this behavior.",
+            SkUndefinedMetricWarning,
+        )
     if average is None:
         return spec
     weights = {"weighted": support, "samples": sample_weight}.get(average)
@@ -220,8 +284,13 @@ def sk_specificity(y_true, y_pred, *, labels=None, pos_label=1, average="binary"
 @given(data=st.data(), problem=problems())
 def test_specificity_score(data, problem):
     CASES["specificity_score"] += 1
-    assert_parity(sk_specificity, mtm.specificity_score, problem.y_true, problem.y_pred,
-                  **_set_wise_kwargs(data, problem))
+    assert_parity(
+        sk_specificity,
+        mtm.specificity_score,
+        problem.y_true,
+        problem.y_pred,
+        **_set_wise_kwargs(data, problem),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -238,7 +307,10 @@ TRICKY = {
     "bools": ([True, False, True], [True, True, False]),
     "whole floats": ([1.0, 2.0, 3.0], [1.0, 3.0, 3.0]),
     "wide ints": ([0, 10**12, 10**12], [10**12, 10**12, 0]),
-    "multilabel": (np.array([[1, 0, 1], [0, 1, 0], [0, 0, 0]]), np.array([[1, 0, 0], [0, 1, 1], [0, 0, 0]])),
+    "multilabel": (
+        np.array([[1, 0, 1], [0, 1, 0], [0, 0, 0]]),
+        np.array([[1, 0, 0], [0, 1, 1], [0, 0, 0]]),
+    ),
 }
 
 
@@ -247,20 +319,37 @@ TRICKY = {
 @pytest.mark.parametrize("average", AVERAGES)
 def test_tricky_precision_recall_fscore(case, zero_division, average):
     y_true, y_pred = TRICKY[case]
-    assert_parity(skm.precision_recall_fscore_support, mtm.precision_recall_fscore_support,
-                  y_true, y_pred, average=average, zero_division=zero_division,
-                  pos_label=y_true[0] if average == "binary" and not np.ndim(y_true[0]) else 1)
+    assert_parity(
+        skm.precision_recall_fscore_support,
+        mtm.precision_recall_fscore_support,
+        y_true,
+        y_pred,
+        average=average,
+        zero_division=zero_division,
+        pos_label=y_true[0] if average == "binary" and not np.ndim(y_true[0]) else 1,
+    )
 
 
 @pytest.mark.parametrize("case", TRICKY)
 @pytest.mark.parametrize("digits", [0, 2, 4])
 def test_tricky_reports(case, digits):
     y_true, y_pred = TRICKY[case]
-    for fn in ("confusion_matrix", "multilabel_confusion_matrix", "accuracy_score", "balanced_accuracy_score"):
+    for fn in (
+        "confusion_matrix",
+        "multilabel_confusion_matrix",
+        "accuracy_score",
+        "balanced_accuracy_score",
+    ):
         assert_parity(getattr(skm, fn), getattr(mtm, fn), y_true, y_pred)
     for output_dict in (False, True):
-        assert_parity(skm.classification_report, mtm.classification_report, y_true, y_pred,
-                      digits=digits, output_dict=output_dict)
+        assert_parity(
+            skm.classification_report,
+            mtm.classification_report,
+            y_true,
+            y_pred,
+            digits=digits,
+            output_dict=output_dict,
+        )
 
 
 def test_report_text_binary_with_target_names():
@@ -281,8 +370,14 @@ def test_report_text_multilabel_has_samples_avg():
     y_true = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0]])
     y_pred = np.array([[1, 0, 0], [0, 1, 1], [0, 1, 0]])
     names = ["sports", "politics", "tech"]
-    outcome = assert_parity(skm.classification_report, mtm.classification_report, y_true, y_pred,
-                            target_names=names, digits=4)
+    outcome = assert_parity(
+        skm.classification_report,
+        mtm.classification_report,
+        y_true,
+        y_pred,
+        target_names=names,
+        digits=4,
+    )
     assert "samples avg" in outcome.result
 
 
@@ -295,8 +390,15 @@ def test_report_support_prints_as_float_when_nothing_is_right():
 def test_weighted_confusion_matrix_with_labels_reorders_and_pads():
     y_true, y_pred = ["b", "a", "c", "a"], ["a", "a", "c", "b"]
     w = [0.5, 2.0, 1.0, 3.0]
-    assert_parity(skm.confusion_matrix, mtm.confusion_matrix, y_true, y_pred,
-                  labels=["c", "zz", "a"], sample_weight=w, normalize="true")
+    assert_parity(
+        skm.confusion_matrix,
+        mtm.confusion_matrix,
+        y_true,
+        y_pred,
+        labels=["c", "zz", "a"],
+        sample_weight=w,
+        normalize="true",
+    )
 
 
 def test_integer_weights_keep_integer_confusion_matrix():
@@ -311,7 +413,9 @@ def test_small_integer_dtypes_including_negative(dtype):
     y_true = rng.integers(lo, 5, 500).astype(dtype)
     y_pred = rng.integers(lo, 5, 500).astype(dtype)
     assert_parity(skm.confusion_matrix, mtm.confusion_matrix, y_true, y_pred)
-    assert_parity(skm.precision_recall_fscore_support, mtm.precision_recall_fscore_support, y_true, y_pred)
+    assert_parity(
+        skm.precision_recall_fscore_support, mtm.precision_recall_fscore_support, y_true, y_pred
+    )
 
 
 def test_large_input_fast_path_matches_sklearn():
@@ -329,7 +433,9 @@ def test_large_input_fast_path_matches_sklearn():
 def test_specificity_binary_is_recall_of_the_negative_class():
     y_true, y_pred = [0, 0, 0, 1, 1], [0, 1, 0, 1, 0]
     assert mtm.specificity_score(y_true, y_pred) == skm.recall_score(y_true, y_pred, pos_label=0)
-    assert mtm.specificity_score(y_true, y_pred, pos_label=0) == skm.recall_score(y_true, y_pred, pos_label=1)
+    assert mtm.specificity_score(y_true, y_pred, pos_label=0) == skm.recall_score(
+        y_true, y_pred, pos_label=1
+    )
 
 
 def test_specificity_averages():
@@ -338,7 +444,8 @@ def test_specificity_averages():
     np.testing.assert_allclose(per_class, [4 / 4, 2 / 3, 2 / 3])
     assert mtm.specificity_score(y_true, y_pred, average="macro") == pytest.approx(per_class.mean())
     assert mtm.specificity_score(y_true, y_pred, average="weighted") == pytest.approx(
-        np.average(per_class, weights=[1, 2, 2]))
+        np.average(per_class, weights=[1, 2, 2])
+    )
     assert mtm.specificity_score(y_true, y_pred, average="micro") == pytest.approx(8 / 10)
 
 

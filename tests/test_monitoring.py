@@ -75,8 +75,9 @@ def test_ewm_equals_sklearn_with_decaying_weights(metric, average):
                     fn = skm.accuracy_score if metric == "accuracy" else skm.balanced_accuracy_score
                     want = fn(t[: i + 1], p[: i + 1], sample_weight=w)
             else:
-                want = SK[metric](t[: i + 1], p[: i + 1], average=average, zero_division=0.0,
-                                  sample_weight=w)
+                want = SK[metric](
+                    t[: i + 1], p[: i + 1], average=average, zero_division=0.0, sample_weight=w
+                )
             np.testing.assert_allclose(got[i], want, rtol=1e-9, err_msg=f"case {case} i={i}")
             CASES["ewm_score"] += 1
 
@@ -91,8 +92,12 @@ def test_rolling_string_labels_and_pos_label():
     t = np.array(["a", "b", "b", "a", "b"])
     p = np.array(["a", "a", "b", "b", "b"])
     got = mon.rolling_score("recall", t, p, 3, pos_label="b", zero_division=0)
-    want = [skm.recall_score(t[max(0, i - 2): i + 1], p[max(0, i - 2): i + 1], pos_label="b",
-                             zero_division=0) for i in range(5)]
+    want = [
+        skm.recall_score(
+            t[max(0, i - 2) : i + 1], p[max(0, i - 2) : i + 1], pos_label="b", zero_division=0
+        )
+        for i in range(5)
+    ]
     np.testing.assert_allclose(got, want)
 
 
@@ -125,8 +130,9 @@ def test_rolling_equals_river(key):
         for a, b in zip(t.tolist(), p.tolist()):
             roll.update(a, b)
             want.append(roll.get())
-        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12,
-                                   err_msg=f"river {river.__version__} case {case}")
+        np.testing.assert_allclose(
+            got, want, rtol=1e-9, atol=1e-12, err_msg=f"river {river.__version__} case {case}"
+        )
         CASES["rolling_score (streams vs river)"] += 1
 
 
@@ -134,7 +140,7 @@ def test_mean_of_batch_f1_is_not_window_f1():
     # The post's monitor: mean of per-batch F1 against the F1 of the pooled window.
     t = np.array([1, 0, 0, 0, 1, 1, 1, 1])
     p = np.array([1, 1, 1, 1, 1, 1, 1, 0])
-    per_batch = [skm.f1_score(t[i:i + 4], p[i:i + 4]) for i in (0, 4)]
+    per_batch = [skm.f1_score(t[i : i + 4], p[i : i + 4]) for i in (0, 4)]
     pooled = mon.rolling_score("f1", t, p, 8)[-1]
     assert pooled == pytest.approx(skm.f1_score(t, p))
     assert np.mean(per_batch) != pytest.approx(pooled)
@@ -150,8 +156,17 @@ def test_tumbling_equals_sklearn_with_delayed_labels(by):
         delay = rng.exponential(5, n)
         as_of = float(rng.uniform(5, 40))
         width = float(rng.uniform(1, 6))
-        r = mon.tumbling_score("f1", t, p, times, width, label_times=times + delay, as_of=as_of,
-                               by=by, zero_division=0.0)
+        r = mon.tumbling_score(
+            "f1",
+            t,
+            p,
+            times,
+            width,
+            label_times=times + delay,
+            as_of=as_of,
+            by=by,
+            zero_division=0.0,
+        )
         key = times if by == "prediction" else times + delay
         idx = np.floor((key - times.min()) / width).astype(int)
         known = times + delay <= as_of
@@ -242,8 +257,10 @@ def test_confidence_sequence_ends_are_where_the_ratio_reaches_one_over_alpha():
     x = np.array([0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1])
     cs = mon.proportion_confidence_sequence(x, 0.1)
     s, f = x.sum(), x.size - x.sum()
+
     def ratio(q):
         return betaln(0.5 + s, 0.5 + f) - betaln(0.5, 0.5) - s * np.log(q) - f * np.log(1 - q)
+
     assert ratio(cs.lower[-1]) == pytest.approx(np.log(10), abs=1e-9)
     assert ratio(cs.upper[-1]) == pytest.approx(np.log(10), abs=1e-9)
 
@@ -337,7 +354,7 @@ def test_estimate_performance_is_the_expectation_under_calibration():
     rng = np.random.default_rng(16)
     p = rng.beta(0.6, 0.6, 300)
     est = mon.estimate_performance(p)
-    y = rng.random((4000, p.size)) < p               # labels drawn from the probabilities
+    y = rng.random((4000, p.size)) < p  # labels drawn from the probabilities
     pred = p >= 0.5
     acc = (y == pred).mean(axis=1)
     tp = (y & pred).sum(axis=1)

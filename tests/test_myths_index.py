@@ -14,7 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 INDEX = BOOK / "myths.md"
-OPEN = re.compile(r"^(`{3,}|:{3,})\{(?:admonition|warning|note|important|caution|attention|tip|hint|danger|error)\}\s*(Myth\b.*)$")
+OPEN = re.compile(
+    r"^(`{3,}|:{3,})\{(?:admonition|warning|note|important|caution|attention|tip|hint|danger|error)\}\s*(Myth\b.*)$"
+)
 TARGET = re.compile(r"^\((myth-[\w-]+)\)=\s*$")
 
 
@@ -51,7 +53,9 @@ def test_there_are_myth_boxes():
 
 def test_every_myth_box_has_a_target():
     missing = [f"{name}: {title}" for name, title, label in myth_boxes() if label is None]
-    assert not missing, "myth boxes without a (myth-...)= target on the line before:\n" + "\n".join(missing)
+    assert not missing, "myth boxes without a (myth-...)= target on the line before:\n" + "\n".join(
+        missing
+    )
 
 
 def test_targets_are_unique():
@@ -61,7 +65,9 @@ def test_targets_are_unique():
 
 def test_every_myth_box_is_in_the_index():
     refs = index_refs()
-    missing = [f"{name}: {title} ({label})" for name, title, label in myth_boxes() if label not in refs]
+    missing = [
+        f"{name}: {title} ({label})" for name, title, label in myth_boxes() if label not in refs
+    ]
     assert not missing, "myth boxes missing from book/myths.md:\n" + "\n".join(missing)
 
 

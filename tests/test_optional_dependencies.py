@@ -36,8 +36,9 @@ def without_optional(monkeypatch):
     """``find_spec`` answers None for the optional reference libraries; a fresh conftest module."""
     global root_conftest
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name in OPTIONAL else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name in OPTIONAL else real(name, *a)
+    )
     root_conftest = fresh_conftest()
     yield
     root_conftest = fresh_conftest()
@@ -70,8 +71,13 @@ def test_a_package_module_needs_what_its_package_imports():
         "paths = sorted((root / 'mltutor/streaming').glob('*.py')) + [root / 'mltutor/metrics.py']\n"
         "print(json.dumps({p.name: sorted(c.missing_libraries(p)) for p in paths}))\n"
     )
-    result = subprocess.run([sys.executable, "-c", script, str(ROOT)], capture_output=True,
-                            text=True, timeout=120, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     missing = json.loads(result.stdout)
     metrics = missing.pop("metrics.py")
     assert missing and all("torch" in needs for needs in missing.values()), missing
@@ -95,11 +101,30 @@ def test_pytest_reports_the_file_as_skipped_with_the_library_named(tmp_path):
     """End to end, in a subprocess: a test file importing an absent library is skipped, not an error."""
     (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
     (tmp_path / "test_needs_absent.py").write_text(
-        "import mltutor_absent_library_for_this_test\n\ndef test_x():\n    pass\n")
+        "import mltutor_absent_library_for_this_test\n\ndef test_x():\n    pass\n"
+    )
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-rs", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "-p", "no:nbval", "-o", "addopts=", "test_needs_absent.py"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-rs",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:nbval",
+            "-o",
+            "addopts=",
+            "test_needs_absent.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode in (0, 5), result.stdout + result.stderr  # 5: nothing ran
     assert "needs mltutor_absent_library_for_this_test" in result.stdout
     assert "1 skipped" in result.stdout

@@ -72,12 +72,15 @@ def test_the_toc_has_titled_entries():
 @pytest.mark.parametrize("caption, file, title", ENTRIES, ids=[e[1] for e in ENTRIES])
 def test_first_heading_is_the_toc_title(caption, file, title):
     assert page_heading(file) == title, (
-        f"{file}: first '# ' heading is {page_heading(file)!r}, _toc.yml says {title!r}")
+        f"{file}: first '# ' heading is {page_heading(file)!r}, _toc.yml says {title!r}"
+    )
 
 
-@pytest.mark.parametrize("caption, file, title",
-                         [e for e in ENTRIES if e[0] in NUMBERED_PARTS],
-                         ids=[e[1] for e in ENTRIES if e[0] in NUMBERED_PARTS])
+@pytest.mark.parametrize(
+    "caption, file, title",
+    [e for e in ENTRIES if e[0] in NUMBERED_PARTS],
+    ids=[e[1] for e in ENTRIES if e[0] in NUMBERED_PARTS],
+)
 def test_chapter_titles_carry_their_number(caption, file, title):
     match = FILE_NUMBER.match(Path(file).name)
     assert match, f"{file}: a numbered part holds a file without a number prefix"

@@ -180,9 +180,21 @@ def test_title_and_cmap_are_honoured():
     assert _image(ax).get_cmap().name == "cividis"
 
 
-@pytest.mark.parametrize("old", ["curve_plots", "detection_plots", "widgets", "thresholds", "ranking",
-                                 "curve_scores", "classification", "interpolated_ap", "isotonic",
-                                 "grade"])
+@pytest.mark.parametrize(
+    "old",
+    [
+        "curve_plots",
+        "detection_plots",
+        "widgets",
+        "thresholds",
+        "ranking",
+        "curve_scores",
+        "classification",
+        "interpolated_ap",
+        "isotonic",
+        "grade",
+    ],
+)
 def test_old_homes_are_gone(old):
     """The layout keeps no alias modules (issue 25): every name has one home, reached by its face."""
     import importlib
@@ -196,7 +208,9 @@ def test_plots_package_imports_without_pyplot():
     import sys
 
     code = "import sys, mltutor.plots; assert 'matplotlib.pyplot' not in sys.modules; print('ok')"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "ok"
 
 
@@ -204,8 +218,7 @@ def test_every_plot_function_draws_text_readable_in_the_book():
     """No text below 9 pt, and every default-size figure reads at >= 8 px in the book's column."""
     import io
 
-    from mltutor.plots import (draw_iou, plot_pr, plot_reliability, plot_roc,
-                               plot_threshold_view)
+    from mltutor.plots import draw_iou, plot_pr, plot_reliability, plot_roc, plot_threshold_view
     from mltutor.plots import _text_record as tr
     from mltutor.plots._style import SMALL_TEXT_PT
 
@@ -215,8 +228,11 @@ def test_every_plot_function_draws_text_readable_in_the_book():
     r = np.linspace(0, 1, 20)
     draws = {
         "confusion, 12 classes annotated": lambda ax: plot_confusion_matrix(
-            rng.integers(0, 100, (12, 12)), normalize="true", ax=ax),
-        "roc with a budget": lambda ax: plot_roc(r, np.sqrt(r), label="model", fpr_budget=0.1, ax=ax),
+            rng.integers(0, 100, (12, 12)), normalize="true", ax=ax
+        ),
+        "roc with a budget": lambda ax: plot_roc(
+            r, np.sqrt(r), label="model", fpr_budget=0.1, ax=ax
+        ),
         "pr with iso-F1": lambda ax: plot_pr(r, 1 - 0.5 * r, label="model", prevalence=0.3, ax=ax),
         "reliability": lambda ax: plot_reliability(y, p, label="model", ax=ax),
         "iou": lambda ax: draw_iou(ax, [0, 0, 10, 10], [3, 2, 13, 12]),

@@ -66,30 +66,37 @@ def test_a_prose_number_that_stops_matching_its_output_fails():
                 # One more digit that moves the value off every output: 0.84 -> 0.8491.
                 changed = token + "91"
                 assert not claims_check.number_matches(changed, False, page.candidates)
-                wrong.cells[i] = cell[:m.start()] + changed + cell[m.end():]
+                wrong.cells[i] = cell[: m.start()] + changed + cell[m.end() :]
                 after = claims_check.unmatched_numbers(wrong)
                 assert len(after) == before + 1 and changed in {n for n, _ in after}
                 return
     pytest.fail("chapter 1 should report at least one decimal number in its prose")
 
 
-@pytest.mark.parametrize("token, percent, candidates, expected", [
-    ("0.83", False, {0.8312}, True),
-    ("0.83", False, {0.8372}, False),
-    ("83", True, {0.8312}, True),
-    ("83.1", True, {0.8312}, True),
-    ("1,000", False, {1000.0}, True),
-    ("12", False, {12.6}, False),
-    ("13", False, {12.6}, True),
-])
+@pytest.mark.parametrize(
+    "token, percent, candidates, expected",
+    [
+        ("0.83", False, {0.8312}, True),
+        ("0.83", False, {0.8372}, False),
+        ("83", True, {0.8312}, True),
+        ("83.1", True, {0.8312}, True),
+        ("1,000", False, {1000.0}, True),
+        ("12", False, {12.6}, False),
+        ("13", False, {12.6}, True),
+    ],
+)
 def test_rounding_rule(token, percent, candidates, expected):
     assert claims_check.number_matches(token, percent, candidates) is expected
 
 
 def test_numbers_in_code_maths_links_and_cited_paragraphs_are_not_prose():
-    page = claims_check.Page("book/x.ipynb", [
-        "Set `n = 12345` and $p = 0.4321$; see [the table](https://example.org/2345.html).",
-        "Chow reported 0.4444 in 1970 {cite}`chow1970`.",
-        "## 17.5 A heading number",
-    ], candidates=set())
+    page = claims_check.Page(
+        "book/x.ipynb",
+        [
+            "Set `n = 12345` and $p = 0.4321$; see [the table](https://example.org/2345.html).",
+            "Chow reported 0.4444 in 1970 {cite}`chow1970`.",
+            "## 17.5 A heading number",
+        ],
+        candidates=set(),
+    )
     assert claims_check.unmatched_numbers(page, {"claims": [], "plain": [], "numbers": []}) == []

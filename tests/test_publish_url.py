@@ -32,32 +32,51 @@ def _load(name: str, path: Path):
 build_book = _load("build_book", ROOT / "scripts" / "build_book.py")
 site = _load("mltutor_site", ROOT / "book" / "_ext" / "mltutor_site.py")
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-ACTIONS = {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "Someone/mltutor",
-           "GITHUB_SHA": "0123456789abcdef0123456789abcdef01234567"}
+ACTIONS = {
+    "GITHUB_SERVER_URL": "https://github.com",
+    "GITHUB_REPOSITORY": "Someone/mltutor",
+    "GITHUB_SHA": "0123456789abcdef0123456789abcdef01234567",
+}
 
 
-@pytest.mark.parametrize("environ, url", [
-    ({}, None),
-    (ACTIONS, "https://github.com/Someone/mltutor"),
-    ({"GITHUB_REPOSITORY": "a/b"}, "https://github.com/a/b"),  # the server defaults to github.com
-    ({"GITHUB_SERVER_URL": "https://git.example.org/", "GITHUB_REPOSITORY": "team/course"},
-     "https://git.example.org/team/course"),
-    ({**ACTIONS, "MLTUTOR_REPOSITORY_URL": "https://github.com/x/y.git/"},
-     "https://github.com/x/y"),  # the explicit setting wins
-    ({"MLTUTOR_REPOSITORY_URL": "  "}, None),
-])
+@pytest.mark.parametrize(
+    "environ, url",
+    [
+        ({}, None),
+        (ACTIONS, "https://github.com/Someone/mltutor"),
+        (
+            {"GITHUB_REPOSITORY": "a/b"},
+            "https://github.com/a/b",
+        ),  # the server defaults to github.com
+        (
+            {"GITHUB_SERVER_URL": "https://git.example.org/", "GITHUB_REPOSITORY": "team/course"},
+            "https://git.example.org/team/course",
+        ),
+        (
+            {**ACTIONS, "MLTUTOR_REPOSITORY_URL": "https://github.com/x/y.git/"},
+            "https://github.com/x/y",
+        ),  # the explicit setting wins
+        ({"MLTUTOR_REPOSITORY_URL": "  "}, None),
+    ],
+)
 def test_repository_url_from_env(environ, url):
     assert build_book.repository_url_from_env(environ) == url
 
 
-@pytest.mark.parametrize("repository, environ, pages", [
-    ("https://github.com/Someone/mltutor", {}, "https://someone.github.io/mltutor/"),
-    ("https://github.com/someone/someone.github.io", {}, "https://someone.github.io/"),
-    ("https://github.com/Someone/Someone.github.io", {}, "https://someone.github.io/"),
-    ("https://git.example.org/team/course", {}, None),  # no rule for other servers
-    ("https://github.com/someone/mltutor",
-     {"MLTUTOR_PAGES_URL": "https://course.example.org"}, "https://course.example.org/"),
-])
+@pytest.mark.parametrize(
+    "repository, environ, pages",
+    [
+        ("https://github.com/Someone/mltutor", {}, "https://someone.github.io/mltutor/"),
+        ("https://github.com/someone/someone.github.io", {}, "https://someone.github.io/"),
+        ("https://github.com/Someone/Someone.github.io", {}, "https://someone.github.io/"),
+        ("https://git.example.org/team/course", {}, None),  # no rule for other servers
+        (
+            "https://github.com/someone/mltutor",
+            {"MLTUTOR_PAGES_URL": "https://course.example.org"},
+            "https://course.example.org/",
+        ),
+    ],
+)
 def test_pages_url(repository, environ, pages):
     assert build_book.pages_url(repository, environ) == pages
 
@@ -104,21 +123,27 @@ class _App:
         self.config.mltutor_install_cell_url = committed
         self.config.html_theme_options = {
             "repository_url": url,
-            "launch_buttons": {"binderhub_url": "https://mybinder.org",
-                               "colab_url": "https://colab.research.google.com"}}
+            "launch_buttons": {
+                "binderhub_url": "https://mybinder.org",
+                "colab_url": "https://colab.research.google.com",
+            },
+        }
 
 
-@pytest.mark.parametrize("url, committed, binder, colab", [
-    # local build, placeholder in _config.yml: no launch route at all
-    (site.PLACEHOLDER_REPOSITORY_URL, None, False, False),
-    # _config.yml edited to a real URL: the committed cells name it, both routes
-    ("https://github.com/someone/mltutor", None, True, True),
-    # URL from GitHub Actions while _config.yml keeps the placeholder: Binder builds this
-    # repository; Colab would open a committed cell that installs from the placeholder
-    ("https://github.com/someone/mltutor", site.PLACEHOLDER_REPOSITORY_URL, True, False),
-    # from GitHub Actions, and _config.yml names the same repository
-    ("https://github.com/Someone/mltutor", "https://github.com/someone/mltutor/", True, True),
-])
+@pytest.mark.parametrize(
+    "url, committed, binder, colab",
+    [
+        # local build, placeholder in _config.yml: no launch route at all
+        (site.PLACEHOLDER_REPOSITORY_URL, None, False, False),
+        # _config.yml edited to a real URL: the committed cells name it, both routes
+        ("https://github.com/someone/mltutor", None, True, True),
+        # URL from GitHub Actions while _config.yml keeps the placeholder: Binder builds this
+        # repository; Colab would open a committed cell that installs from the placeholder
+        ("https://github.com/someone/mltutor", site.PLACEHOLDER_REPOSITORY_URL, True, False),
+        # from GitHub Actions, and _config.yml names the same repository
+        ("https://github.com/Someone/mltutor", "https://github.com/someone/mltutor/", True, True),
+    ],
+)
 def test_launch_buttons(url, committed, binder, colab):
     app = _App(url, committed)
     site.configure_theme(app, app.config)
@@ -131,10 +156,20 @@ def test_downloaded_install_cell_installs_the_built_commit(tmp_path):
     sources = tmp_path / "_sources" / "book"
     sources.mkdir(parents=True)
     committed = site.install_cell_source(site.PLACEHOLDER_REPOSITORY_URL, "0.1.0")
-    notebook = {"cells": [{"cell_type": "code", "source": committed, "outputs": [],
-                           "execution_count": None,
-                           "metadata": {"tags": ["remove-cell", site.INSTALL_CELL_TAG]}}],
-                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "source": committed,
+                "outputs": [],
+                "execution_count": None,
+                "metadata": {"tags": ["remove-cell", site.INSTALL_CELL_TAG]},
+            }
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     path = sources / "01_x.ipynb"
     path.write_text(json.dumps(notebook))
     wanted = site.install_cell_source("https://github.com/someone/mltutor", "0.1.0", "abc1234")
@@ -148,14 +183,29 @@ def test_downloaded_install_cell_installs_the_built_commit(tmp_path):
     assert site.install_cell_source(site.PLACEHOLDER_REPOSITORY_URL, "0.1.0", "v0.1.0") == committed
 
 
-@pytest.mark.parametrize("base, page, language, href", [
-    ("https://someone.github.io/mltutor/", "book/01_x", None,
-     "https://someone.github.io/mltutor/zh/book/01_x.html"),
-    ("https://someone.github.io/mltutor/zh/", "book/01_x", "zh_CN",
-     "https://someone.github.io/mltutor/book/01_x.html"),
-    ("https://someone.github.io/mltutor/zh", "intro", "zh_CN",
-     "https://someone.github.io/mltutor/intro.html"),
-])
+@pytest.mark.parametrize(
+    "base, page, language, href",
+    [
+        (
+            "https://someone.github.io/mltutor/",
+            "book/01_x",
+            None,
+            "https://someone.github.io/mltutor/zh/book/01_x.html",
+        ),
+        (
+            "https://someone.github.io/mltutor/zh/",
+            "book/01_x",
+            "zh_CN",
+            "https://someone.github.io/mltutor/book/01_x.html",
+        ),
+        (
+            "https://someone.github.io/mltutor/zh",
+            "intro",
+            "zh_CN",
+            "https://someone.github.io/mltutor/intro.html",
+        ),
+    ],
+)
 def test_absolute_alternate(base, page, language, href):
     assert site.absolute_alternate(base, page, language) == href
 
@@ -164,8 +214,7 @@ def test_language_switch_uses_the_published_address():
     app = _App("https://github.com/someone/mltutor", baseurl="https://someone.github.io/mltutor/")
     context = {}
     site.add_language_switch(app, "book/01_x", "page.html", context, None)
-    assert ('href="https://someone.github.io/mltutor/zh/book/01_x.html"'
-            in context["metatags"])
+    assert 'href="https://someone.github.io/mltutor/zh/book/01_x.html"' in context["metatags"]
     app = _App(site.PLACEHOLDER_REPOSITORY_URL)  # unpublished: the relative link as before
     context = {}
     site.add_language_switch(app, "book/01_x", "page.html", context, None)
@@ -183,13 +232,23 @@ def test_overrides_reach_the_sphinx_configuration(tmp_path, monkeypatch):
     environ = {**ACTIONS, "MLTUTOR_INSTALL_REF": "abc1234"}
     overrides = build_book.merge(
         {"external_toc_path": "_toc.yml", "latex_individualpages": False},
-        build_book.publish_overrides("en", environ, CONFIG, "0.1.0"))
-    config, _ = get_final_config(user_yaml=ROOT / "_config.yml", cli_config=overrides,
-                                 sourcedir=ROOT)
+        build_book.publish_overrides("en", environ, CONFIG, "0.1.0"),
+    )
+    config, _ = get_final_config(
+        user_yaml=ROOT / "_config.yml", cli_config=overrides, sourcedir=ROOT
+    )
     monkeypatch.chdir(ROOT)
-    app = Sphinx(srcdir=ROOT, confdir=None, outdir=tmp_path / "html",
-                 doctreedir=tmp_path / "doctrees", buildername="html", confoverrides=config,
-                 status=None, warning=None, freshenv=True)
+    app = Sphinx(
+        srcdir=ROOT,
+        confdir=None,
+        outdir=tmp_path / "html",
+        doctreedir=tmp_path / "doctrees",
+        buildername="html",
+        confoverrides=config,
+        status=None,
+        warning=None,
+        freshenv=True,
+    )
     options = app.config.html_theme_options
     assert options["repository_url"] == "https://github.com/Someone/mltutor"
     assert options["launch_buttons"]["binderhub_url"] == "https://mybinder.org"
@@ -208,12 +267,14 @@ def test_read_online_links_somewhere_real():
     for edition in ("en", "zh", "gettext"):
         assert "{ref}`publishing`" in build_book.read_online(edition, None)
     assert "(publishing)=\n## Publishing" in (ROOT / "book" / "setup.md").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     assert "{{ read_online }}" in (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
     environ = {**ACTIONS, "MLTUTOR_INSTALL_REF": "abc1234"}
     overrides = build_book.publish_overrides("zh", environ, CONFIG, "0.1.0")
     assert overrides["myst_substitutions"]["read_online"] == build_book.read_online(
-        "zh", "https://someone.github.io/mltutor/")
+        "zh", "https://someone.github.io/mltutor/"
+    )
 
 
 def test_build_output_counts_and_tees_warnings(tmp_path):
@@ -227,9 +288,14 @@ def test_build_output_counts_and_tees_warnings(tmp_path):
     tee.write("a continuation line\n")
     assert tee.problems == 2
     assert terminal.getvalue() == log.getvalue()
-    assert build_book.warning_count(
-        "reading...\nbuild finished with problems, 3 warnings (with warnings treated as "
-        "errors).\n", 2) == 3
+    assert (
+        build_book.warning_count(
+            "reading...\nbuild finished with problems, 3 warnings (with warnings treated as "
+            "errors).\n",
+            2,
+        )
+        == 3
+    )
     assert build_book.warning_count("build finished with problems, 1 warning.\n", 0) == 1
     assert build_book.warning_count("build succeeded.\n", 0) == 0
     assert build_book.warning_count("", 4) == 4  # a crash before Sphinx's summary

@@ -34,7 +34,9 @@ def ranking_problems(draw, *, negative: bool = False):
     n_q = draw(st.integers(1, 6))
     n_d = draw(st.integers(2, 8))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    rel_kind = draw(st.sampled_from(["binary", "graded", "float_whole", "fractional", "zeros", "bool"]))
+    rel_kind = draw(
+        st.sampled_from(["binary", "graded", "float_whole", "fractional", "zeros", "bool"])
+    )
     if rel_kind == "binary":
         y_true = rng.integers(0, 2, (n_q, n_d))
     elif rel_kind == "graded":
@@ -49,7 +51,9 @@ def ranking_problems(draw, *, negative: bool = False):
         y_true = np.zeros((n_q, n_d), dtype=int)
     if negative:
         y_true = y_true.astype(float) - rng.integers(0, 2, (n_q, n_d))
-    score_kind = draw(st.sampled_from(["levels2", "levels3", "int", "continuous", "constant", "negzero"]))
+    score_kind = draw(
+        st.sampled_from(["levels2", "levels3", "int", "continuous", "constant", "negzero"])
+    )
     if score_kind == "levels2":
         y_score = rng.integers(0, 2, (n_q, n_d)).astype(float)
     elif score_kind == "levels3":
@@ -86,7 +90,8 @@ def test_signatures_match_sklearn():
     for name in ("ndcg_score", "dcg_score"):
         ours, theirs = inspect.signature(getattr(mlm, name)), inspect.signature(getattr(skm, name))
         assert [(p.name, p.kind, p.default) for p in ours.parameters.values()] == [
-            (p.name, p.kind, p.default) for p in theirs.parameters.values()], name
+            (p.name, p.kind, p.default) for p in theirs.parameters.values()
+        ], name
         assert name in mlm.__all__
 
 
@@ -98,8 +103,15 @@ def test_ndcg_score_parity(data):
     ignore_ties = data.draw(st.booleans())
     w = data.draw(weights(y_true.shape[0]))
     CASES["ndcg_score (sklearn parity)"] += 1
-    assert_parity(skm.ndcg_score, mlm.ndcg_score, y_true, y_score, k=k, sample_weight=w,
-                  ignore_ties=ignore_ties)
+    assert_parity(
+        skm.ndcg_score,
+        mlm.ndcg_score,
+        y_true,
+        y_score,
+        k=k,
+        sample_weight=w,
+        ignore_ties=ignore_ties,
+    )
 
 
 @PROPERTY
@@ -111,8 +123,16 @@ def test_dcg_score_parity(data):
     log_base = data.draw(st.sampled_from([2, 10, np.e, 1.5, 0.5]))
     w = data.draw(weights(y_true.shape[0]))
     CASES["dcg_score (sklearn parity)"] += 1
-    assert_parity(skm.dcg_score, mlm.dcg_score, y_true, y_score, k=k, log_base=log_base,
-                  sample_weight=w, ignore_ties=ignore_ties)
+    assert_parity(
+        skm.dcg_score,
+        mlm.dcg_score,
+        y_true,
+        y_score,
+        k=k,
+        log_base=log_base,
+        sample_weight=w,
+        ignore_ties=ignore_ties,
+    )
 
 
 def test_tie_averaging_doc_example():
@@ -121,25 +141,29 @@ def test_tie_averaging_doc_example():
     assert mlm.dcg_score(true_relevance, tied, k=1) == 7.5  # (10 + 5) / 2
     assert mlm.ndcg_score(true_relevance, tied, k=1) == pytest.approx(0.75, abs=1e-15)
     assert mlm.ndcg_score(true_relevance, tied, k=1, ignore_ties=True) == skm.ndcg_score(
-        true_relevance, tied, k=1, ignore_ties=True)
+        true_relevance, tied, k=1, ignore_ties=True
+    )
 
 
-@pytest.mark.parametrize("bad", [
-    dict(y_true=[1, 0, 2], y_score=[0.1, 0.2, 0.3]),                    # 1-D
-    dict(y_true=[[1], [0]], y_score=[[0.1], [0.2]]),                    # one document
-    dict(y_true=[[1, -1]], y_score=[[0.1, 0.2]]),                       # negative relevance
-    dict(y_true=[[1, 0]], y_score=[[np.nan, 0.2]]),                     # NaN score
-    dict(y_true=[[1, 0]], y_score=[[np.inf, 0.2]]),                     # inf score
-    dict(y_true=[[1, 0], [0, 1]], y_score=[[0.1, 0.2]]),                # rows differ
-    dict(y_true=[[1, 0]], y_score=[[0.1, 0.2]], k=0),                   # k < 1
-    dict(y_true=[[1, 0]], y_score=[[0.1, 0.2]], k=2.0),                 # k not an int
-    dict(y_true=[[1, 0]], y_score=[[0.1, 0.2]], ignore_ties=1),         # not a bool
-    dict(y_true=[[1, 0]], y_score=[[0.1, 0.2]], sample_weight=[1, 2]),  # weights length
-    dict(y_true=[[1, 0]], y_score=[["a", "b"]]),                        # strings
-    dict(y_true=np.zeros((2, 0)), y_score=np.zeros((2, 0))),            # empty
-    dict(y_true=np.zeros((1, 2, 2)), y_score=np.zeros((1, 2, 2))),      # 3-D
-    dict(y_true=[[0, 0]], y_score=[[1, 2]], sample_weight=[0]),         # weights sum to 0
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(y_true=[1, 0, 2], y_score=[0.1, 0.2, 0.3]),  # 1-D
+        dict(y_true=[[1], [0]], y_score=[[0.1], [0.2]]),  # one document
+        dict(y_true=[[1, -1]], y_score=[[0.1, 0.2]]),  # negative relevance
+        dict(y_true=[[1, 0]], y_score=[[np.nan, 0.2]]),  # NaN score
+        dict(y_true=[[1, 0]], y_score=[[np.inf, 0.2]]),  # inf score
+        dict(y_true=[[1, 0], [0, 1]], y_score=[[0.1, 0.2]]),  # rows differ
+        dict(y_true=[[1, 0]], y_score=[[0.1, 0.2]], k=0),  # k < 1
+        dict(y_true=[[1, 0]], y_score=[[0.1, 0.2]], k=2.0),  # k not an int
+        dict(y_true=[[1, 0]], y_score=[[0.1, 0.2]], ignore_ties=1),  # not a bool
+        dict(y_true=[[1, 0]], y_score=[[0.1, 0.2]], sample_weight=[1, 2]),  # weights length
+        dict(y_true=[[1, 0]], y_score=[["a", "b"]]),  # strings
+        dict(y_true=np.zeros((2, 0)), y_score=np.zeros((2, 0))),  # empty
+        dict(y_true=np.zeros((1, 2, 2)), y_score=np.zeros((1, 2, 2))),  # 3-D
+        dict(y_true=[[0, 0]], y_score=[[1, 2]], sample_weight=[0]),  # weights sum to 0
+    ],
+)
 def test_ndcg_score_refuses_what_sklearn_refuses(bad):
     args = dict(bad)
     y_true, y_score = args.pop("y_true"), args.pop("y_score")
@@ -185,8 +209,12 @@ pytrec_eval = pytest.importorskip("pytrec_eval")
 
 def trec(relevance, scores, measures):
     """Run trec_eval on matrices: query q{i}, document d{j:05d}; per-query results."""
-    qrels = {f"q{i}": {f"d{j:05d}": int(r) for j, r in enumerate(row)} for i, row in enumerate(relevance)}
-    run = {f"q{i}": {f"d{j:05d}": float(s) for j, s in enumerate(row)} for i, row in enumerate(scores)}
+    qrels = {
+        f"q{i}": {f"d{j:05d}": int(r) for j, r in enumerate(row)} for i, row in enumerate(relevance)
+    }
+    run = {
+        f"q{i}": {f"d{j:05d}": float(s) for j, s in enumerate(row)} for i, row in enumerate(scores)
+    }
     result = pytrec_eval.RelevanceEvaluator(qrels, set(measures)).evaluate(run)
     return {m: np.array([result[f"q{i}"][m] for i in range(len(relevance))]) for m in measures}
 
@@ -209,19 +237,36 @@ def trec_problems(draw):
 def test_binary_metrics_match_trec_eval(problem, k):
     relevance, scores = problem
     CASES["P@k, R@k, AP, RR, nDCG@k (pytrec_eval parity)"] += 1
-    ref = trec(relevance, scores, [f"P_{k}", f"recall_{k}", "map", f"map_cut_{k}", "recip_rank",
-                                   f"ndcg_cut_{k}"])
+    ref = trec(
+        relevance,
+        scores,
+        [f"P_{k}", f"recall_{k}", "map", f"map_cut_{k}", "recip_rank", f"ndcg_cut_{k}"],
+    )
     tol = dict(rtol=0, atol=1e-12)
-    np.testing.assert_allclose(R.precision_at_k(relevance, scores, k, ties="last"), ref[f"P_{k}"], **tol)
-    np.testing.assert_allclose(R.recall_at_k(relevance, scores, k, ties="last"), ref[f"recall_{k}"], **tol)
-    np.testing.assert_allclose(R.average_precision(relevance, scores, ties="last"), ref["map"], **tol)
-    np.testing.assert_allclose(R.average_precision(relevance, scores, k=k, ties="last"),
-                               ref[f"map_cut_{k}"], **tol)
-    np.testing.assert_allclose(R.reciprocal_rank(relevance, scores, ties="last"), ref["recip_rank"], **tol)
-    np.testing.assert_allclose(R.ndcg_at_k(relevance, scores, k, ties="last"), ref[f"ndcg_cut_{k}"], **tol)
-    assert R.mean_average_precision(relevance, scores, ties="last") == pytest.approx(ref["map"].mean(), abs=1e-12)
+    np.testing.assert_allclose(
+        R.precision_at_k(relevance, scores, k, ties="last"), ref[f"P_{k}"], **tol
+    )
+    np.testing.assert_allclose(
+        R.recall_at_k(relevance, scores, k, ties="last"), ref[f"recall_{k}"], **tol
+    )
+    np.testing.assert_allclose(
+        R.average_precision(relevance, scores, ties="last"), ref["map"], **tol
+    )
+    np.testing.assert_allclose(
+        R.average_precision(relevance, scores, k=k, ties="last"), ref[f"map_cut_{k}"], **tol
+    )
+    np.testing.assert_allclose(
+        R.reciprocal_rank(relevance, scores, ties="last"), ref["recip_rank"], **tol
+    )
+    np.testing.assert_allclose(
+        R.ndcg_at_k(relevance, scores, k, ties="last"), ref[f"ndcg_cut_{k}"], **tol
+    )
+    assert R.mean_average_precision(relevance, scores, ties="last") == pytest.approx(
+        ref["map"].mean(), abs=1e-12
+    )
     assert R.mean_reciprocal_rank(relevance, scores, ties="last") == pytest.approx(
-        ref["recip_rank"].mean(), abs=1e-12)
+        ref["recip_rank"].mean(), abs=1e-12
+    )
 
 
 def test_tie_rules():
@@ -233,8 +278,13 @@ def test_tie_rules():
     assert R.reciprocal_rank(relevance, scores, ties="last").tolist() == [1.0]
     assert trec(relevance, scores, ["recip_rank"])["recip_rank"].tolist() == [1.0]
     # "average" (nDCG only): the mean over both orders of the tie
-    first, last = R.dcg_at_k(relevance, scores, ties="first"), R.dcg_at_k(relevance, scores, ties="last")
-    np.testing.assert_allclose(R.dcg_at_k(relevance, scores), (first + last) / 2, rtol=0, atol=1e-15)
+    first, last = (
+        R.dcg_at_k(relevance, scores, ties="first"),
+        R.dcg_at_k(relevance, scores, ties="last"),
+    )
+    np.testing.assert_allclose(
+        R.dcg_at_k(relevance, scores), (first + last) / 2, rtol=0, atol=1e-15
+    )
     with pytest.raises(ValueError, match="ties"):
         R.precision_at_k(relevance, scores, 1, ties="average")
 

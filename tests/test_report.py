@@ -37,21 +37,23 @@ def make(n=400, k=6, seed=0, strength=1.5, drop_class=None):
 def test_point_estimates_match_sklearn(seed, k, drop):
     y, z = make(k=k, seed=seed, drop_class=drop)
     if drop is not None:
-        z[:, drop] -= 10.0                       # a class that is neither true nor predicted
+        z[:, drop] -= 10.0  # a class that is neither true nor predicted
     pred = z.argmax(axis=1)
     r = evaluate(y, z, n_resamples=20)
     for key, fn in SKLEARN_HEADLINE.items():
         assert getattr(r, key).estimate == pytest.approx(fn(y, pred), abs=1e-12), key
-    np.testing.assert_array_equal(r.confusion_matrix,
-                                  skm.confusion_matrix(y, pred, labels=range(k)))
+    np.testing.assert_array_equal(
+        r.confusion_matrix, skm.confusion_matrix(y, pred, labels=range(k))
+    )
     assert r.majority_baseline == pytest.approx(np.bincount(y).max() / y.size)
 
 
 def test_per_class_table_matches_sklearn_and_is_sorted():
     y, z = make(k=8, seed=4, strength=1.0)
     r = evaluate(y, z, n_resamples=10)
-    p, rec, f1, s = skm.precision_recall_fscore_support(y, z.argmax(1), labels=range(8),
-                                                          zero_division=0)
+    p, rec, f1, s = skm.precision_recall_fscore_support(
+        y, z.argmax(1), labels=range(8), zero_division=0
+    )
     arrays = r.per_class_arrays()
     np.testing.assert_allclose(arrays["precision"], p, atol=1e-12)
     np.testing.assert_allclose(arrays["recall"], rec, atol=1e-12)
@@ -67,8 +69,15 @@ def test_intervals_equal_bootstrap_ci():
     pred = z.argmax(axis=1)
     r = evaluate(y, z, n_resamples=300, random_state=11, confidence_level=0.9)
     for key, fn in SKLEARN_HEADLINE.items():
-        ref = bootstrap_ci(fn, y, pred, n_resamples=300, random_state=11, confidence_level=0.9,
-                           skip_single_class=False)
+        ref = bootstrap_ci(
+            fn,
+            y,
+            pred,
+            n_resamples=300,
+            random_state=11,
+            confidence_level=0.9,
+            skip_single_class=False,
+        )
         got = getattr(r, key)
         assert isinstance(got, MetricInterval)
         assert got.low == pytest.approx(ref.low, abs=1e-12), key
@@ -82,7 +91,11 @@ def test_confusions():
     r = evaluate(y, np.eye(3)[pred], class_names=["a", "b", "c"], n_resamples=10)
     # counts: a->b 2, b->a 2, a->c 1, c->b 1; ties by (true, predicted) index
     assert [(c.true_name, c.predicted_name, c.count) for c in r.top_confusions] == [
-        ("a", "b", 2), ("b", "a", 2), ("a", "c", 1), ("c", "b", 1)]
+        ("a", "b", 2),
+        ("b", "a", 2),
+        ("a", "c", 1),
+        ("c", "b", 1),
+    ]
     assert r.top_confusions[0].fraction_of_true == pytest.approx(0.5)
     assert (r.top_confusions[1].true, r.top_confusions[1].predicted) == (1, 0)
     assert len(evaluate(y, np.eye(3)[pred], top_confusions=2, n_resamples=5).top_confusions) == 2
@@ -104,7 +117,8 @@ def test_calibration_from_logits_and_from_probabilities():
     assert r_probs.nll == pytest.approx(nll, abs=1e-9)
     assert r_logits.mean_confidence == pytest.approx(probs.max(axis=1).mean())
     assert evaluate(y, z, n_resamples=10, n_bins=5).ece == pytest.approx(
-        expected_calibration_error(y, probs, n_bins=5), abs=1e-12)
+        expected_calibration_error(y, probs, n_bins=5), abs=1e-12
+    )
     # logits=True forces a softmax even on rows that look like probabilities
     forced = evaluate(y, probs, logits=True, n_resamples=10)
     np.testing.assert_allclose(forced.probabilities, softmax(probs, axis=1))
@@ -148,37 +162,47 @@ def test_plot_has_heatmap_and_reliability():
     r = evaluate(y, z, class_names=[f"class{i}" for i in range(12)], n_resamples=10)
     fig = r.plot()
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
-    assert titles == ["Confusion matrix, 12 classes (log colour scale)",
-                      "Reliability diagram (top label)"]
+    assert titles == [
+        "Confusion matrix, 12 classes (log colour scale)",
+        "Reliability diagram (top label)",
+    ]
     for ax in fig.axes:
         if ax.get_title():
             assert ax.get_xlabel() and ax.get_ylabel()
     plt.close(fig)
 
 
-@pytest.mark.parametrize("y, scores, kwargs, error, fragment", [
-    ([0, 1], np.zeros((3, 2)), {}, ValueError, "2 samples but"),
-    ([0, 1], np.zeros((2, 2, 1)), {}, ValueError, "must have shape"),
-    ([0, 1], [[0.0, np.nan], [1.0, 0.0]], {}, ValueError, "NaN or infinite"),
-    ([0, 2], np.zeros((2, 2)), {}, ValueError, "only 2 classes"),
-    ([0, -1], np.zeros((2, 2)), {}, ValueError, "found -1"),
-    ([0, 1], np.zeros((2, 1)), {}, ValueError, "at least 2 classes"),
-    ([0.5, 1], np.zeros((2, 2)), {}, TypeError, "integer class indices"),
-    (["a", "b"], np.zeros((2, 2)), {}, TypeError, "integer class indices"),
-    ([], np.zeros((0, 2)), {}, ValueError, "empty"),
-    ([[0, 1]], np.zeros((1, 2)), {}, ValueError, "1-D"),
-    ([0, 1], np.zeros((2, 2)), dict(class_names=["a"]), ValueError, "1 entries"),
-    ([0, 1], np.zeros((2, 2)), dict(class_names="ab"), TypeError, "single string"),
-    ([0, 1], np.zeros((2, 2)), dict(class_names=["a", "a"]), ValueError, "unique"),
-    ([0, 1], np.array([[2.0, -1.0], [0.0, 1.0]]), dict(logits=False), ValueError,
-     "not probabilities"),
-    ([0, 1], np.zeros((2, 2)), dict(logits="yes"), ValueError, "logits must be"),
-    ([0, 1], np.zeros((2, 2)), dict(n_resamples=0), ValueError, "n_resamples"),
-    ([0, 1], np.zeros((2, 2)), dict(n_resamples=10.0), TypeError, "n_resamples"),
-    ([0, 1], np.zeros((2, 2)), dict(top_confusions=-1), ValueError, "top_confusions"),
-    ([0, 1], [[True, False], [False, True]], {}, TypeError, "must be numbers"),
-    ([0, 1], [0, 3], dict(class_names=["a", "b"]), ValueError, "outside the 2 class_names"),
-])
+@pytest.mark.parametrize(
+    "y, scores, kwargs, error, fragment",
+    [
+        ([0, 1], np.zeros((3, 2)), {}, ValueError, "2 samples but"),
+        ([0, 1], np.zeros((2, 2, 1)), {}, ValueError, "must have shape"),
+        ([0, 1], [[0.0, np.nan], [1.0, 0.0]], {}, ValueError, "NaN or infinite"),
+        ([0, 2], np.zeros((2, 2)), {}, ValueError, "only 2 classes"),
+        ([0, -1], np.zeros((2, 2)), {}, ValueError, "found -1"),
+        ([0, 1], np.zeros((2, 1)), {}, ValueError, "at least 2 classes"),
+        ([0.5, 1], np.zeros((2, 2)), {}, TypeError, "integer class indices"),
+        (["a", "b"], np.zeros((2, 2)), {}, TypeError, "integer class indices"),
+        ([], np.zeros((0, 2)), {}, ValueError, "empty"),
+        ([[0, 1]], np.zeros((1, 2)), {}, ValueError, "1-D"),
+        ([0, 1], np.zeros((2, 2)), dict(class_names=["a"]), ValueError, "1 entries"),
+        ([0, 1], np.zeros((2, 2)), dict(class_names="ab"), TypeError, "single string"),
+        ([0, 1], np.zeros((2, 2)), dict(class_names=["a", "a"]), ValueError, "unique"),
+        (
+            [0, 1],
+            np.array([[2.0, -1.0], [0.0, 1.0]]),
+            dict(logits=False),
+            ValueError,
+            "not probabilities",
+        ),
+        ([0, 1], np.zeros((2, 2)), dict(logits="yes"), ValueError, "logits must be"),
+        ([0, 1], np.zeros((2, 2)), dict(n_resamples=0), ValueError, "n_resamples"),
+        ([0, 1], np.zeros((2, 2)), dict(n_resamples=10.0), TypeError, "n_resamples"),
+        ([0, 1], np.zeros((2, 2)), dict(top_confusions=-1), ValueError, "top_confusions"),
+        ([0, 1], [[True, False], [False, True]], {}, TypeError, "must be numbers"),
+        ([0, 1], [0, 3], dict(class_names=["a", "b"]), ValueError, "outside the 2 class_names"),
+    ],
+)
 def test_input_errors(y, scores, kwargs, error, fragment):
     with pytest.raises(error, match=fragment):
         evaluate(y, scores, **kwargs)
@@ -191,11 +215,19 @@ def test_module_doctests():
 
 def test_groups_give_the_class_stratified_group_bootstrap():
     y, z = make(k=4, seed=5)
-    groups = np.arange(y.size) // 6 * 4 + y          # about 6 samples a group, one class each
+    groups = np.arange(y.size) // 6 * 4 + y  # about 6 samples a group, one class each
     r = evaluate(y, z, n_resamples=200, random_state=3, groups=groups)
     pred = z.argmax(axis=1)
-    ref = bootstrap_ci(lambda t, p: np.array([np.mean(t == p)]), y, pred, n_resamples=200,
-                       random_state=3, groups=groups, strata=y, skip_single_class=False)
+    ref = bootstrap_ci(
+        lambda t, p: np.array([np.mean(t == p)]),
+        y,
+        pred,
+        n_resamples=200,
+        random_state=3,
+        groups=groups,
+        strata=y,
+        skip_single_class=False,
+    )
     assert (r.accuracy.low, r.accuracy.high) == (float(ref.low[0]), float(ref.high[0]))
     assert r.grouped and "group bootstrap intervals" in r.to_text()
     plain = evaluate(y, z, n_resamples=200, random_state=3)

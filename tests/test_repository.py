@@ -25,12 +25,20 @@ def toc_files() -> set[str]:
 
 def test_every_notebook_is_in_the_table_of_contents():
     listed = toc_files()
-    missing = [str(nb.relative_to(ROOT)) for nb in NOTEBOOKS if str(nb.relative_to(ROOT).with_suffix("")) not in listed]
+    missing = [
+        str(nb.relative_to(ROOT))
+        for nb in NOTEBOOKS
+        if str(nb.relative_to(ROOT).with_suffix("")) not in listed
+    ]
     assert not missing, f"notebooks not listed in _toc.yml: {missing}"
 
 
 def test_every_toc_entry_exists():
-    absent = [f for f in toc_files() if not any((ROOT / f).with_suffix(s).exists() for s in (".md", ".ipynb"))]
+    absent = [
+        f
+        for f in toc_files()
+        if not any((ROOT / f).with_suffix(s).exists() for s in (".md", ".ipynb"))
+    ]
     assert not absent, f"_toc.yml lists files that do not exist: {absent}"
 
 
@@ -44,7 +52,9 @@ def test_notebook_is_committed_executed_and_clean(path: Path):
     nb = json.loads(path.read_text())
     code = [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
     # nbval passes trivially on a notebook without stored outputs, and the book would show nothing.
-    assert any(c.get("outputs") for c in code), f"{path.name} has no stored outputs: run `make notebooks`"
+    assert any(c.get("outputs") for c in code), (
+        f"{path.name} has no stored outputs: run `make notebooks`"
+    )
     counts = [c["execution_count"] for c in code]
     assert None not in counts, f"{path.name} has unexecuted code cells"
     assert counts == sorted(counts), f"{path.name} was executed out of order"
@@ -52,8 +62,12 @@ def test_notebook_is_committed_executed_and_clean(path: Path):
         for out in cell.get("outputs", []):
             assert out["output_type"] != "error", f"{path.name} stores an error output"
             text = "".join(out.get("text", "")) + "".join(out.get("data", {}).get("text/plain", ""))
-            assert not re.search(r"0x[0-9a-f]{6,}", text), f"{path.name} stores a memory address: {text[:80]}"
-            assert out.get("name") != "stderr", f"{path.name} prints to stderr (a warning?): {text[:200]}"
+            assert not re.search(r"0x[0-9a-f]{6,}", text), (
+                f"{path.name} stores a memory address: {text[:80]}"
+            )
+            assert out.get("name") != "stderr", (
+                f"{path.name} prints to stderr (a warning?): {text[:200]}"
+            )
 
 
 BOOK_PAGES = sorted((ROOT / "book").rglob("*.md"))
@@ -77,4 +91,5 @@ def test_book_pages_name_only_files_of_this_repository(path: Path):
     """A page that says "see X.md" sends the reader to X.md: it must be in the repository."""
     named = set(MARKDOWN_FILE_NAME.findall(path.read_text(encoding="utf-8")))
     assert named <= REPOSITORY_MD, (
-        f"{path.name} names files not in the repository: {named - REPOSITORY_MD}")
+        f"{path.name} names files not in the repository: {named - REPOSITORY_MD}"
+    )

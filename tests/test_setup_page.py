@@ -22,7 +22,7 @@ START, END = "<!-- make-targets: start -->", "<!-- make-targets: end -->"
 
 def _region() -> str:
     assert README.count(START) == 1 and README.count(END) == 1
-    return README[README.index(START) + len(START):README.index(END)]
+    return README[README.index(START) + len(START) : README.index(END)]
 
 
 def _table_commands(text: str) -> list[str]:
@@ -30,10 +30,7 @@ def _table_commands(text: str) -> list[str]:
 
 
 def test_setup_page_includes_the_readme_tables():
-    include = ("```{include} ../README.md\n"
-               f":start-after: {START}\n"
-               f":end-before: {END}\n"
-               "```")
+    include = f"```{{include}} ../README.md\n:start-after: {START}\n:end-before: {END}\n```"
     assert include in SETUP
     # No second, hand-written table of make targets on the page.
     assert _table_commands(SETUP) == []
@@ -61,8 +58,8 @@ def test_conda_route_has_node_and_the_build_steps():
     assert any(isinstance(d, str) and d.split("=")[0] == "nodejs" for d in deps)
     assert any(isinstance(d, str) and d == "python=3.11" for d in deps)
     assert {"pip": ["-r requirements.txt"]} in deps
-    conda = SETUP[SETUP.index("## With conda"):]
-    conda = conda[:conda.index("```", conda.index("```bash") + 3)]
+    conda = SETUP[SETUP.index("## With conda") :]
+    conda = conda[: conda.index("```", conda.index("```bash") + 3)]
     steps = [line.split("#")[0].strip() for line in conda.splitlines()[3:] if line.strip()]
     # What the Makefile runs for make book, in its order: npm ci (with the Makefile's flags)
     # before the web assets are staged, and the assets before the build.

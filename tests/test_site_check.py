@@ -41,25 +41,36 @@ def test_meta_refresh_is_a_redirect_and_a_link():
     assert page.links == ["book/intro.html"]
 
 
-@pytest.mark.parametrize("url, internal", [
-    ("b.html", True), ("../_static/x.js?v=1", True), ("#frag", True), ("/abs.html", True),
-    ("https://cdn.jsdelivr.net/npm/x", False), ("//unpkg.com/x", False),
-    ("mailto:a@b.c", False), ("http://127.0.0.1:8000/", False),
-])
+@pytest.mark.parametrize(
+    "url, internal",
+    [
+        ("b.html", True),
+        ("../_static/x.js?v=1", True),
+        ("#frag", True),
+        ("/abs.html", True),
+        ("https://cdn.jsdelivr.net/npm/x", False),
+        ("//unpkg.com/x", False),
+        ("mailto:a@b.c", False),
+        ("http://127.0.0.1:8000/", False),
+    ],
+)
 def test_is_internal(url, internal):
     assert check_site.is_internal(url) is internal
 
 
-@pytest.mark.parametrize("page, url, target, fragment", [
-    ("book/a.html", "b.html#sec-1", "book/b.html", "sec-1"),
-    ("book/a.html", "../_static/x.js?v=3", "_static/x.js", ""),
-    ("book/a.html", "#here", None, "here"),
-    ("book/a.html", "./", "book/index.html", ""),
-    ("index.html", "book/intro.html", "book/intro.html", ""),
-    ("book/a.html", "/genindex.html", "genindex.html", ""),
-    ("book/a.html", "../../outside.html", "../outside.html", ""),
-    ("book/a.html", "c%20d.html#x%20y", "book/c d.html", "x y"),
-])
+@pytest.mark.parametrize(
+    "page, url, target, fragment",
+    [
+        ("book/a.html", "b.html#sec-1", "book/b.html", "sec-1"),
+        ("book/a.html", "../_static/x.js?v=3", "_static/x.js", ""),
+        ("book/a.html", "#here", None, "here"),
+        ("book/a.html", "./", "book/index.html", ""),
+        ("index.html", "book/intro.html", "book/intro.html", ""),
+        ("book/a.html", "/genindex.html", "genindex.html", ""),
+        ("book/a.html", "../../outside.html", "../outside.html", ""),
+        ("book/a.html", "c%20d.html#x%20y", "book/c d.html", "x y"),
+    ],
+)
 def test_resolve(page, url, target, fragment):
     got_target, got_fragment = check_site.resolve(PurePosixPath(page), url)
     assert (None if got_target is None else str(got_target)) == target
@@ -75,9 +86,13 @@ def test_unrendered_math_finds_tex_delimiters_only():
 
 
 def test_missing_alt():
-    images = [{"src": "a.png", "alt": "A chart"}, {"src": "b.png", "alt": " "},
-              {"src": "c.png"}, {"src": "d.svg", "role": "presentation"},
-              {"src": "e.svg", "aria-hidden": "true"}]
+    images = [
+        {"src": "a.png", "alt": "A chart"},
+        {"src": "b.png", "alt": " "},
+        {"src": "c.png"},
+        {"src": "d.svg", "role": "presentation"},
+        {"src": "e.svg", "aria-hidden": "true"},
+    ]
     assert check_site.missing_alt(images) == ["b.png", "c.png"]
 
 
@@ -98,25 +113,39 @@ def _site(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def test_list_pages_skips_asset_folders(tmp_path):
-    root = _site(tmp_path, {"index.html": "", "book/a.html": "", "_static/x.html": "",
-                            "_sources/book/a.html": "", "genindex.html": ""})
+    root = _site(
+        tmp_path,
+        {
+            "index.html": "",
+            "book/a.html": "",
+            "_static/x.html": "",
+            "_sources/book/a.html": "",
+            "genindex.html": "",
+        },
+    )
     assert [str(p) for p in check_site.list_pages(root)] == [
-        "book/a.html", "genindex.html", "index.html"]
+        "book/a.html",
+        "genindex.html",
+        "index.html",
+    ]
 
 
 def test_check_links_reports_missing_files_and_fragments(tmp_path):
-    root = _site(tmp_path, {
-        "index.html": '<meta http-equiv="refresh" content="0; url=book/a.html">',
-        "book/a.html": (
-            '<a href="b.html#there">ok</a><a href="b.html#nowhere">bad id</a>'
-            '<a href="missing.html">gone</a><img src="../_images/f.png" alt="x">'
-            '<img src="../_images/none.png" alt="y"><a href="#self">self</a><p id="self"></p>'
-            '<a href="https://example.org/">external</a><script src="../_static/j.js"></script>'
-        ),
-        "book/b.html": '<h2 id="there">b</h2>',
-        "_images/f.png": "png",
-        "_static/j.js": "",
-    })
+    root = _site(
+        tmp_path,
+        {
+            "index.html": '<meta http-equiv="refresh" content="0; url=book/a.html">',
+            "book/a.html": (
+                '<a href="b.html#there">ok</a><a href="b.html#nowhere">bad id</a>'
+                '<a href="missing.html">gone</a><img src="../_images/f.png" alt="x">'
+                '<img src="../_images/none.png" alt="y"><a href="#self">self</a><p id="self"></p>'
+                '<a href="https://example.org/">external</a><script src="../_static/j.js"></script>'
+            ),
+            "book/b.html": '<h2 id="there">b</h2>',
+            "_images/f.png": "png",
+            "_static/j.js": "",
+        },
+    )
     problems = check_site.check_links(root)
     assert len(problems) == 3, problems
     assert any("'b.html#nowhere'" in p and "'nowhere'" in p for p in problems)
@@ -125,8 +154,13 @@ def test_check_links_reports_missing_files_and_fragments(tmp_path):
 
 
 def test_check_links_clean_site(tmp_path):
-    root = _site(tmp_path, {"index.html": '<a href="book/a.html#t">a</a>',
-                            "book/a.html": '<h1 id="t">A</h1><a href="../index.html">home</a>'})
+    root = _site(
+        tmp_path,
+        {
+            "index.html": '<a href="book/a.html#t">a</a>',
+            "book/a.html": '<h1 id="t">A</h1><a href="../index.html">home</a>',
+        },
+    )
     assert check_site.check_links(root) == []
 
 
@@ -136,8 +170,10 @@ def test_main_refuses_a_folder_without_index(tmp_path, capsys):
 
 
 def test_main_static_only(tmp_path):
-    root = _site(tmp_path, {"index.html": '<a href="book/01_x.html">a</a>',
-                            "book/01_x.html": "<p>chapter</p>"})
+    root = _site(
+        tmp_path,
+        {"index.html": '<a href="book/01_x.html">a</a>', "book/01_x.html": "<p>chapter</p>"},
+    )
     assert check_site.main([str(root), "--no-browser", "--dark-page", ""]) == 0
 
 
@@ -147,14 +183,20 @@ TOFU = [24.0, 111, 300]  # signature of the font's missing-glyph box at 40 px
 
 
 def _group(glyphs, widths=None, size=16.0):
-    return {"font": "normal 400 40px test", "size": size, "tofu": TOFU, "glyphs": glyphs,
-            "widths": widths or {}}
+    return {
+        "font": "normal 400 40px test",
+        "size": size,
+        "tofu": TOFU,
+        "glyphs": glyphs,
+        "widths": widths or {},
+    }
 
 
 def test_missing_glyphs_passes_real_glyphs():
     # 术 is a 1 em CJK glyph (40 px at 40 px, 16 px on a 16 px page) and is as wide there.
-    groups = [_group({"术": [40.0, 222, 499], "✅": [50.8, 333, 1468]},
-                     {"术": [16.0], "✅": [20.31]})]
+    groups = [
+        _group({"术": [40.0, 222, 499], "✅": [50.8, 333, 1468]}, {"术": [16.0], "✅": [20.31]})
+    ]
     assert check_site.missing_glyphs(groups) == []
 
 
@@ -173,8 +215,7 @@ def test_missing_glyphs_fails_a_box_on_the_page_although_the_font_exists():
     # The canvas has the glyph (the font is loaded), but the page laid 术 out as a box:
     # 9.6 px = the box (24/40 em) at 16 px, not the 16 px glyph. Chromium does this to text
     # shaped before a web font named late in the stack had loaded.
-    problems = check_site.missing_glyphs([_group({"术": [40.0, 222, 499]},
-                                                 {"术": [16.0, 9.6]})])
+    problems = check_site.missing_glyphs([_group({"术": [40.0, 222, 499]}, {"术": [16.0, 9.6]})])
     assert len(problems) == 1 and "shows as a missing-glyph box on the page" in problems[0]
 
 
@@ -199,14 +240,17 @@ def test_screenshot_pages_and_names():
     assert check_site.wants_screenshot(PurePosixPath("exercises/01_confusion_matrix.html"))
     assert not check_site.wants_screenshot(PurePosixPath("book/api/metrics.html"))
     assert check_site.wants_screenshot(PurePosixPath("zh/book/glossary.html"))
-    assert check_site._shot_name(PurePosixPath("exercises/01_x.html"), "-dark") == \
-        "exercises-01_x-dark.png"
+    assert (
+        check_site._shot_name(PurePosixPath("exercises/01_x.html"), "-dark")
+        == "exercises-01_x-dark.png"
+    )
 
 
 # --- the shipped fonts (book/_ext/mltutor_fonts.py) ------------------------------------------
 
-_fspec = importlib.util.spec_from_file_location("mltutor_fonts",
-                                                ROOT / "book" / "_ext" / "mltutor_fonts.py")
+_fspec = importlib.util.spec_from_file_location(
+    "mltutor_fonts", ROOT / "book" / "_ext" / "mltutor_fonts.py"
+)
 mltutor_fonts = importlib.util.module_from_spec(_fspec)
 sys.modules["mltutor_fonts"] = mltutor_fonts
 _fspec.loader.exec_module(mltutor_fonts)
@@ -216,14 +260,18 @@ NODE_MODULES = ROOT / "node_modules"
 def test_unicode_range_round_trip():
     points = mltutor_fonts.parse_unicode_range("U+4e00-4e02, U+20,U+1F6?")
     assert points == {0x4E00, 0x4E01, 0x4E02, 0x20} | set(range(0x1F60, 0x1F70))
-    assert mltutor_fonts.format_unicode_range([0x4E02, 0x4E00, 0x4E01, 0x20, 0x2705]) == \
-        "U+20,U+2705,U+4E00-4E02"
+    assert (
+        mltutor_fonts.format_unicode_range([0x4E02, 0x4E00, 0x4E01, 0x20, 0x2705])
+        == "U+20,U+2705,U+4E00-4E02"
+    )
 
 
 def test_parse_faces_reads_woff_and_range():
-    css = ("@font-face { font-family: 'X'; src: url(./files/x-0.woff2) format('woff2'), "
-           "url(./files/x-0.woff) format('woff'); unicode-range: U+4e00-4e01; }\n"
-           "@font-face { font-family: 'X'; src: url(./files/x-1.woff) format('woff'); }")
+    css = (
+        "@font-face { font-family: 'X'; src: url(./files/x-0.woff2) format('woff2'), "
+        "url(./files/x-0.woff) format('woff'); unicode-range: U+4e00-4e01; }\n"
+        "@font-face { font-family: 'X'; src: url(./files/x-1.woff) format('woff'); }"
+    )
     assert mltutor_fonts.parse_faces(css) == [("./files/x-0.woff", {0x4E00, 0x4E01})]
 
 
@@ -231,22 +279,29 @@ def test_characters_needing_fonts_are_cjk_and_pictographs_only():
     text = mltutor_fonts.page_text(
         "<html><head><title>术</title></head><body><script>var s = '表';</script>"
         "<h1>Glossary 术语表</h1><p>✅ passed &amp; “quoted” — α ≤ β → x\u200d\ufe0f 《书》</p>"
-        "</body></html>")
+        "</body></html>"
+    )
     assert mltutor_fonts.characters_needing_fonts([text]) == set("术语表✅《书》")
 
 
-@pytest.mark.skipif(not (NODE_MODULES / "@fontsource" / "noto-sans-sc").is_dir(),
-                    reason="needs `npm ci` (the fontsource packages of package-lock.json)")
+@pytest.mark.skipif(
+    not (NODE_MODULES / "@fontsource" / "noto-sans-sc").is_dir(),
+    reason="needs `npm ci` (the fontsource packages of package-lock.json)",
+)
 def test_build_fonts_ships_exactly_the_page_characters(tmp_path):
     from fontTools.ttLib import TTFont
 
-    root = _site(tmp_path, {"index.html": "<p>Glossary 术语表 ✅ ❌ ⏳ — done</p>",
-                            "_static/x.html": "<p>忽略</p>"})
+    root = _site(
+        tmp_path,
+        {"index.html": "<p>Glossary 术语表 ✅ ❌ ⏳ — done</p>", "_static/x.html": "<p>忽略</p>"},
+    )
     shipped, uncovered = mltutor_fonts.build_fonts(root, NODE_MODULES)
     assert uncovered == set()
     assert shipped == {"MLTutor Noto Sans SC": 3, "MLTutor Noto Emoji": 3}
     fonts = root / "_static" / "fonts"
-    assert set(TTFont(fonts / "noto-sans-sc-subset.woff").getBestCmap()) >= {ord(c) for c in "术语表"}
+    assert set(TTFont(fonts / "noto-sans-sc-subset.woff").getBestCmap()) >= {
+        ord(c) for c in "术语表"
+    }
     assert set(TTFont(fonts / "noto-emoji-subset.woff").getBestCmap()) >= {ord(c) for c in "✅❌⏳"}
     css = (root / "_static" / "mltutor-fonts.css").read_text(encoding="utf-8")
     assert "unicode-range: U+672F,U+8868,U+8BED;" in css

@@ -126,8 +126,12 @@ def hinge_problems(draw):
     if draw(st.booleans()):
         d = np.round(d)  # ties and margins of exactly 1
     wkind = draw(st.sampled_from(["none", "none", "float", "int", "zeros"]))
-    w = {"none": None, "float": rng.uniform(0.01, 5, n), "int": rng.integers(1, 4, n),
-         "zeros": np.where(rng.random(n) < 0.5, 0.0, 1.5)}[wkind]
+    w = {
+        "none": None,
+        "float": rng.uniform(0.01, 5, n),
+        "int": rng.integers(1, 4, n),
+        "zeros": np.where(rng.random(n) < 0.5, 0.0, 1.5),
+    }[wkind]
     return y, d, labels, w
 
 
@@ -166,8 +170,12 @@ def probability_problems(draw):
     if draw(st.booleans()):
         p = np.round(p, 1)  # ties, and probabilities of exactly 0 and 1 (clipped)
     wkind = draw(st.sampled_from(["none", "none", "float", "int", "zeros"]))
-    w = {"none": None, "float": rng.uniform(0.01, 5, n), "int": rng.integers(1, 4, n),
-         "zeros": np.where(rng.random(n) < 0.5, 0.0, 1.5)}[wkind]
+    w = {
+        "none": None,
+        "float": rng.uniform(0.01, 5, n),
+        "int": rng.integers(1, 4, n),
+        "zeros": np.where(rng.random(n) < 0.5, 0.0, 1.5),
+    }[wkind]
     pos_label = draw(st.sampled_from([None, pool[-1].item(), pool[0].item()]))
     return y, p, labels, w, pos_label
 
@@ -197,8 +205,15 @@ def test_d2_log_loss_score(problem):
 @given(probability_problems())
 def test_d2_brier_score(problem):
     y, p, labels, w, pos_label = problem
-    _d2_parity(sk.d2_brier_score, M.d2_brier_score, y, p, labels=labels, sample_weight=w,
-               pos_label=pos_label)
+    _d2_parity(
+        sk.d2_brier_score,
+        M.d2_brier_score,
+        y,
+        p,
+        labels=labels,
+        sample_weight=w,
+        pos_label=pos_label,
+    )
     CASES["d2_brier_score"] += 1
 
 
@@ -219,12 +234,17 @@ def threshold_problems(draw):
     pool = np.array(draw(st.sampled_from(_POOLS[:5])))
     y = pool[rng.integers(0, draw(st.integers(1, len(pool))), n)]
     ties = draw(st.sampled_from(["none", "few", "constant"]))
-    s = {"none": rng.normal(size=n), "few": rng.integers(0, 5, n) / 4,
-         "constant": np.full(n, 0.3)}[ties]
+    s = {"none": rng.normal(size=n), "few": rng.integers(0, 5, n) / 4, "constant": np.full(n, 0.3)}[
+        ties
+    ]
     wkind = draw(st.sampled_from(["none", "none", "float", "int", "zeros", "all_zero"]))
-    w = {"none": None, "float": rng.uniform(0.01, 5, n), "int": rng.integers(1, 4, n),
-         "zeros": np.where(rng.random(n) < 0.5, 0.0, rng.uniform(0.1, 3, n)),
-         "all_zero": np.zeros(n)}[wkind]
+    w = {
+        "none": None,
+        "float": rng.uniform(0.01, 5, n),
+        "int": rng.integers(1, 4, n),
+        "zeros": np.where(rng.random(n) < 0.5, 0.0, rng.uniform(0.1, 3, n)),
+        "all_zero": np.zeros(n),
+    }[wkind]
     pos_label = draw(st.sampled_from([None, pool[-1].item(), pool[0].item()]))
     return y, s, w, pos_label
 
@@ -233,8 +253,14 @@ def threshold_problems(draw):
 @given(threshold_problems())
 def test_confusion_matrix_at_thresholds(problem):
     y, s, w, pos_label = problem
-    assert_parity(sk.confusion_matrix_at_thresholds, M.confusion_matrix_at_thresholds, y, s,
-                  pos_label=pos_label, sample_weight=w)
+    assert_parity(
+        sk.confusion_matrix_at_thresholds,
+        M.confusion_matrix_at_thresholds,
+        y,
+        s,
+        pos_label=pos_label,
+        sample_weight=w,
+    )
     CASES["confusion_matrix_at_thresholds"] += 1
 
 

@@ -97,7 +97,7 @@ def test_states_equal_the_live_explorers_readout(explorer):
 
     def live_text() -> str:
         value = readout.value
-        return value[len("<pre>"):-len("</pre>")].replace("&gt;", ">").replace("&lt;", "<")
+        return value[len("<pre>") : -len("</pre>")].replace("&gt;", ">").replace("&lt;", "<")
 
     assert explorer.readouts[explorer.start] == live_text()
     last = explorer.thresholds.size - 1
@@ -146,8 +146,10 @@ def test_positions_are_a_round_grid_inside_the_scores_plus_the_start(explorer):
 def test_html_is_deterministic_accessible_and_consistent(explorer):
     again = static_threshold_explorer(Y, P, beta=2.0, c_fp=1, c_fn=5, threshold=0.37)
     assert again.html == explorer.html
-    assert repr(explorer) == (f"StaticThresholdExplorer({explorer.thresholds.size} thresholds "
-                              f"from 0.02 to 0.99, starting at 0.37)")
+    assert repr(explorer) == (
+        f"StaticThresholdExplorer({explorer.thresholds.size} thresholds "
+        f"from 0.02 to 0.99, starting at 0.37)"
+    )
     parts = _parts(explorer.html)
     tags = dict((tag, attrs) for tag, attrs in reversed(parts.tags))  # first of each tag
     root_id = tags["div"]["id"]
@@ -195,34 +197,49 @@ _spec.loader.exec_module(check_site)
 
 
 def test_explorer_problems_pure_parts():
-    before = {"value": "10", "last": "90", "shown": "0.1",
-              "readout": "predict positive when score >= 0.1\n...", "overlay": "<line x1=1>"}
-    after = {"value": "90", "last": "90", "shown": "0.9",
-             "readout": "predict positive when score >= 0.9\n...", "overlay": "<line x1=9>"}
+    before = {
+        "value": "10",
+        "last": "90",
+        "shown": "0.1",
+        "readout": "predict positive when score >= 0.1\n...",
+        "overlay": "<line x1=1>",
+    }
+    after = {
+        "value": "90",
+        "last": "90",
+        "shown": "0.9",
+        "readout": "predict positive when score >= 0.9\n...",
+        "overlay": "<line x1=9>",
+    }
     assert check_site.explorer_problems(before, after, True, 90) == []
     assert check_site.explorer_target(10, 90) == 90 and check_site.explorer_target(60, 90) == 0
     stuck = check_site.explorer_problems(before, dict(before), False, 90)
     assert len(stuck) == 5 and any("pixels" in p for p in stuck)
     mismatch = dict(after, readout="predict positive when score >= 0.5\n...")
     assert check_site.explorer_problems(before, mismatch, True, 90) == [
-        "the readout says 'predict positive when score >= 0.5', the slider '0.9'"]
+        "the readout says 'predict positive when score >= 0.5', the slider '0.9'"
+    ]
 
 
-@pytest.mark.skipif(not Path(check_site.CHROMIUM).is_file()
-                    or importlib.util.find_spec("playwright") is None,
-                    reason="needs Playwright and /usr/bin/chromium (as make check-site)")
+@pytest.mark.skipif(
+    not Path(check_site.CHROMIUM).is_file() or importlib.util.find_spec("playwright") is None,
+    reason="needs Playwright and /usr/bin/chromium (as make check-site)",
+)
 def test_slider_moves_the_figure_in_chromium(explorer, tmp_path):
     from playwright.sync_api import sync_playwright
 
     page = tmp_path / "explorer.html"
-    page.write_text(f"<!doctype html><html lang=en><body>{explorer.html}</body></html>",
-                    encoding="utf-8")
+    page.write_text(
+        f"<!doctype html><html lang=en><body>{explorer.html}</body></html>", encoding="utf-8"
+    )
     broken = tmp_path / "broken.html"  # what the saved widget state did: the figure stays
-    broken.write_text(page.read_text().replace('addEventListener("input", show)', "toString()"),
-                      encoding="utf-8")
+    broken.write_text(
+        page.read_text().replace('addEventListener("input", show)', "toString()"), encoding="utf-8"
+    )
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=check_site.CHROMIUM, headless=True,
-                                     args=check_site.CHROMIUM_ARGS)
+        browser = pw.chromium.launch(
+            executable_path=check_site.CHROMIUM, headless=True, args=check_site.CHROMIUM_ARGS
+        )
         try:
             tab = browser.new_page(viewport={"width": 1280, "height": 900})
             errors: list[str] = []

@@ -45,10 +45,19 @@ def loop_reference(metric, y, preds, n_resamples, seed, skip=True):
 def test_matches_scipy_paired_bootstrap(level, method):
     y, p = make_data()
     f1 = sklearn_metrics.f1_score
-    ours = bootstrap_ci(f1, y, p, n_resamples=400, confidence_level=level, method=method, random_state=7)
-    ref = scipy_stats.bootstrap((np.arange(len(y)),), lambda i: f1(y[i], p[i]), paired=True,
-                                vectorized=False, n_resamples=400, confidence_level=level,
-                                method=method, rng=np.random.default_rng(7))
+    ours = bootstrap_ci(
+        f1, y, p, n_resamples=400, confidence_level=level, method=method, random_state=7
+    )
+    ref = scipy_stats.bootstrap(
+        (np.arange(len(y)),),
+        lambda i: f1(y[i], p[i]),
+        paired=True,
+        vectorized=False,
+        n_resamples=400,
+        confidence_level=level,
+        method=method,
+        rng=np.random.default_rng(7),
+    )
     assert ours.low == pytest.approx(ref.confidence_interval.low, abs=1e-12)
     assert ours.high == pytest.approx(ref.confidence_interval.high, abs=1e-12)
     np.testing.assert_allclose(ours.distribution, ref.bootstrap_distribution, rtol=0, atol=1e-12)
@@ -130,8 +139,14 @@ def test_not_skipping_lets_the_metric_decide():
     y = np.array([1, 0, 0, 0])
     p = np.array([1, 0, 1, 0])
     with pytest.warns(Warning):  # sklearn: recall is ill-defined when y_true has no positives
-        r = bootstrap_ci(sklearn_metrics.recall_score, y, p, n_resamples=50, random_state=0,
-                         skip_single_class=False)
+        r = bootstrap_ci(
+            sklearn_metrics.recall_score,
+            y,
+            p,
+            n_resamples=50,
+            random_state=0,
+            skip_single_class=False,
+        )
     assert r.n_skipped == 0 and r.distribution.shape == (50,)
 
 
@@ -188,8 +203,13 @@ def test_scores_and_2d_predictions_are_resampled_by_row():
     top1 = lambda t, s: float(np.mean(s.argmax(axis=1) == t))  # noqa: E731
     r = bootstrap_ci(top1, y, scores, n_resamples=100, random_state=0)
     assert r.estimate == top1(y, scores)
-    auc = bootstrap_ci(sklearn_metrics.roc_auc_score, (y == 0).astype(int), scores[:, 0],
-                       n_resamples=100, random_state=0)
+    auc = bootstrap_ci(
+        sklearn_metrics.roc_auc_score,
+        (y == 0).astype(int),
+        scores[:, 0],
+        n_resamples=100,
+        random_state=0,
+    )
     assert 0.5 < auc.low <= auc.estimate <= auc.high <= 1
 
 
@@ -218,18 +238,21 @@ def test_progress_bar_goes_to_stderr_only_when_asked(capsys):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"confidence_level": 1.0}, ValueError, "confidence_level"),
-    ({"confidence_level": 0.0}, ValueError, "confidence_level"),
-    ({"confidence_level": 95}, ValueError, "confidence_level"),
-    ({"confidence_level": "0.95"}, TypeError, "confidence_level"),
-    ({"n_resamples": 0}, ValueError, "n_resamples"),
-    ({"n_resamples": 10.0}, TypeError, "n_resamples"),
-    ({"method": "bca"}, ValueError, "method"),
-    ({"random_state": "seed"}, TypeError, "random_state"),
-    ({"random_state": -1}, ValueError, "random_state"),
-    ({"progress": "yes"}, TypeError, "progress"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"confidence_level": 1.0}, ValueError, "confidence_level"),
+        ({"confidence_level": 0.0}, ValueError, "confidence_level"),
+        ({"confidence_level": 95}, ValueError, "confidence_level"),
+        ({"confidence_level": "0.95"}, TypeError, "confidence_level"),
+        ({"n_resamples": 0}, ValueError, "n_resamples"),
+        ({"n_resamples": 10.0}, TypeError, "n_resamples"),
+        ({"method": "bca"}, ValueError, "method"),
+        ({"random_state": "seed"}, TypeError, "random_state"),
+        ({"random_state": -1}, ValueError, "random_state"),
+        ({"progress": "yes"}, TypeError, "progress"),
+    ],
+)
 def test_bad_arguments(kwargs, error, match):
     y, p = make_data(n=20)
     with pytest.raises(error, match=match):
@@ -279,8 +302,8 @@ def group_loop_reference(metric, y, p, groups, strata, n_resamples, seed):
 @pytest.mark.parametrize("stratified", [False, True])
 def test_group_bootstrap_matches_a_plain_loop(stratified):
     rng = np.random.default_rng(3)
-    groups = rng.integers(0, 30, 200) * 7 + 1          # unsorted, gaps between ids
-    strata = groups % 3 if stratified else None        # constant within each group
+    groups = rng.integers(0, 30, 200) * 7 + 1  # unsorted, gaps between ids
+    strata = groups % 3 if stratified else None  # constant within each group
     y, p = make_data(n=200, seed=4)
     r = bootstrap_ci(accuracy, y, p, n_resamples=300, random_state=5, groups=groups, strata=strata)
     ref = group_loop_reference(accuracy, y, p, groups, strata, 300, 5)
@@ -292,13 +315,28 @@ def test_stratified_resamples_keep_the_groups_of_every_stratum():
     # 4 strata of 5 groups of 3 samples each: every resample holds 5 groups (15 samples) per stratum.
     groups = np.repeat(np.arange(20), 3)
     strata = groups // 5
-    counts = lambda t, q: np.bincount(t, minlength=4)   # samples per stratum in the resample
-    r = bootstrap_ci(counts, strata, strata, n_resamples=200, random_state=0, groups=groups,
-                     strata=strata, skip_single_class=False)
+    counts = lambda t, q: np.bincount(t, minlength=4)  # samples per stratum in the resample
+    r = bootstrap_ci(
+        counts,
+        strata,
+        strata,
+        n_resamples=200,
+        random_state=0,
+        groups=groups,
+        strata=strata,
+        skip_single_class=False,
+    )
     assert np.all(r.distribution == 15)
     # Unstratified, the strata's shares move.
-    free = bootstrap_ci(counts, strata, strata, n_resamples=200, random_state=0, groups=groups,
-                        skip_single_class=False)
+    free = bootstrap_ci(
+        counts,
+        strata,
+        strata,
+        n_resamples=200,
+        random_state=0,
+        groups=groups,
+        skip_single_class=False,
+    )
     assert free.distribution.std(axis=0).min() > 0
 
 
@@ -309,7 +347,7 @@ def test_group_bootstrap_is_wider_when_groups_are_right_or_wrong_together():
     p = np.where(np.repeat(rng.random(60) < 0.7, 8), y, 1 - y)
     rows = bootstrap_ci(accuracy, y, p, random_state=1)
     grouped = bootstrap_ci(accuracy, y, p, random_state=1, groups=groups)
-    assert grouped.standard_error > 2 * rows.standard_error   # about sqrt(8) wider
+    assert grouped.standard_error > 2 * rows.standard_error  # about sqrt(8) wider
 
 
 def test_paired_group_bootstrap_uses_the_same_groups_for_both_models():

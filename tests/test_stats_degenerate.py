@@ -74,8 +74,9 @@ def test_skip_single_class_must_be_a_bool(flag):
 
 
 def test_arrays_and_numpy_scalars_are_still_fine():
-    r = bootstrap_ci(lambda t, p: np.array([np.mean(t == p), np.mean(p)]), Y, P,
-                     n_resamples=50, random_state=0)
+    r = bootstrap_ci(
+        lambda t, p: np.array([np.mean(t == p), np.mean(p)]), Y, P, n_resamples=50, random_state=0
+    )
     assert r.low.shape == (2,)
     r = bootstrap_ci(lambda t, p: np.float32(np.mean(t == p)), Y, P, n_resamples=50, random_state=0)
     assert r.low <= r.estimate <= r.high
@@ -89,14 +90,23 @@ def test_zero_d_arrays_are_numbers():
     assert (float(low), float(high)) == proportion_ci(3, 10)
 
 
-@pytest.mark.parametrize("bad", [np.r_[np.arange(59.0), np.nan],
-                                 np.array([f"g{i}" for i in range(59)] + [None], dtype=object)])
+@pytest.mark.parametrize(
+    "bad",
+    [np.r_[np.arange(59.0), np.nan], np.array([f"g{i}" for i in range(59)] + [None], dtype=object)],
+)
 def test_missing_group_ids_are_refused(bad):
     with pytest.raises(ValueError, match="groups contains"):
         bootstrap_ci(accuracy, Y, P, groups=bad, n_resamples=5, random_state=0)
     with pytest.raises(ValueError, match="strata contains"):
-        bootstrap_ci(accuracy, Y, P, groups=np.arange(60) // 2, strata=np.r_[Y[:-1], np.nan],
-                     n_resamples=5, random_state=0)
+        bootstrap_ci(
+            accuracy,
+            Y,
+            P,
+            groups=np.arange(60) // 2,
+            strata=np.r_[Y[:-1], np.nan],
+            n_resamples=5,
+            random_state=0,
+        )
 
 
 def test_zero_d_array_messages_say_what_they_got():

@@ -108,8 +108,10 @@ def _reference_ends(c, n, alpha, method, start):
     (al, bl), (ah, bh), has_low, has_high = _params(mp.mpf(c), mp.mpf(n), method)
     log_q = mp.log(mp.mpf(alpha) / 2)
     ends = []
-    for has, a, b, x, y in ((has_low, al, bl, start[0], start[1]),
-                            (has_high, ah, bh, start[2], start[3])):
+    for has, a, b, x, y in (
+        (has_low, al, bl, start[0], start[1]),
+        (has_high, ah, bh, start[2], start[3]),
+    ):
         if not has:
             ends.append(mp.mpf(0))
             continue
@@ -129,12 +131,14 @@ def _errors(c, n, alpha, method):
 
     with mp.workdps(DPS):
         low, one_minus_low, one_minus_high, high = (
-            float(v[0]) for v in _exact_ends(np.array([float(c)]), np.array([float(n)]),
-                                            alpha, method))
+            float(v[0])
+            for v in _exact_ends(np.array([float(c)]), np.array([float(n)]), alpha, method)
+        )
         pub_low, pub_high = proportion_ci(c, n, alpha=alpha, method=method)
         assert (pub_low, pub_high) == (low, high)
-        low_t, omh_t = _reference_ends(c, n, alpha, method,
-                                       (low, one_minus_low, one_minus_high, high))
+        low_t, omh_t = _reference_ends(
+            c, n, alpha, method, (low, one_minus_low, one_minus_high, high)
+        )
         width = 1 - omh_t - low_t
         out = []
         # lower end: low if low < 1/2, else 1 - low; upper end: 1 - high if high > 1/2, else high
@@ -158,8 +162,10 @@ def _assert_exact(c, n, alpha, method):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("a, b, x", [(3, 18, 0.3), (300, 1000, 0.2), (0.5, 20.5, 1e-4),
-                                     (40, 9000, 0.002), (2.5, 7.5, 0.9)])
+@pytest.mark.parametrize(
+    "a, b, x",
+    [(3, 18, 0.3), (300, 1000, 0.2), (0.5, 20.5, 1e-4), (40, 9000, 0.002), (2.5, 7.5, 0.9)],
+)
 def test_quadrature_reference_agrees_with_betainc(a, b, x):
     with mp.workdps(DPS):
         a, b, x = mp.mpf(a), mp.mpf(b), mp.mpf(x)
@@ -169,9 +175,16 @@ def test_quadrature_reference_agrees_with_betainc(a, b, x):
 
 def _log_binomial_tail(n, c, x, upper):
     """log P(Binomial(n, x) >= c) (upper) or log P(Binomial(n, x) <= c), summed term by term."""
+
     def log_term(k):
-        return (mp.loggamma(n + 1) - mp.loggamma(k + 1) - mp.loggamma(n - k + 1)
-                + k * mp.log(x) + (n - k) * mp.log1p(-x))
+        return (
+            mp.loggamma(n + 1)
+            - mp.loggamma(k + 1)
+            - mp.loggamma(n - k + 1)
+            + k * mp.log(x)
+            + (n - k) * mp.log1p(-x)
+        )
+
     ks = range(int(c), int(c) + 400) if upper else range(0, int(c) + 1)
     terms = [log_term(mp.mpf(k)) for k in ks]
     top = max(terms)
@@ -199,10 +212,30 @@ def test_quadrature_reference_agrees_with_binomial_sums(c):
 # Exactness, regime by regime
 # --------------------------------------------------------------------------------------------
 
-ORDINARY = [(0, 20), (3, 20), (19, 20), (20, 20), (1, 1), (37, 120), (500, 1000), (2, 5000),
-            (4999, 5000), (123456, 1000000)]
-HUGE = [(0, 1e15), (3, 1e15), (40, 1e13), (1000, 1e15), (3e13, 1e15), (5e14, 1e15),
-        (1e15 - 3, 1e15), (1e13 - 1, 1e13), (5e12 + 1, 1e13), (7e14 + 1, 7.4e14)]
+ORDINARY = [
+    (0, 20),
+    (3, 20),
+    (19, 20),
+    (20, 20),
+    (1, 1),
+    (37, 120),
+    (500, 1000),
+    (2, 5000),
+    (4999, 5000),
+    (123456, 1000000),
+]
+HUGE = [
+    (0, 1e15),
+    (3, 1e15),
+    (40, 1e13),
+    (1000, 1e15),
+    (3e13, 1e15),
+    (5e14, 1e15),
+    (1e15 - 3, 1e15),
+    (1e13 - 1, 1e13),
+    (5e12 + 1, 1e13),
+    (7e14 + 1, 7.4e14),
+]
 ODD = [(0.3, 0.5), (2.5, 10.0), (1e-5, 3.0), (0.7, 0.7), (1e9 + 0.5, 1e13 + 0.25)]
 
 
@@ -239,8 +272,7 @@ def test_tiny_alpha_lower_end():
     low, high = proportion_ci(3, 20, alpha=1e-300, method="clopper-pearson")
     assert low == pytest.approx((5e-301 / 1140) ** (1 / 3), rel=1e-13)
     # high is 1 - 1.6e-17 (it rounds to 1.0); its complement is held apart
-    one_minus_high = _exact_ends(np.array([3.0]), np.array([20.0]), 1e-300,
-                                 "clopper-pearson")[2][0]
+    one_minus_high = _exact_ends(np.array([3.0]), np.array([20.0]), 1e-300, "clopper-pearson")[2][0]
     assert high == 1.0 and 1e-18 < one_minus_high < 1e-16
     _assert_exact(3, 20, 1e-300, "clopper-pearson")
 
@@ -290,11 +322,12 @@ def test_an_entry_does_not_depend_on_the_others(method, alpha):
     rng = np.random.default_rng(8)
     for i in rng.choice(c.size, 40, replace=False):
         assert proportion_ci(c[i], n[i], alpha=alpha, method=method) == (low[i], high[i])
-        one = proportion_ci(c[i:i + 1], n[i:i + 1], alpha=alpha, method=method)
+        one = proportion_ci(c[i : i + 1], n[i : i + 1], alpha=alpha, method=method)
         assert (one[0][0], one[1][0]) == (low[i], high[i])
     perm = rng.permutation(c.size)
-    plow, phigh = proportion_ci(c[perm].reshape(30, 100), n[perm].reshape(30, 100),
-                                alpha=alpha, method=method)
+    plow, phigh = proportion_ci(
+        c[perm].reshape(30, 100), n[perm].reshape(30, 100), alpha=alpha, method=method
+    )
     assert np.array_equal(plow.ravel(), low[perm]) and np.array_equal(phigh.ravel(), high[perm])
 
 
@@ -316,8 +349,12 @@ def test_same_results_without_scipy():
     """mltutor depends on NumPy only: with SciPy made unimportable the exact intervals are the
     same to the last bit (SciPy is not used for them at all)."""
     c, n = _random_counts(200, 9)
-    proc = subprocess.run([sys.executable, "-c", _NO_SCIPY, json.dumps(c.tolist()),
-                           json.dumps(n.tolist())], capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", _NO_SCIPY, json.dumps(c.tolist()), json.dumps(n.tolist())],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     got = json.loads(proc.stdout)
     for method, alpha in (("clopper-pearson", 1e-300), ("jeffreys", 0.05)):
         low, high = proportion_ci(c, n, alpha=alpha, method=method)

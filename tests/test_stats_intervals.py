@@ -14,8 +14,13 @@ from _strategies import CASES, PROPERTY
 from mltutor.stats import confusion_rate_intervals, proportion_ci
 from mltutor.stats import _special
 
-STATSMODELS_NAME = {"wilson": "wilson", "clopper-pearson": "beta", "agresti-coull": "agresti_coull",
-                    "jeffreys": "jeffreys", "normal": "normal"}
+STATSMODELS_NAME = {
+    "wilson": "wilson",
+    "clopper-pearson": "beta",
+    "agresti-coull": "agresti_coull",
+    "jeffreys": "jeffreys",
+    "normal": "normal",
+}
 
 
 @st.composite
@@ -34,14 +39,18 @@ def proportion_inputs(draw):
 
 
 @PROPERTY
-@given(inputs=proportion_inputs(),
-       method=st.sampled_from(list(STATSMODELS_NAME)),
-       alpha=st.sampled_from([0.05, 0.1, 0.01, 0.32, 0.5, 1e-4]))
+@given(
+    inputs=proportion_inputs(),
+    method=st.sampled_from(list(STATSMODELS_NAME)),
+    alpha=st.sampled_from([0.05, 0.1, 0.01, 0.32, 0.5, 1e-4]),
+)
 def test_proportion_ci_matches_statsmodels(inputs, method, alpha):
     CASES["proportion_ci"] += 1
     count, nobs = inputs
     low, high = proportion_ci(count, nobs, alpha=alpha, method=method)
-    ref_low, ref_high = proportion_confint(count, nobs, alpha=alpha, method=STATSMODELS_NAME[method])
+    ref_low, ref_high = proportion_confint(
+        count, nobs, alpha=alpha, method=STATSMODELS_NAME[method]
+    )
     if np.isscalar(count):
         assert isinstance(low, float) and isinstance(high, float)
     np.testing.assert_allclose(low, ref_low, rtol=0, atol=1e-10)
@@ -71,17 +80,24 @@ def test_non_integer_counts_and_statsmodels_spellings():
     assert ours[0].shape == (2, 2)
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    (dict(count=5, nobs=3), ValueError, r"count must lie in \[0, nobs\]"),
-    (dict(count=-1, nobs=3), ValueError, r"count must lie in \[0, nobs\]"),
-    (dict(count=0, nobs=0), ValueError, "nobs must be > 0"),
-    (dict(count=np.nan, nobs=3), ValueError, "count must be finite"),
-    (dict(count=1, nobs=3, alpha=0), ValueError, "alpha must be a real number strictly between"),
-    (dict(count=1, nobs=3, alpha=1.5), ValueError, "alpha"),
-    (dict(count=1, nobs=3, method="wald"), ValueError, "method must be one of"),
-    (dict(count="3", nobs=3), TypeError, "count must be a number"),
-    (dict(count=[1, 2, 3], nobs=[4, 5]), ValueError, "cannot be broadcast"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(count=5, nobs=3), ValueError, r"count must lie in \[0, nobs\]"),
+        (dict(count=-1, nobs=3), ValueError, r"count must lie in \[0, nobs\]"),
+        (dict(count=0, nobs=0), ValueError, "nobs must be > 0"),
+        (dict(count=np.nan, nobs=3), ValueError, "count must be finite"),
+        (
+            dict(count=1, nobs=3, alpha=0),
+            ValueError,
+            "alpha must be a real number strictly between",
+        ),
+        (dict(count=1, nobs=3, alpha=1.5), ValueError, "alpha"),
+        (dict(count=1, nobs=3, method="wald"), ValueError, "method must be one of"),
+        (dict(count="3", nobs=3), TypeError, "count must be a number"),
+        (dict(count=[1, 2, 3], nobs=[4, 5]), ValueError, "cannot be broadcast"),
+    ],
+)
 def test_bad_input_is_refused(kwargs, error, match):
     with pytest.raises(error, match=match):
         proportion_ci(**kwargs)
@@ -92,9 +108,11 @@ def test_confusion_rate_intervals_are_proportion_intervals_of_rows_and_columns()
     cm = rng.integers(0, 40, (4, 4))
     r = confusion_rate_intervals(cm, alpha=0.1, method="clopper-pearson")
     tp = np.diag(cm)
-    for rate, count, nobs in [(r.recall, tp, cm.sum(1)), (r.precision, tp, cm.sum(0)),
-                              (r.specificity, cm.sum() - cm.sum(0) - cm.sum(1) + tp,
-                               cm.sum() - cm.sum(1))]:
+    for rate, count, nobs in [
+        (r.recall, tp, cm.sum(1)),
+        (r.precision, tp, cm.sum(0)),
+        (r.specificity, cm.sum() - cm.sum(0) - cm.sum(1) + tp, cm.sum() - cm.sum(1)),
+    ]:
         low, high = proportion_confint(count, nobs, alpha=0.1, method="beta")
         np.testing.assert_allclose(rate.estimate, count / nobs, atol=1e-15)
         np.testing.assert_allclose(rate.low, low, atol=1e-10)

@@ -26,7 +26,10 @@ def paired_predictions(draw):
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     k = draw(st.integers(1, 4))
     y = rng.integers(0, k, n)
-    acc_a, acc_b = draw(st.sampled_from([0.0, 0.5, 0.8, 1.0])), draw(st.sampled_from([0.0, 0.5, 0.9, 1.0]))
+    acc_a, acc_b = (
+        draw(st.sampled_from([0.0, 0.5, 0.8, 1.0])),
+        draw(st.sampled_from([0.0, 0.5, 0.9, 1.0])),
+    )
     wrong = (y + 1) % max(k, 2)
     a = np.where(rng.random(n) < acc_a, y, wrong)
     b = np.where(rng.random(n) < acc_b, y, np.where(rng.random(n) < 0.5, a, wrong))
@@ -59,6 +62,7 @@ def test_mcnemar_matches_statsmodels(data, exact, correction):
 class _maybe_warns:  # noqa: N801 - a context manager that allows (and ignores) warnings
     def __enter__(self):
         import warnings
+
         self._ctx = warnings.catch_warnings()
         self._ctx.__enter__()
         warnings.simplefilter("ignore")
@@ -75,14 +79,17 @@ def test_mcnemar_no_discordant_pair():
     assert np.isnan(r.statistic) and np.isnan(r.pvalue)
 
 
-@pytest.mark.parametrize("args, error, match", [
-    (([0, 1], [0, 1, 1], [0, 1]), ValueError, "inconsistent numbers of samples"),
-    (([], [], []), ValueError, "empty"),
-    ((["a", "b"], [0, 1], [0, 1]), ValueError, "all hold numbers or all hold strings"),
-    ((np.zeros((2, 2)), [0, 1], [0, 1]), ValueError, "must be 1-D"),
-    (([0, np.nan], [0, 1], [0, 1]), ValueError, "NaN or inf"),
-    ((0, [0], [0]), TypeError, "y_true must be an array-like"),
-])
+@pytest.mark.parametrize(
+    "args, error, match",
+    [
+        (([0, 1], [0, 1, 1], [0, 1]), ValueError, "inconsistent numbers of samples"),
+        (([], [], []), ValueError, "empty"),
+        ((["a", "b"], [0, 1], [0, 1]), ValueError, "all hold numbers or all hold strings"),
+        ((np.zeros((2, 2)), [0, 1], [0, 1]), ValueError, "must be 1-D"),
+        (([0, np.nan], [0, 1], [0, 1]), ValueError, "NaN or inf"),
+        ((0, [0], [0]), TypeError, "y_true must be an array-like"),
+    ],
+)
 def test_mcnemar_refuses_bad_input(args, error, match):
     with pytest.raises(error, match=match):
         mcnemar(*args)
@@ -122,8 +129,12 @@ def scored_problems(draw):
     rng.shuffle(y)
     signal = draw(st.sampled_from([0.0, 0.5, 2.0]))
     a = rng.normal(size=n) + signal * y
-    b = {"corr": a + rng.normal(size=n), "indep": rng.normal(size=n) + signal * y,
-         "same": a.copy(), "reversed": -a}[draw(st.sampled_from(["corr", "indep", "same", "reversed"]))]
+    b = {
+        "corr": a + rng.normal(size=n),
+        "indep": rng.normal(size=n) + signal * y,
+        "same": a.copy(),
+        "reversed": -a,
+    }[draw(st.sampled_from(["corr", "indep", "same", "reversed"]))]
     grain = draw(st.sampled_from([None, 0.5, 2.0, 100.0]))  # rounding creates ties
     if grain is not None:
         a, b = np.round(a * 1 / grain), np.round(b * 1 / grain)
@@ -149,6 +160,7 @@ def test_delong_equals_the_structural_components_definition(problem):
         z = (aucs[0] - aucs[1]) / np.sqrt(var)
         assert r.z == pytest.approx(z, rel=1e-9, abs=1e-9)
         from scipy.stats import norm
+
         assert r.pvalue == pytest.approx(2 * norm.sf(abs(z)), rel=1e-9, abs=1e-12)
 
 
@@ -172,7 +184,9 @@ def test_delong_variance_agrees_with_the_paired_bootstrap_on_large_n():
     b = 0.6 * a + 0.8 * rng.normal(size=n) + 0.3 * y
     r = delong_roc_test(y, a, b)
     se = np.sqrt(r.covariance[0, 0] + r.covariance[1, 1] - 2 * r.covariance[0, 1])
-    boot = paired_bootstrap(roc_auc_score, y, a, b, n_resamples=2000, random_state=0, progress=False)
+    boot = paired_bootstrap(
+        roc_auc_score, y, a, b, n_resamples=2000, random_state=0, progress=False
+    )
     boot_se = np.std(boot.distribution, ddof=1)
     assert abs(se / boot_se - 1) < 0.05
     assert abs(r.z - (r.auc_a - r.auc_b) / boot_se) < 0.1 * abs(r.z) + 0.1
@@ -181,14 +195,17 @@ def test_delong_variance_agrees_with_the_paired_bootstrap_on_large_n():
     assert 0.5 < single / se < 5  # sanity: both standard errors are of the same scale
 
 
-@pytest.mark.parametrize("args, error, match", [
-    (([0, 1, 1, 0], [0.1, 0.2, 0.3]), ValueError, "inconsistent numbers of samples"),
-    (([0, 1, 1, 1], [0.1, 0.2, 0.3, 0.4]), ValueError, "at least 2 samples of each class"),
-    (([0, 1, 2, 1], [0.1, 0.2, 0.3, 0.4]), ValueError, "only 0 and 1"),
-    (([0, 1, 1, 0], [0.1, np.nan, 0.3, 0.4]), ValueError, "NaN or inf"),
-    (([0, 1, 1, 0], ["a", "b", "c", "d"]), ValueError, "real numbers"),
-    (([0, 1, 1, 0], np.zeros((4, 2))), ValueError, "must be 1-D"),
-])
+@pytest.mark.parametrize(
+    "args, error, match",
+    [
+        (([0, 1, 1, 0], [0.1, 0.2, 0.3]), ValueError, "inconsistent numbers of samples"),
+        (([0, 1, 1, 1], [0.1, 0.2, 0.3, 0.4]), ValueError, "at least 2 samples of each class"),
+        (([0, 1, 2, 1], [0.1, 0.2, 0.3, 0.4]), ValueError, "only 0 and 1"),
+        (([0, 1, 1, 0], [0.1, np.nan, 0.3, 0.4]), ValueError, "NaN or inf"),
+        (([0, 1, 1, 0], ["a", "b", "c", "d"]), ValueError, "real numbers"),
+        (([0, 1, 1, 0], np.zeros((4, 2))), ValueError, "must be 1-D"),
+    ],
+)
 def test_delong_refuses_bad_input(args, error, match):
     with pytest.raises(error, match=match):
         delong_roc_variance(*args)

@@ -27,9 +27,15 @@ from mltutor.streaming import BinaryMetrics, MulticlassMetrics, cumulative_count
 from mltutor.streaming.base import StreamingMetric  # noqa: E402
 
 AVERAGE_KEYS = [
-    "macro_precision", "macro_recall", "macro_f1",
-    "weighted_precision", "weighted_recall", "weighted_f1",
-    "micro_precision", "micro_recall", "micro_f1",
+    "macro_precision",
+    "macro_recall",
+    "macro_f1",
+    "weighted_precision",
+    "weighted_recall",
+    "weighted_f1",
+    "micro_precision",
+    "micro_recall",
+    "micro_f1",
 ]
 
 
@@ -45,7 +51,9 @@ def sklearn_multiclass(y_true: np.ndarray, y_pred: np.ndarray, num_classes: int,
         warnings.simplefilter("ignore")  # "y_pred contains classes not in y_true"
         out["balanced_accuracy"] = lib.balanced_accuracy_score(y_true, y_pred)
     for average in ("macro", "weighted", "micro"):
-        p, r, f, _ = lib.precision_recall_fscore_support(y_true, y_pred, average=average, zero_division=0)
+        p, r, f, _ = lib.precision_recall_fscore_support(
+            y_true, y_pred, average=average, zero_division=0
+        )
         out.update({f"{average}_precision": p, f"{average}_recall": r, f"{average}_f1": f})
     labels = np.arange(num_classes)
     p, r, f, s = lib.precision_recall_fscore_support(
@@ -66,8 +74,13 @@ def assert_matches(ours: dict, ref: dict, atol: float = 1e-12) -> None:
             np.testing.assert_allclose(got, expected, rtol=0, atol=atol, err_msg=key)
 
 
-def random_batches(rng: np.random.Generator, num_classes: int, n_batches: int, as_logits: bool,
-                   used: int | None = None):
+def random_batches(
+    rng: np.random.Generator,
+    num_classes: int,
+    n_batches: int,
+    as_logits: bool,
+    used: int | None = None,
+):
     """Batches of (preds, target), sizes 0..40, ~60 % right; only classes < ``used`` occur."""
     used = num_classes if used is None else used
     for _ in range(n_batches):
@@ -199,7 +212,9 @@ def test_multiclass_matches_torchmetrics():
         out = ours.compute()
         for key, metric in theirs.items():
             expected = metric.compute().double()
-            np.testing.assert_allclose(out[key].numpy(), expected.numpy(), rtol=0, atol=1e-6, err_msg=key)
+            np.testing.assert_allclose(
+                out[key].numpy(), expected.numpy(), rtol=0, atol=1e-6, err_msg=key
+            )
 
 
 def test_logits_probabilities_and_indices_agree():
@@ -285,7 +300,17 @@ def test_state_moves_to_the_inputs_device_only_while_fresh():
 # ------------------------------------------------------------------------------------------------
 
 # Tensor methods that make the CPU wait for the device.
-SYNCING = {"item", "tolist", "__bool__", "__int__", "__float__", "__index__", "nonzero", "cpu", "numpy"}
+SYNCING = {
+    "item",
+    "tolist",
+    "__bool__",
+    "__int__",
+    "__float__",
+    "__index__",
+    "nonzero",
+    "cpu",
+    "numpy",
+}
 
 
 class CallRecorder(TorchFunctionMode):
@@ -303,22 +328,36 @@ class CallRecorder(TorchFunctionMode):
 @pytest.mark.parametrize(
     "make, preds, target",
     [
-        (lambda v: MulticlassMetrics(5, validate_args=v), torch.randn(16, 5), torch.randint(0, 5, (16,))),
-        (lambda v: MulticlassMetrics(5, ignore_index=-1, validate_args=v),
-         torch.randint(0, 5, (16,)), torch.randint(-1, 5, (16,))),
+        (
+            lambda v: MulticlassMetrics(5, validate_args=v),
+            torch.randn(16, 5),
+            torch.randint(0, 5, (16,)),
+        ),
+        (
+            lambda v: MulticlassMetrics(5, ignore_index=-1, validate_args=v),
+            torch.randint(0, 5, (16,)),
+            torch.randint(-1, 5, (16,)),
+        ),
         (lambda v: BinaryMetrics(validate_args=v), torch.rand(16), torch.randint(0, 2, (16,))),
-        (lambda v: BinaryMetrics(thresholds=11, ignore_index=-1, validate_args=v),
-         torch.rand(16), torch.randint(-1, 2, (16,))),
+        (
+            lambda v: BinaryMetrics(thresholds=11, ignore_index=-1, validate_args=v),
+            torch.rand(16),
+            torch.randint(-1, 2, (16,)),
+        ),
     ],
     ids=["multiclass-logits", "multiclass-ignore", "binary-exact", "binary-binned"],
 )
-@pytest.mark.parametrize("extra", [{}, {"sample_ids": torch.arange(16)}], ids=["plain", "sample_ids"])
+@pytest.mark.parametrize(
+    "extra", [{}, {"sample_ids": torch.arange(16)}], ids=["plain", "sample_ids"]
+)
 @pytest.mark.parametrize("dense", [True, False], ids=["dense", "per-class"])
 def test_update_host_syncs(make, preds, target, extra, dense):
     for validate, expected in ((False, 0), (True, 1)):
         metric = make(validate)
         if isinstance(metric, MulticlassMetrics) and not dense:
-            metric = MulticlassMetrics(5, ignore_index=metric.ignore_index, dense=False, validate_args=validate)
+            metric = MulticlassMetrics(
+                5, ignore_index=metric.ignore_index, dense=False, validate_args=validate
+            )
         metric.update(preds, target, **extra)  # the first update may move the state
         with CallRecorder() as rec:
             metric.update(preds, target, **extra)
@@ -335,16 +374,46 @@ BAD_MULTICLASS = [
     (torch.tensor([0, 1]), np.array([0, 1]), TypeError, "target must be a torch.Tensor"),
     (torch.tensor([0, 1]), torch.tensor([0.0, 1.0]), TypeError, "target must hold integer"),
     (torch.tensor([0, 1]), torch.tensor([True, False]), TypeError, "target must hold integer"),
-    (torch.tensor([0, 1]), torch.tensor([0, 3]), ValueError, r"target holds a label outside \[0, 3\): 3"),
-    (torch.tensor([0, 1]), torch.tensor([-1, 0]), ValueError, r"target holds a label outside \[0, 3\): -1"),
-    (torch.tensor([0, 5]), torch.tensor([0, 1]), ValueError, r"preds holds a class index outside \[0, 3\): 5"),
-    (torch.tensor([0.0, 1.0]), torch.tensor([0, 1]), TypeError, "preds of shape \\[B\\] must hold integer"),
+    (
+        torch.tensor([0, 1]),
+        torch.tensor([0, 3]),
+        ValueError,
+        r"target holds a label outside \[0, 3\): 3",
+    ),
+    (
+        torch.tensor([0, 1]),
+        torch.tensor([-1, 0]),
+        ValueError,
+        r"target holds a label outside \[0, 3\): -1",
+    ),
+    (
+        torch.tensor([0, 5]),
+        torch.tensor([0, 1]),
+        ValueError,
+        r"preds holds a class index outside \[0, 3\): 5",
+    ),
+    (
+        torch.tensor([0.0, 1.0]),
+        torch.tensor([0, 1]),
+        TypeError,
+        "preds of shape \\[B\\] must hold integer",
+    ),
     (torch.randn(2, 4), torch.tensor([0, 1]), ValueError, "C = num_classes = 3"),
     (torch.randn(2, 3, 1), torch.tensor([0, 1]), ValueError, "preds must be class indices"),
-    (torch.tensor([[0, 1, 2], [1, 2, 0]]), torch.tensor([0, 1]), TypeError, "must hold float scores"),
+    (
+        torch.tensor([[0, 1, 2], [1, 2, 0]]),
+        torch.tensor([0, 1]),
+        TypeError,
+        "must hold float scores",
+    ),
     (torch.tensor([0, 1, 2]), torch.tensor([0, 1]), ValueError, "same batch size"),
     (torch.tensor([0, 1]), torch.tensor([[0, 1]]), ValueError, "target must be 1-D"),
-    (torch.tensor([[0.1, float("nan"), 0.2], [0.3, 0.2, 0.1]]), torch.tensor([0, 1]), ValueError, "NaN"),
+    (
+        torch.tensor([[0.1, float("nan"), 0.2], [0.3, 0.2, 0.1]]),
+        torch.tensor([0, 1]),
+        ValueError,
+        "NaN",
+    ),
 ]
 
 
@@ -383,8 +452,16 @@ def test_binary_bad_input(preds, target, error, match):
         BinaryMetrics().update(preds, target)
 
 
-@pytest.mark.parametrize("thresholds, error", [(1, ValueError), (True, TypeError), ([], ValueError),
-                                               ([[0.1, 0.2]], ValueError), ([0.1, float("nan")], ValueError)])
+@pytest.mark.parametrize(
+    "thresholds, error",
+    [
+        (1, ValueError),
+        (True, TypeError),
+        ([], ValueError),
+        ([[0.1, 0.2]], ValueError),
+        ([0.1, float("nan")], ValueError),
+    ],
+)
 def test_bad_thresholds(thresholds, error):
     with pytest.raises(error, match="thresholds"):
         BinaryMetrics(thresholds=thresholds)
@@ -407,7 +484,10 @@ def binary_data(seed: int, n: int = 300, ties: bool = False):
 
 def stream(metric, scores, target, batch: int = 37):
     for start in range(0, len(target), batch):
-        metric.update(torch.as_tensor(scores[start : start + batch]), torch.as_tensor(target[start : start + batch]))
+        metric.update(
+            torch.as_tensor(scores[start : start + batch]),
+            torch.as_tensor(target[start : start + batch]),
+        )
     return metric
 
 
@@ -417,11 +497,15 @@ def test_exact_curves_match_sklearn(seed, ties):
     scores, target = binary_data(seed, ties=ties)
     metric = BinaryMetrics()
     for start in range(0, len(target), 60):
-        metric.update(torch.as_tensor(scores[start : start + 60]), torch.as_tensor(target[start : start + 60]))
+        metric.update(
+            torch.as_tensor(scores[start : start + 60]), torch.as_tensor(target[start : start + 60])
+        )
         s, t = scores[: start + 60], target[: start + 60]
         out = metric.compute()
         assert out["auroc"].item() == pytest.approx(skm.roc_auc_score(t, s), abs=1e-12)
-        assert out["average_precision"].item() == pytest.approx(skm.average_precision_score(t, s), abs=1e-12)
+        assert out["average_precision"].item() == pytest.approx(
+            skm.average_precision_score(t, s), abs=1e-12
+        )
     fpr, tpr, thr = skm.roc_curve(target, scores, drop_intermediate=False)
     np.testing.assert_array_equal(out["roc_fpr"].numpy(), fpr)
     np.testing.assert_array_equal(out["roc_tpr"].numpy(), tpr)
@@ -450,8 +534,12 @@ def test_at_threshold_matches_sklearn(threshold):
     pred = (scores >= threshold).astype(int)
     tn, fp, fn, tp = skm.confusion_matrix(target, pred).ravel()
     assert [out[k].item() for k in ("tn", "fp", "fn", "tp")] == [tn, fp, fn, tp]
-    for key, fn_ in [("accuracy", skm.accuracy_score), ("precision", skm.precision_score),
-                     ("recall", skm.recall_score), ("f1", skm.f1_score)]:
+    for key, fn_ in [
+        ("accuracy", skm.accuracy_score),
+        ("precision", skm.precision_score),
+        ("recall", skm.recall_score),
+        ("f1", skm.f1_score),
+    ]:
         kwargs = {} if key == "accuracy" else {"zero_division": 0}
         assert out[key].item() == pytest.approx(fn_(target, pred, **kwargs), abs=1e-12), key
     assert out["specificity"].item() == pytest.approx(tn / (tn + fp), abs=1e-12)
@@ -471,11 +559,15 @@ def test_binary_matches_torchmetrics():
     s, t = torch.as_tensor(scores, dtype=torch.float32), torch.as_tensor(target)
     out = stream(BinaryMetrics(), s.numpy(), target).compute()
     assert out["auroc"].item() == pytest.approx(tmc.BinaryAUROC()(s, t).item(), abs=1e-6)
-    assert out["average_precision"].item() == pytest.approx(tmc.BinaryAveragePrecision()(s, t).item(), abs=1e-6)
+    assert out["average_precision"].item() == pytest.approx(
+        tmc.BinaryAveragePrecision()(s, t).item(), abs=1e-6
+    )
     assert out["f1"].item() == pytest.approx(tmc.BinaryF1Score()(s, t).item(), abs=1e-6)
     # Binned, with thresholds that include 0 and 1 and scores strictly inside: same curve.
     binned = stream(BinaryMetrics(thresholds=101), s.numpy(), target).compute()
-    assert binned["auroc"].item() == pytest.approx(tmc.BinaryAUROC(thresholds=101)(s, t).item(), abs=1e-6)
+    assert binned["auroc"].item() == pytest.approx(
+        tmc.BinaryAUROC(thresholds=101)(s, t).item(), abs=1e-6
+    )
     assert binned["average_precision"].item() == pytest.approx(
         tmc.BinaryAveragePrecision(thresholds=101)(s, t).item(), abs=1e-6
     )
@@ -487,7 +579,9 @@ def test_binary_ignore_index_and_bool_target():
     marked[::7] = -1
     out = stream(BinaryMetrics(ignore_index=-1), scores, marked).compute()
     keep = marked != -1
-    assert out["auroc"].item() == pytest.approx(skm.roc_auc_score(target[keep], scores[keep]), abs=1e-12)
+    assert out["auroc"].item() == pytest.approx(
+        skm.roc_auc_score(target[keep], scores[keep]), abs=1e-12
+    )
     assert out["tp"].item() + out["fn"].item() == target[keep].sum()
     as_bool = stream(BinaryMetrics(), scores, target.astype(bool)).compute()
     assert as_bool["auroc"].item() == pytest.approx(skm.roc_auc_score(target, scores), abs=1e-12)
@@ -531,7 +625,10 @@ def test_binned_error_is_within_the_bound(seed, n_bins):
     exact_ap = skm.average_precision_score(target, scores)
     out = stream(BinaryMetrics(thresholds=n_bins), scores, target).compute()
     assert abs(out["auroc"].item() - exact_auc) <= out["auroc_error_bound"].item() + 1e-12
-    assert abs(out["average_precision"].item() - exact_ap) <= out["average_precision_error_bound"].item() + 1e-12
+    assert (
+        abs(out["average_precision"].item() - exact_ap)
+        <= out["average_precision_error_bound"].item() + 1e-12
+    )
 
 
 def test_binned_bound_with_scores_outside_the_thresholds():
@@ -540,9 +637,15 @@ def test_binned_bound_with_scores_outside_the_thresholds():
     logits = np.log(scores / (1 - scores))  # roughly -4 .. 4
     out = stream(BinaryMetrics(thresholds=torch.linspace(-1, 1, 9)), logits, target).compute()
     assert out["roc_fpr"][-1].item() == 1.0 and out["roc_tpr"][-1].item() == 1.0
-    assert abs(out["auroc"].item() - skm.roc_auc_score(target, logits)) <= out["auroc_error_bound"].item() + 1e-12
+    assert (
+        abs(out["auroc"].item() - skm.roc_auc_score(target, logits))
+        <= out["auroc_error_bound"].item() + 1e-12
+    )
     ap = skm.average_precision_score(target, logits)
-    assert abs(out["average_precision"].item() - ap) <= out["average_precision_error_bound"].item() + 1e-12
+    assert (
+        abs(out["average_precision"].item() - ap)
+        <= out["average_precision_error_bound"].item() + 1e-12
+    )
 
 
 def test_binned_error_shrinks_with_more_bins():
@@ -566,7 +669,9 @@ def test_binned_is_exact_when_scores_lie_on_the_bin_edges():
     out = stream(BinaryMetrics(thresholds=grid), scores, target).compute()
     exact = stream(BinaryMetrics(), scores, target).compute()
     assert out["auroc"].item() == pytest.approx(skm.roc_auc_score(target, scores), abs=1e-12)
-    assert out["average_precision"].item() == pytest.approx(skm.average_precision_score(target, scores), abs=1e-12)
+    assert out["average_precision"].item() == pytest.approx(
+        skm.average_precision_score(target, scores), abs=1e-12
+    )
     assert out["auroc"].item() == pytest.approx(exact["auroc"].item(), abs=1e-12)
 
 

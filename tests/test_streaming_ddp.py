@@ -52,7 +52,9 @@ def make_data():
 def build(kind: str, kwargs: dict, lo: int, hi: int, data) -> MulticlassMetrics | BinaryMetrics:
     """Stream rows lo..hi in batches of uneven sizes (an empty batch included)."""
     logits, target, marked, scores, is_zero = data
-    metric = MulticlassMetrics(NUM_CLASSES, **kwargs) if kind == "multi" else BinaryMetrics(**kwargs)
+    metric = (
+        MulticlassMetrics(NUM_CLASSES, **kwargs) if kind == "multi" else BinaryMetrics(**kwargs)
+    )
     cuts = [lo, lo, *range(lo + 1, hi, 61), hi]
     for a, b in zip(cuts[:-1], cuts[1:]):
         if kind == "multi":
@@ -92,7 +94,11 @@ def _worker(rank: int, world_size: int) -> dict:
         except RuntimeError as exc:
             out[name]["update_after_sync"] = str(exc)
     # The collective itself: 2-D rows, one rank with none.
-    rows = torch.arange(15, dtype=torch.float64).view(5, 3) if rank == 1 else torch.zeros(0, 3, dtype=torch.float64)
+    rows = (
+        torch.arange(15, dtype=torch.float64).view(5, 3)
+        if rank == 1
+        else torch.zeros(0, 3, dtype=torch.float64)
+    )
     out["gather_cat"] = gather_cat(rows)
     return out
 
@@ -116,7 +122,9 @@ def assert_identical(got: dict, expected: dict, where: str) -> None:
         if isinstance(value, torch.Tensor):
             assert value.dtype == got[key].dtype, (where, key)
             assert torch.equal(got[key], value) or (
-                value.is_floating_point() and torch.isnan(value).all() and torch.isnan(got[key]).all()
+                value.is_floating_point()
+                and torch.isnan(value).all()
+                and torch.isnan(got[key]).all()
             ), (where, key, got[key], value)
         else:
             assert got[key] == value, (where, key)
@@ -177,17 +185,41 @@ def test_a_failing_rank_fails_fast_instead_of_hanging():
 
 # (name, rank 0's metric, rank 1's metric): every pair differs in one setting.
 MISMATCHES = {
-    "num_classes": (lambda: MulticlassMetrics(5), lambda: MulticlassMetrics(6), "num_classes: rank 0: 5, rank 1: 6"),
-    "class layout": (lambda: MulticlassMetrics(5), lambda: MulticlassMetrics(5, dense=False),
-                     "dense: rank 0: True, rank 1: False"),
-    "ignore_index": (lambda: MulticlassMetrics(5), lambda: MulticlassMetrics(5, ignore_index=-100),
-                     "ignore_index: rank 0: None, rank 1: -100"),
-    "thresholds": (lambda: BinaryMetrics(thresholds=11), lambda: BinaryMetrics(thresholds=12), "thresholds: rank 0:"),
-    "exact vs binned": (lambda: BinaryMetrics(), lambda: BinaryMetrics(thresholds=11), "thresholds: rank 0: None"),
-    "threshold": (lambda: BinaryMetrics(), lambda: BinaryMetrics(threshold=0.3),
-                  "threshold: rank 0: 0.5, rank 1: 0.3"),
-    "metric class": (lambda: BinaryMetrics(), lambda: MulticlassMetrics(2),
-                     "metric: rank 0: 'BinaryMetrics', rank 1: 'MulticlassMetrics'"),
+    "num_classes": (
+        lambda: MulticlassMetrics(5),
+        lambda: MulticlassMetrics(6),
+        "num_classes: rank 0: 5, rank 1: 6",
+    ),
+    "class layout": (
+        lambda: MulticlassMetrics(5),
+        lambda: MulticlassMetrics(5, dense=False),
+        "dense: rank 0: True, rank 1: False",
+    ),
+    "ignore_index": (
+        lambda: MulticlassMetrics(5),
+        lambda: MulticlassMetrics(5, ignore_index=-100),
+        "ignore_index: rank 0: None, rank 1: -100",
+    ),
+    "thresholds": (
+        lambda: BinaryMetrics(thresholds=11),
+        lambda: BinaryMetrics(thresholds=12),
+        "thresholds: rank 0:",
+    ),
+    "exact vs binned": (
+        lambda: BinaryMetrics(),
+        lambda: BinaryMetrics(thresholds=11),
+        "thresholds: rank 0: None",
+    ),
+    "threshold": (
+        lambda: BinaryMetrics(),
+        lambda: BinaryMetrics(threshold=0.3),
+        "threshold: rank 0: 0.5, rank 1: 0.3",
+    ),
+    "metric class": (
+        lambda: BinaryMetrics(),
+        lambda: MulticlassMetrics(2),
+        "metric: rank 0: 'BinaryMetrics', rank 1: 'MulticlassMetrics'",
+    ),
 }
 EXACT = {  # metric factories for the DistributedSampler scenario
     "multiclass dense": lambda: MulticlassMetrics(NUM_CLASSES),
@@ -249,7 +281,9 @@ def _safety_worker(rank: int, world_size: int) -> dict:
             out["merge_from_synced"] = str(exc)
     # A process group that leaves rank 1 out (new_group is called by every rank).
     solo = dist.new_group(ranks=[0])
-    outside = stream_indices(MulticlassMetrics(NUM_CLASSES, process_group=solo), idx, data, with_ids=False)
+    outside = stream_indices(
+        MulticlassMetrics(NUM_CLASSES, process_group=solo), idx, data, with_ids=False
+    )
     out["outside"] = {"local": outside.compute(sync=False)}
     for name, call in (("compute", outside.compute), ("sync", outside.sync)):
         try:
@@ -304,10 +338,16 @@ def test_sample_ids_make_distributed_evaluation_exact(safety_ranks, name):
     expected = single_process_all(name)
     for rank in range(2):
         assert_identical(safety_ranks[rank]["exact"][name], expected, f"rank {rank} exact")
-        assert_identical(safety_ranks[rank]["exact_after_sync"][name], expected, f"rank {rank} after sync")
+        assert_identical(
+            safety_ranks[rank]["exact_after_sync"][name], expected, f"rank {rank} after sync"
+        )
     naive = safety_ranks[0]["naive"][name]
     key = "support" if "support" in expected else "tp"
-    counted = lambda out: int(out[key].sum()) if key == "support" else int(out["tp"] + out["fp"] + out["tn"] + out["fn"])  # noqa: E731
+    counted = lambda out: (
+        int(out[key].sum())
+        if key == "support"
+        else int(out["tp"] + out["fp"] + out["tn"] + out["fn"])
+    )  # noqa: E731
     assert counted(naive) == N + 1 and counted(expected) == N  # the naive sync counts one twice
 
 

@@ -46,7 +46,9 @@ def batch(kind: str, seed: int, n: int = 30):
         target = torch.randint(0, 2, (n,), generator=gen)
         return torch.rand(n, generator=gen, dtype=torch.float64) * 0.5 + 0.4 * target, target
     target = torch.randint(0, 4, (n,), generator=gen)
-    return torch.where(torch.rand(n, generator=gen) < 0.6, target, torch.randint(0, 4, (n,), generator=gen)), target
+    return torch.where(
+        torch.rand(n, generator=gen) < 0.6, target, torch.randint(0, 4, (n,), generator=gen)
+    ), target
 
 
 def assert_same(a: dict, b: dict) -> None:
@@ -201,7 +203,9 @@ def test_numpy_scores_are_refused_clearly():
     with pytest.raises(TypeError, match=r"torch.as_tensor\(target\)"):
         MulticlassMetrics(3).update(torch.tensor([0, 1]), np.array([0, 1]))
     with pytest.raises(TypeError, match="sample_ids must be a torch.Tensor"):
-        BinaryMetrics().update(torch.tensor([0.2, 0.8]), torch.tensor([0, 1]), sample_ids=np.arange(2))
+        BinaryMetrics().update(
+            torch.tensor([0.2, 0.8]), torch.tensor([0, 1]), sample_ids=np.arange(2)
+        )
 
 
 def test_reused_prediction_and_id_buffers_in_multiclass():
@@ -246,7 +250,9 @@ def test_bool_target_is_never_ignored(ignore_index):
         assert ours == _tm_stat(SCORES, BOOL_TARGET, ignore_index=ignore_index)
     metric = BinaryMetrics(ignore_index=ignore_index)
     metric.update(SCORES, BOOL_TARGET)
-    assert metric.compute()["auroc"].item() == skm.roc_auc_score(BOOL_TARGET.numpy(), SCORES.numpy())
+    assert metric.compute()["auroc"].item() == skm.roc_auc_score(
+        BOOL_TARGET.numpy(), SCORES.numpy()
+    )
 
 
 @pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8])
@@ -273,7 +279,13 @@ def test_integer_targets_match_torchmetrics(dtype, ignore_index):
 
 @pytest.mark.parametrize(
     "dtype, ignore_index",
-    [(torch.uint8, -1), (torch.uint8, 256), (torch.int8, 255), (torch.int8, -129), (torch.int16, 40000)],
+    [
+        (torch.uint8, -1),
+        (torch.uint8, 256),
+        (torch.int8, 255),
+        (torch.int8, -129),
+        (torch.int16, 40000),
+    ],
 )
 def test_ignore_index_the_target_dtype_cannot_hold_is_refused(dtype, ignore_index):
     # torch compares across the wrap-around: uint8 255 == -1 (torchmetrics ignores 255 then).
@@ -286,7 +298,9 @@ def test_ignore_index_the_target_dtype_cannot_hold_is_refused(dtype, ignore_inde
 
 def test_uint8_target_with_ignore_index_255_matches_torchmetrics():
     target = torch.tensor([1, 1, 0, 255, 0, 0, 1, 255], dtype=torch.uint8)
-    assert _ours_stat(SCORES, target, ignore_index=255) == _tm_stat(SCORES, target, ignore_index=255)
+    assert _ours_stat(SCORES, target, ignore_index=255) == _tm_stat(
+        SCORES, target, ignore_index=255
+    )
     preds = torch.tensor([1, 0, 0, 2, 2, 0, 1, 1])
     ours = MulticlassMetrics(3, ignore_index=255)
     ours.update(preds, target)
@@ -318,7 +332,8 @@ def test_low_precision_scores_are_widened_exactly(dtype):
     widened = preds.double().numpy()
     assert out["auroc"].item() == skm.roc_auc_score(target.numpy(), widened)
     assert out["average_precision"].item() == pytest.approx(
-        skm.average_precision_score(target.numpy(), widened), abs=1e-12)
+        skm.average_precision_score(target.numpy(), widened), abs=1e-12
+    )
     assert [out[k].item() for k in ("tp", "fp", "tn", "fn")] == _tm_stat(preds, target)
 
 
@@ -425,13 +440,17 @@ def test_two_hundred_thousand_classes_use_o_of_c_memory():
     assert metric.class_counts.numel() == 3 * c + 1
     gen = torch.Generator().manual_seed(0)
     target = torch.randint(0, c, (5000,), generator=gen)
-    preds = torch.where(torch.rand(5000, generator=gen) < 0.7, target, torch.randint(0, c, (5000,), generator=gen))
+    preds = torch.where(
+        torch.rand(5000, generator=gen) < 0.7, target, torch.randint(0, c, (5000,), generator=gen)
+    )
     metric.update(preds, target)
     out = metric.compute()
     y, p = target.numpy(), preds.numpy()
     assert out["accuracy"].item() == skm.accuracy_score(y, p)
     assert out["macro_f1"].item() == pytest.approx(skm.f1_score(y, p, average="macro"), abs=1e-12)
-    assert out["weighted_f1"].item() == pytest.approx(skm.f1_score(y, p, average="weighted"), abs=1e-12)
+    assert out["weighted_f1"].item() == pytest.approx(
+        skm.f1_score(y, p, average="weighted"), abs=1e-12
+    )
     with pytest.raises(KeyError, match="only kept in the dense mode"):
         out["confusion_matrix"]
 
@@ -511,14 +530,21 @@ def test_state_dict_holds_copies():
     metric = streamed("multiclass dense", [0])
     saved = metric.state_dict()
     metric.update(*batch("multiclass dense", 1))
-    assert_same(MulticlassMetrics(4).load_state_dict(saved).compute(), streamed("multiclass dense", [0]).compute())
+    assert_same(
+        MulticlassMetrics(4).load_state_dict(saved).compute(),
+        streamed("multiclass dense", [0]).compute(),
+    )
 
 
 @pytest.mark.parametrize(
     "saver, loader, match",
     [
         (MulticlassMetrics(4), MulticlassMetrics(5), "num_classes: saved 4, this metric 5"),
-        (MulticlassMetrics(4), MulticlassMetrics(4, dense=False), "dense: saved True, this metric False"),
+        (
+            MulticlassMetrics(4),
+            MulticlassMetrics(4, dense=False),
+            "dense: saved True, this metric False",
+        ),
         (MulticlassMetrics(4), MulticlassMetrics(4, ignore_index=0), "ignore_index: saved None"),
         (BinaryMetrics(thresholds=5), BinaryMetrics(thresholds=6), "thresholds: saved"),
         (BinaryMetrics(), BinaryMetrics(threshold=0.2), "threshold: saved 0.5, this metric 0.2"),
@@ -593,12 +619,17 @@ def test_one_id_with_two_targets_is_refused(kind, same_batch):
     metric = make_metric(kind)
     preds, _ = batch(kind, 0, n=5)
     if same_batch:
-        metric.update(preds, torch.tensor([0, 1, 1, 0, 1]), sample_ids=torch.tensor([7, 8, 9, 10, 7]))
+        metric.update(
+            preds, torch.tensor([0, 1, 1, 0, 1]), sample_ids=torch.tensor([7, 8, 9, 10, 7])
+        )
     else:
         metric.update(preds[:4], torch.tensor([0, 1, 1, 0]), sample_ids=torch.tensor([7, 8, 9, 10]))
         metric.update(preds[4:], torch.tensor([1]), sample_ids=torch.tensor([7]))
-    with pytest.raises(ValueError, match=r"id 7 comes with target 0 and, in a later row \(of the "
-                                         r"same batch or of another\), with target 1"):
+    with pytest.raises(
+        ValueError,
+        match=r"id 7 comes with target 0 and, in a later row \(of the "
+        r"same batch or of another\), with target 1",
+    ):
         metric.compute()
 
 
@@ -612,12 +643,23 @@ def test_one_id_with_two_targets_is_refused(kind, same_batch):
     ],
 )
 def test_bad_sample_ids(ids, error, match):
-    for metric, preds in [(BinaryMetrics(), torch.tensor([0.1, 0.6, 0.9])), (MulticlassMetrics(3), torch.tensor([0, 1, 2]))]:
+    for metric, preds in [
+        (BinaryMetrics(), torch.tensor([0.1, 0.6, 0.9])),
+        (MulticlassMetrics(3), torch.tensor([0, 1, 2])),
+    ]:
         with pytest.raises(error, match=match):
             metric.update(preds, torch.tensor([0, 1, 1]), sample_ids=ids)
 
 
-NARROW_IDS = [torch.uint8, torch.int8, torch.int16, torch.uint16, torch.int32, torch.uint32, torch.uint64]
+NARROW_IDS = [
+    torch.uint8,
+    torch.int8,
+    torch.int16,
+    torch.uint16,
+    torch.int32,
+    torch.uint32,
+    torch.uint64,
+]
 
 
 @pytest.mark.parametrize("dtype", NARROW_IDS + [torch.bool, torch.float32, torch.float64])

@@ -51,13 +51,16 @@ def test_honest_round_trip_loads():
         assert _same(fresh.compute(), m.compute())
 
 
-@pytest.mark.parametrize("value, words", [
-    (torch.zeros(17, dtype=torch.long), "shape"),
-    (torch.full((10,), -1, dtype=torch.long), "below 0"),
-    (torch.zeros(10, dtype=torch.float64), "dtype"),
-    (torch.zeros(10, dtype=torch.bool), "dtype"),
-    ([0] * 10, "torch.Tensor"),
-])
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        (torch.zeros(17, dtype=torch.long), "shape"),
+        (torch.full((10,), -1, dtype=torch.long), "below 0"),
+        (torch.zeros(10, dtype=torch.float64), "dtype"),
+        (torch.zeros(10, dtype=torch.bool), "dtype"),
+        ([0] * 10, "torch.Tensor"),
+    ],
+)
 def test_confusion_state_tampering_is_refused(value, words):
     m = _multiclass()
     with pytest.raises(ValueError, match=words) as info:
@@ -80,13 +83,16 @@ def test_nan_scores_and_bad_labels_are_refused():
     m = _binary()
     with pytest.raises(ValueError, match="'scores' holds NaN"):
         BinaryMetrics().load_state_dict(
-            _tampered(m, "scores", torch.tensor([0.1, float("nan"), 0.4, 0.9], dtype=torch.float64)))
+            _tampered(m, "scores", torch.tensor([0.1, float("nan"), 0.4, 0.9], dtype=torch.float64))
+        )
     with pytest.raises(ValueError, match="'labels' holds 7"):
         BinaryMetrics().load_state_dict(
-            _tampered(m, "labels", torch.tensor([0, 7, 0, 1], dtype=torch.int8)))
+            _tampered(m, "labels", torch.tensor([0, 7, 0, 1], dtype=torch.int8))
+        )
     with pytest.raises(ValueError, match="as many rows"):
         BinaryMetrics().load_state_dict(
-            _tampered(m, "labels", torch.tensor([0, 1, 0], dtype=torch.int8)))
+            _tampered(m, "labels", torch.tensor([0, 1, 0], dtype=torch.int8))
+        )
 
 
 def test_sample_id_codes_out_of_range_are_refused():
@@ -94,11 +100,13 @@ def test_sample_id_codes_out_of_range_are_refused():
     m.update(torch.tensor([0, 1]), torch.tensor([0, 1]), sample_ids=torch.tensor([5, 6]))
     with pytest.raises(ValueError, match="'id_codes' holds 10, above 9"):
         MulticlassMetrics(num_classes=3).load_state_dict(
-            _tampered(m, "id_codes", torch.tensor([0, 10])))
+            _tampered(m, "id_codes", torch.tensor([0, 10]))
+        )
 
 
-@pytest.mark.parametrize("key, value", [("n_updates", -1), ("n_updates", 1.5),
-                                        ("synced", "no"), ("synced", 1)])
+@pytest.mark.parametrize(
+    "key, value", [("n_updates", -1), ("n_updates", 1.5), ("synced", "no"), ("synced", 1)]
+)
 def test_bookkeeping_values_are_checked(key, value):
     sd = _multiclass().state_dict()
     sd[key] = value
@@ -110,5 +118,7 @@ def test_a_refused_load_changes_nothing():
     target = _multiclass()
     before = target.compute()
     with pytest.raises(ValueError):
-        target.load_state_dict(_tampered(_multiclass(), "confmat", torch.zeros(17, dtype=torch.long)))
+        target.load_state_dict(
+            _tampered(_multiclass(), "confmat", torch.zeros(17, dtype=torch.long))
+        )
     assert _same(target.compute(), before)

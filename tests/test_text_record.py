@@ -118,7 +118,8 @@ def test_retina_display_width():
     record = {"width_px": 2000, "dpi": 200.0, "smallest_pt": 10.0}
     # Shown at its 1000 px display width, then shrunk to the column.
     assert tr.shown_text_px(record, shown_width_px=1000) == pytest.approx(
-        10 * 200 / 72 * 0.5 * tr.COLUMN_PX / 1000)
+        10 * 200 / 72 * 0.5 * tr.COLUMN_PX / 1000
+    )
     assert tr.shown_text_px({"width_px": 10, "dpi": 100.0, "smallest_pt": None}) is None
 
 
@@ -131,8 +132,9 @@ def test_matplotlibrc_switches_the_hook_on():
         "fig.savefig(buffer, format='png'); print(read_record(buffer.getvalue())['smallest'])\n"
     )
     env = {**os.environ, "MATPLOTLIBRC": os.fspath(tr.RC_FILE), "MPLBACKEND": "Agg"}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True, env=env)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
     assert result.stdout.strip() in {"t", "0.0", "0.2", "0.4", "0.6", "0.8", "1.0"}
 
 

@@ -58,8 +58,17 @@ def brute_force(problem, thresholds: np.ndarray, beta: float) -> dict:
     )
     tn, fp, fn, tp = mcm[:, 0, 0], mcm[:, 0, 1], mcm[:, 1, 0], mcm[:, 1, 1]
     accuracy = (tp + tn) / (tn + fp + fn + tp)  # accuracy_score itself: in the literal loop below
-    return dict(tp=tp, fp=fp, fn=fn, tn=tn, precision=p, recall=r, fbeta=f, accuracy=accuracy,
-                specificity=specificity)
+    return dict(
+        tp=tp,
+        fp=fp,
+        fn=fn,
+        tn=tn,
+        precision=p,
+        recall=r,
+        fbeta=f,
+        accuracy=accuracy,
+        specificity=specificity,
+    )
 
 
 def extra_thresholds(thresholds: np.ndarray) -> np.ndarray:
@@ -89,8 +98,11 @@ def test_sweep_best_fbeta_and_min_cost_match_brute_force(problem, beta, c_fp, c_
     outcome = run(threshold_sweep, problem.y_true, problem.y_score, beta=beta, **kwargs)
     reference = run(sklearn_counts, problem.y_true, problem.y_score, **kwargs)
     if reference.error is not None:  # invalid input: every function refuses it like scikit-learn
-        for fn, extra in ((threshold_sweep, {}), (best_fbeta_threshold, {}),
-                          (min_cost_threshold, {"c_fp": c_fp, "c_fn": c_fn})):
+        for fn, extra in (
+            (threshold_sweep, {}),
+            (best_fbeta_threshold, {}),
+            (min_cost_threshold, {"c_fp": c_fp, "c_fn": c_fn}),
+        ):
             got = run(fn, problem.y_true, problem.y_score, **kwargs, **extra)
             assert got.error is not None and same_error_type(reference.error, got.error), got
         return
@@ -104,7 +116,9 @@ def test_sweep_best_fbeta_and_min_cost_match_brute_force(problem, beta, c_fp, c_
 
     # 1. every row of the sweep
     CASES["threshold_sweep"] += 1
-    np.testing.assert_array_equal(sweep.thresholds, np.asarray(reference.result[2], dtype=np.float64))
+    np.testing.assert_array_equal(
+        sweep.thresholds, np.asarray(reference.result[2], dtype=np.float64)
+    )
     for name in FIELDS:
         _same(getattr(sweep, name), brute[name][:k], name, weighted)
 
@@ -123,7 +137,9 @@ def test_sweep_best_fbeta_and_min_cost_match_brute_force(problem, beta, c_fp, c_
 
     # 4. the minimum-cost threshold over the scores and +inf (nothing predicted positive)
     CASES["min_cost_threshold"] += 1
-    t_cost, cost = min_cost_threshold(problem.y_true, problem.y_score, c_fp=c_fp, c_fn=c_fn, **kwargs)
+    t_cost, cost = min_cost_threshold(
+        problem.y_true, problem.y_score, c_fp=c_fp, c_fn=c_fn, **kwargs
+    )
     candidates = np.r_[np.inf, sweep.thresholds]
     cost_brute = c_fp * brute["fp"][[k] + list(range(k))] + c_fn * brute["fn"][[k] + list(range(k))]
     tol = ATOL * max(1.0, float(np.abs(cost_brute).max()))
@@ -136,7 +152,9 @@ def test_sweep_best_fbeta_and_min_cost_match_brute_force(problem, beta, c_fp, c_
 def test_literal_loop_over_thresholds(problem, beta):
     """The brute force exactly as a learner would write it: one set of sklearn calls per threshold.
     (About 10 ms per threshold, so fewer and smaller cases.)"""
-    sweep = run(threshold_sweep, problem.y_true, problem.y_score, beta=beta, **problem.kwargs()).result
+    sweep = run(
+        threshold_sweep, problem.y_true, problem.y_score, beta=beta, **problem.kwargs()
+    ).result
     if sweep is None:
         return
     CASES["threshold_sweep (literal sklearn loop)"] += 1
@@ -145,9 +163,14 @@ def test_literal_loop_over_thresholds(problem, beta):
     scores = np.asarray(problem.y_score)
     for i, t in enumerate(sweep.thresholds):
         y_pred = scores >= t
-        tn, fp, fn, tp = skm.confusion_matrix(y, y_pred, labels=[False, True], sample_weight=w).ravel()
+        tn, fp, fn, tp = skm.confusion_matrix(
+            y, y_pred, labels=[False, True], sample_weight=w
+        ).ravel()
         ref = dict(
-            tp=tp, fp=fp, fn=fn, tn=tn,
+            tp=tp,
+            fp=fp,
+            fn=fn,
+            tn=tn,
             precision=skm.precision_score(y, y_pred, zero_division=0, sample_weight=w),
             recall=skm.recall_score(y, y_pred, zero_division=0, sample_weight=w),
             fbeta=skm.fbeta_score(y, y_pred, beta=beta, zero_division=0, sample_weight=w),
@@ -194,7 +217,9 @@ def test_ties_cross_the_threshold_together():
 
 def test_single_score_value():
     sweep = threshold_sweep([0, 1, 1], [0.5, 0.5, 0.5])
-    assert len(sweep) == 1 and sweep.precision.tolist() == [2 / 3] and sweep.recall.tolist() == [1.0]
+    assert (
+        len(sweep) == 1 and sweep.precision.tolist() == [2 / 3] and sweep.recall.tolist() == [1.0]
+    )
     assert best_fbeta_threshold([0, 1, 1], [0.5, 0.5, 0.5]) == (0.5, 0.8)
     # nothing predicted positive costs 2 misses; everything costs 1 false alarm
     assert min_cost_threshold([0, 1, 1], [0.5] * 3, c_fp=1, c_fn=1) == (0.5, 1.0)
@@ -206,7 +231,9 @@ def test_all_positive_and_all_negative():
     assert pos.precision.tolist() == [1.0, 1.0, 1.0] and pos.specificity.tolist() == [0.0, 0.0, 0.0]
     assert best_fbeta_threshold([1, 1, 1], [0.2, 0.5, 0.9]) == (0.2, 1.0)
     neg = threshold_sweep([0, 0, 0], [0.2, 0.5, 0.9])
-    assert neg.recall.tolist() == [0.0] * 3 and neg.fbeta.tolist() == [0.0] * 3  # 0/0 -> 0, no warning
+    assert (
+        neg.recall.tolist() == [0.0] * 3 and neg.fbeta.tolist() == [0.0] * 3
+    )  # 0/0 -> 0, no warning
     assert neg.precision.tolist() == [0.0] * 3 and neg.specificity.tolist() == [2 / 3, 1 / 3, 0.0]
     # F-beta is 0 everywhere: the highest threshold wins the tie
     assert best_fbeta_threshold([0, 0, 0], [0.2, 0.5, 0.9]) == (0.9, 0.0)
@@ -214,13 +241,21 @@ def test_all_positive_and_all_negative():
 
 
 def test_integer_weights_equal_repeated_samples():
-    y, s, w = np.array([0, 1, 1, 0, 1]), np.array([0.3, 0.8, 0.3, 0.6, 0.1]), np.array([2, 1, 3, 1, 2])
+    y, s, w = (
+        np.array([0, 1, 1, 0, 1]),
+        np.array([0.3, 0.8, 0.3, 0.6, 0.1]),
+        np.array([2, 1, 3, 1, 2]),
+    )
     weighted = threshold_sweep(y, s, sample_weight=w)
     repeated = threshold_sweep(np.repeat(y, w), np.repeat(s, w))
     assert weighted.tp.dtype == np.float64 and repeated.tp.dtype == np.int64
     for name in FIELDS:
-        np.testing.assert_allclose(getattr(weighted, name), getattr(repeated, name), rtol=0, atol=ATOL)
-    assert best_fbeta_threshold(y, s, sample_weight=w) == best_fbeta_threshold(np.repeat(y, w), np.repeat(s, w))
+        np.testing.assert_allclose(
+            getattr(weighted, name), getattr(repeated, name), rtol=0, atol=ATOL
+        )
+    assert best_fbeta_threshold(y, s, sample_weight=w) == best_fbeta_threshold(
+        np.repeat(y, w), np.repeat(s, w)
+    )
 
 
 def test_zero_weight_samples_do_not_add_thresholds():
@@ -237,8 +272,17 @@ def test_at_semantics():
     same = [replace(sweep.at(t), threshold=0.0) for t in (-np.inf, 0.1, -5)]
     assert same[0] == same[1] == same[2]
     assert sweep.at(0.37) == OperatingPoint(
-        threshold=0.37, tp=1, fp=1, fn=1, tn=1, precision=0.5, recall=0.5, fbeta=0.5,
-        accuracy=0.5, specificity=0.5, beta=1.0,
+        threshold=0.37,
+        tp=1,
+        fp=1,
+        fn=1,
+        tn=1,
+        precision=0.5,
+        recall=0.5,
+        fbeta=0.5,
+        accuracy=0.5,
+        specificity=0.5,
+        beta=1.0,
     )
     assert isinstance(sweep.at(0.37).tp, int) and isinstance(sweep.at(0.37).precision, float)
     assert sweep.at(0.35).confusion_matrix.tolist() == [[1, 1], [0, 2]]
@@ -269,7 +313,10 @@ def test_sweep_is_immutable_and_prints():
         sweep.beta = 2.0
     with pytest.raises(ValueError):
         sweep.precision[0] = 0.0
-    assert repr(sweep) == "ThresholdSweep(4 thresholds from 0.8 down to 0.1; positives=2, negatives=2, beta=1)"
+    assert (
+        repr(sweep)
+        == "ThresholdSweep(4 thresholds from 0.8 down to 0.1; positives=2, negatives=2, beta=1)"
+    )
     assert isinstance(sweep, ThresholdSweep) and len(sweep) == 4
     np.testing.assert_allclose(sweep.cost(1, 5), [5, 6, 1, 2])
 

@@ -37,11 +37,15 @@ README_LIST = """
 93 ThrowDiscus
 97 VolleyballSpiking
 """
-SHARED_CLASS_IND = Path(__file__).resolve().parents[2] / "shared" / "data" / "ucf101" / "classInd.txt"
+SHARED_CLASS_IND = (
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "ucf101" / "classInd.txt"
+)
 
 
 def _pairs():
-    return [(int(i), name) for i, name in (line.split() for line in README_LIST.split("\n") if line)]
+    return [
+        (int(i), name) for i, name in (line.split() for line in README_LIST.split("\n") if line)
+    ]
 
 
 def test_table_equals_the_readme_list():
@@ -57,8 +61,11 @@ def test_every_class_is_the_ucf101_class_at_its_index():
 
 @pytest.mark.skipif(not SHARED_CLASS_IND.exists(), reason="the official classInd.txt is absent")
 def test_against_the_official_class_index_file():
-    rows = dict(line.split() for line in SHARED_CLASS_IND.read_text(encoding="utf-8-sig").splitlines()
-                if line.strip())
+    rows = dict(
+        line.split()
+        for line in SHARED_CLASS_IND.read_text(encoding="utf-8-sig").splitlines()
+        if line.strip()
+    )
     for index, name in zip(thumos14.UCF101_INDEX, thumos14.CLASS_NAMES):
         assert rows[str(index)] == name
 

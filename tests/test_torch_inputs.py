@@ -18,8 +18,9 @@ Y = np.array([0, 1, 1, 0, 1, 0, 0, 1])
 S = np.array([0.1, 0.9, 0.8, 0.3, 0.55, 0.7, 0.2, 0.45])
 
 
-@pytest.mark.parametrize("fn", [metrics.roc_auc_score, metrics.average_precision_score,
-                                metrics.brier_score_loss])
+@pytest.mark.parametrize(
+    "fn", [metrics.roc_auc_score, metrics.average_precision_score, metrics.brier_score_loss]
+)
 def test_bfloat16_scores_equal_their_float32_values(fn):
     scores = torch.tensor(S, dtype=torch.bfloat16)
     exact = scores.float().numpy()

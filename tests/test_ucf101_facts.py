@@ -40,15 +40,25 @@ def test_totals_and_class_sizes():
     assert n.min() == 100 and n.max() == 167
     assert ucf101.CLASS_NAMES[int(n.argmax())] == "CricketShot"
     assert sorted(ucf101.CLASS_NAMES[i] for i in np.flatnonzero(n == 100)) == [
-        "PlayingViolin", "PullUps", "Skijet", "TaiChi"]
+        "PlayingViolin",
+        "PullUps",
+        "Skijet",
+        "TaiChi",
+    ]
     assert round(n.max() / n.sum(), 4) == 0.0125  # the largest class is 1.25 % of the clips
     assert np.median(n) == 131
 
 
-@pytest.mark.parametrize("name, clips", [
-    ("ApplyEyeMakeup", 145), ("WalkingWithDog", 123), ("Typing", 136),
-    ("Drumming", 161), ("PlayingCello", 164),
-])
+@pytest.mark.parametrize(
+    "name, clips",
+    [
+        ("ApplyEyeMakeup", 145),
+        ("WalkingWithDog", 123),
+        ("Typing", 136),
+        ("Drumming", 161),
+        ("PlayingCello", 164),
+    ],
+)
 def test_class_sizes_quoted_in_the_course(name, clips):
     """SEED_AUDIT items 26 and 39 quote these; the seed posts had 400, 20, 127 and 42."""
     assert ucf101.clips_per_class()[ucf101.CLASS_NAMES.index(name)] == clips
@@ -83,9 +93,14 @@ def test_split_groups_rule():
     assert sorted(seen_in_test) == list(range(1, 22))  # every group 1-21 is tested exactly once
 
 
-@pytest.mark.parametrize("k, n_train, n_test, largest_test", [
-    (1, 9_537, 3_783, 49), (2, 9_586, 3_734, 49), (3, 9_624, 3_696, 48),
-])
+@pytest.mark.parametrize(
+    "k, n_train, n_test, largest_test",
+    [
+        (1, 9_537, 3_783, 49),
+        (2, 9_586, 3_734, 49),
+        (3, 9_624, 3_696, 48),
+    ],
+)
 def test_split_counts(k, n_train, n_test, largest_test):
     train, test = ucf101.split_counts(k)
     assert isinstance(ucf101.split_counts(k), ucf101.SplitCounts)
@@ -135,12 +150,17 @@ def test_table_is_package_data():
 # Cross-check against the official split lists (skipped without ../shared)
 # --------------------------------------------------------------------------------------------
 
-CLIP = re.compile(r"^(?P<folder>[A-Za-z]+)/v_(?P<name>[A-Za-z]+)_g(?P<group>\d\d)_c(?P<clip>\d\d)\.avi$")
+CLIP = re.compile(
+    r"^(?P<folder>[A-Za-z]+)/v_(?P<name>[A-Za-z]+)_g(?P<group>\d\d)_c(?P<clip>\d\d)\.avi$"
+)
 
 
 def _lines(name: str) -> list[str]:
-    return [line.strip() for line in (SHARED_UCF101 / name).read_text(encoding="ascii").splitlines()
-            if line.strip()]
+    return [
+        line.strip()
+        for line in (SHARED_UCF101 / name).read_text(encoding="ascii").splitlines()
+        if line.strip()
+    ]
 
 
 def _parse(name: str) -> list[tuple[str, str, int, int | None]]:
@@ -160,14 +180,18 @@ def shared():
         pytest.skip(f"{SHARED_UCF101} is absent")
     class_ind = [line.split() for line in _lines("classInd.txt")]
     lookup = {name.lower(): int(index) - 1 for index, name in class_ind}
-    lists = {(part, k): _parse(f"{part}list0{k}.txt") for part in ("train", "test") for k in (1, 2, 3)}
+    lists = {
+        (part, k): _parse(f"{part}list0{k}.txt") for part in ("train", "test") for k in (1, 2, 3)
+    }
     return class_ind, lookup, lists
 
 
 def _table_from(rows, lookup) -> np.ndarray:
     cls = [lookup[name.lower()] for _, name, _, _ in rows]
     grp = [group - 1 for _, _, group, _ in rows]
-    return np.bincount(np.ravel_multi_index((cls, grp), (101, 25)), minlength=101 * 25).reshape(101, 25)
+    return np.bincount(np.ravel_multi_index((cls, grp), (101, 25)), minlength=101 * 25).reshape(
+        101, 25
+    )
 
 
 def test_class_names_match_class_ind(shared):
@@ -223,8 +247,13 @@ def test_train_list_labels_are_class_ind_indices(shared, k):
 
 
 def test_all_splits_hold_the_same_clips(shared):
-    everything = [{line.split()[0].lower() for line in _lines(f"trainlist0{k}.txt") + _lines(f"testlist0{k}.txt")}
-                  for k in (1, 2, 3)]
+    everything = [
+        {
+            line.split()[0].lower()
+            for line in _lines(f"trainlist0{k}.txt") + _lines(f"testlist0{k}.txt")
+        }
+        for k in (1, 2, 3)
+    ]
     assert everything[0] == everything[1] == everything[2]
 
 

@@ -18,11 +18,15 @@ from mltutor.datasets.ucf101_lists import SplitList, read_class_index, read_spli
 SHARED_UCF101 = Path(__file__).resolve().parents[2] / "shared" / "data" / "ucf101"
 
 CLASS_IND = "1 ApplyEyeMakeup\r\n2 HandstandPushups\r\n3 YoYo\r\n\r\n\r\n"
-TRAIN = ("ApplyEyeMakeup/v_ApplyEyeMakeup_g08_c01.avi 1\r\n"
-         "HandstandPushups/v_HandStandPushups_g09_c02.avi 2\r\n"
-         "YoYo/v_YoYo_g25_c07.avi 3\r\n\r\n")
-TEST = ("ApplyEyeMakeup/v_ApplyEyeMakeup_g01_c03.avi\r\n"
-        "HandstandPushups/v_HandStandPushups_g07_c04.avi\r\n\r\n")
+TRAIN = (
+    "ApplyEyeMakeup/v_ApplyEyeMakeup_g08_c01.avi 1\r\n"
+    "HandstandPushups/v_HandStandPushups_g09_c02.avi 2\r\n"
+    "YoYo/v_YoYo_g25_c07.avi 3\r\n\r\n"
+)
+TEST = (
+    "ApplyEyeMakeup/v_ApplyEyeMakeup_g01_c03.avi\r\n"
+    "HandstandPushups/v_HandStandPushups_g07_c04.avi\r\n\r\n"
+)
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -33,8 +37,11 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 @pytest.fixture
 def files(tmp_path):
-    return (write(tmp_path, "classInd.txt", CLASS_IND), write(tmp_path, "trainlist01.txt", TRAIN),
-            write(tmp_path, "testlist01.txt", TEST))
+    return (
+        write(tmp_path, "classInd.txt", CLASS_IND),
+        write(tmp_path, "trainlist01.txt", TRAIN),
+        write(tmp_path, "testlist01.txt", TEST),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -55,17 +62,19 @@ def test_train_list(files):
     names = read_class_index(files[0])
     lst = read_split_list(files[1], names)
     assert isinstance(lst, SplitList)
-    assert lst.paths.tolist() == ["ApplyEyeMakeup/v_ApplyEyeMakeup_g08_c01.avi",
-                                  "HandstandPushups/v_HandStandPushups_g09_c02.avi",
-                                  "YoYo/v_YoYo_g25_c07.avi"]
-    assert lst.labels.tolist() == [0, 1, 2]          # 0-based
+    assert lst.paths.tolist() == [
+        "ApplyEyeMakeup/v_ApplyEyeMakeup_g08_c01.avi",
+        "HandstandPushups/v_HandStandPushups_g09_c02.avi",
+        "YoYo/v_YoYo_g25_c07.avi",
+    ]
+    assert lst.labels.tolist() == [0, 1, 2]  # 0-based
     assert lst.groups.tolist() == [8, 9, 25]
     assert lst.clips.tolist() == [1, 2, 7]
     assert lst.labels.dtype == lst.groups.dtype == lst.clips.dtype == np.int64
 
 
 def test_test_list_without_indices(files):
-    lst = read_split_list(files[2], files[0])     # class index given as a path
+    lst = read_split_list(files[2], files[0])  # class index given as a path
     assert lst.labels.tolist() == [0, 1]
     assert lst.groups.tolist() == [1, 7] and lst.clips.tolist() == [3, 4]
 
@@ -79,14 +88,15 @@ def test_handstand_case_quirk_is_accepted_either_way(tmp_path):
 
 
 def test_default_class_index_is_the_official_one(files):
-    lst = read_split_list(files[2])               # no indices in a test list
+    lst = read_split_list(files[2])  # no indices in a test list
     assert [ucf101.CLASS_NAMES[i] for i in lst.labels] == ["ApplyEyeMakeup", "HandstandPushups"]
     assert lst.labels.tolist() == [0, ucf101.CLASS_NAMES.index("HandstandPushups")]
 
 
 def test_blank_lines_in_the_middle_and_extra_spaces(tmp_path):
-    path = write(tmp_path, "t.txt",
-                 "\n  YoYo/v_YoYo_g02_c01.avi   3  \n\n\nYoYo/v_YoYo_g02_c02.avi\n")
+    path = write(
+        tmp_path, "t.txt", "\n  YoYo/v_YoYo_g02_c01.avi   3  \n\n\nYoYo/v_YoYo_g02_c02.avi\n"
+    )
     lst = read_split_list(path, ["A", "B", "YoYo"])
     assert lst.labels.tolist() == [2, 2] and lst.clips.tolist() == [1, 2]
 
@@ -101,13 +111,16 @@ def test_module_doctests():
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, line, fragment", [
-    ("1 A\n2 B C\n", 2, "expected '<index> <ClassName>'"),
-    ("1 A\nB 2\n", 2, "expected '<index> <ClassName>'"),
-    ("1 A\n3 B\n", 2, "expected class index 2, got 3"),
-    ("2 A\n", 1, "expected class index 1"),
-    ("1 Archery\n\n2 archery\n", 3, "repeats line 1"),
-])
+@pytest.mark.parametrize(
+    "text, line, fragment",
+    [
+        ("1 A\n2 B C\n", 2, "expected '<index> <ClassName>'"),
+        ("1 A\nB 2\n", 2, "expected '<index> <ClassName>'"),
+        ("1 A\n3 B\n", 2, "expected class index 2, got 3"),
+        ("2 A\n", 1, "expected class index 1"),
+        ("1 Archery\n\n2 archery\n", 3, "repeats line 1"),
+    ],
+)
 def test_class_index_errors(tmp_path, text, line, fragment):
     path = write(tmp_path, "classInd.txt", text)
     with pytest.raises(ValueError, match=fragment) as info:
@@ -120,25 +133,31 @@ def test_class_index_empty(tmp_path):
         read_class_index(write(tmp_path, "classInd.txt", "\r\n\r\n"))
 
 
-@pytest.mark.parametrize("bad_line, fragment", [
-    ("YoYo/v_YoYo_g01_c01.avi 3 extra", "expected 'Folder/v_Name_gXX_cYY.avi"),
-    ("YoYo/YoYo_g01_c01.avi", "not a video path"),
-    ("v_YoYo_g01_c01.avi", "not a video path"),
-    ("YoYo/v_YoYo_g01_c01.mp4", "not a video path"),
-    ("YoYo/v_YoYo_gAB_c01.avi", "not a video path"),
-    ("YoYo/v_Archery_g01_c01.avi", "folder 'YoYo' and file name class 'Archery' differ"),
-    ("Surfing/v_Surfing_g01_c01.avi", "unknown class 'Surfing'"),
-    ("YoYo/v_YoYo_g01_c01.avi 1", "class index 1 disagrees with folder 'YoYo'"),
-    ("YoYo/v_YoYo_g01_c01.avi x", "must be a positive integer"),
-    ("YoYo/v_YoYo_g01_c01.avi -3", "must be a positive integer"),
-    ("YoYo/v_YoYo_g00_c01.avi", "group 0 is outside 1 ... 25"),
-    ("YoYo/v_YoYo_g26_c01.avi", "group 26 is outside 1 ... 25"),
-    ("YoYo/v_YoYo_g01_c00.avi", "clip number must be at least 1"),
-    ("ApplyEyeMakeup/v_ApplyEyeMakeup_g08_c01.avi", "already listed on line 1"),
-])
+@pytest.mark.parametrize(
+    "bad_line, fragment",
+    [
+        ("YoYo/v_YoYo_g01_c01.avi 3 extra", "expected 'Folder/v_Name_gXX_cYY.avi"),
+        ("YoYo/YoYo_g01_c01.avi", "not a video path"),
+        ("v_YoYo_g01_c01.avi", "not a video path"),
+        ("YoYo/v_YoYo_g01_c01.mp4", "not a video path"),
+        ("YoYo/v_YoYo_gAB_c01.avi", "not a video path"),
+        ("YoYo/v_Archery_g01_c01.avi", "folder 'YoYo' and file name class 'Archery' differ"),
+        ("Surfing/v_Surfing_g01_c01.avi", "unknown class 'Surfing'"),
+        ("YoYo/v_YoYo_g01_c01.avi 1", "class index 1 disagrees with folder 'YoYo'"),
+        ("YoYo/v_YoYo_g01_c01.avi x", "must be a positive integer"),
+        ("YoYo/v_YoYo_g01_c01.avi -3", "must be a positive integer"),
+        ("YoYo/v_YoYo_g00_c01.avi", "group 0 is outside 1 ... 25"),
+        ("YoYo/v_YoYo_g26_c01.avi", "group 26 is outside 1 ... 25"),
+        ("YoYo/v_YoYo_g01_c00.avi", "clip number must be at least 1"),
+        ("ApplyEyeMakeup/v_ApplyEyeMakeup_g08_c01.avi", "already listed on line 1"),
+    ],
+)
 def test_split_list_errors(tmp_path, bad_line, fragment):
-    path = write(tmp_path, "trainlist01.txt",
-                 "ApplyEyeMakeup/v_ApplyEyeMakeup_g08_c01.avi 1\r\n\r\n" + bad_line + "\r\n")
+    path = write(
+        tmp_path,
+        "trainlist01.txt",
+        "ApplyEyeMakeup/v_ApplyEyeMakeup_g08_c01.avi 1\r\n\r\n" + bad_line + "\r\n",
+    )
     with pytest.raises(ValueError, match=fragment) as info:
         read_split_list(path, ["ApplyEyeMakeup", "HandstandPushups", "YoYo"])
     assert str(path) in str(info.value) and "line 3:" in str(info.value)
@@ -163,8 +182,9 @@ def test_missing_file(tmp_path):
 # The real official lists
 # --------------------------------------------------------------------------------------------
 
-needs_shared = pytest.mark.skipif(not SHARED_UCF101.is_dir(),
-                                  reason="../shared/data/ucf101 (official lists) is absent")
+needs_shared = pytest.mark.skipif(
+    not SHARED_UCF101.is_dir(), reason="../shared/data/ucf101 (official lists) is absent"
+)
 
 
 @needs_shared

@@ -13,8 +13,12 @@ import numpy as np
 import pytest
 
 from mltutor.datasets import ucf101, ucf101_sim
-from mltutor.datasets.ucf101_sim import (CONFUSABLE_PAIRS, SimulatedUCF101, keyframe_scores,
-                                         simulate_ucf101)
+from mltutor.datasets.ucf101_sim import (
+    CONFUSABLE_PAIRS,
+    SimulatedUCF101,
+    keyframe_scores,
+    simulate_ucf101,
+)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +43,7 @@ def test_real_counts_and_official_order(sim):
     np.add.at(table, (sim.labels, sim.groups - 1), 1)
     np.testing.assert_array_equal(table, ucf101.clips_per_group())
     key = sim.labels * 10_000 + sim.groups * 100 + sim.clips
-    assert np.all(np.diff(key) > 0)               # class, then group, then clip, no repeats
+    assert np.all(np.diff(key) > 0)  # class, then group, then clip, no repeats
     # clips are numbered 1, 2, ... inside each (class, group)
     first = np.r_[True, (np.diff(sim.labels) != 0) | (np.diff(sim.groups) != 0)]
     assert np.all(sim.clips[first] == 1) and np.all(np.diff(sim.clips)[~first[1:]] == 1)
@@ -68,7 +72,7 @@ def test_action_runs_are_contiguous_and_in_range():
     length = s.action_mask.sum(axis=1)
     assert length.min() == 3 and length.max() == 6
     starts = np.diff(s.action_mask.astype(int), axis=1, prepend=0) == 1
-    assert np.all(starts.sum(axis=1) == 1)         # one run per clip
+    assert np.all(starts.sum(axis=1) == 1)  # one run per clip
     # every start frame is used somewhere
     assert set(np.argmax(s.action_mask, axis=1).tolist()) == set(range(0, 12 - 3 + 1))
 
@@ -103,7 +107,7 @@ def test_signatures_and_confusable_pairs(sim):
         assert cos[i, j] == pytest.approx(0.8, abs=1e-6)
     off = cos[~np.eye(101, dtype=bool)]
     assert np.sort(np.abs(off))[-24:].min() == pytest.approx(0.8, abs=1e-6)  # the 12 pairs, twice
-    assert np.sort(np.abs(off))[-25] < 0.6                                    # nothing else close
+    assert np.sort(np.abs(off))[-25] < 0.6  # nothing else close
 
 
 def test_confusable_pair_names_are_real_classes():
@@ -133,11 +137,12 @@ def test_split_rejects_bad_k(sim):
 def test_random_split_matches_sizes_and_leaks(sim):
     train, test = sim.random_split(2, seed=3)
     np.testing.assert_array_equal(np.sort(np.r_[train, test]), np.arange(len(sim)))
-    np.testing.assert_array_equal(np.bincount(sim.labels[test], minlength=101),
-                                  ucf101.split_counts(2).test)
+    np.testing.assert_array_equal(
+        np.bincount(sim.labels[test], minlength=101), ucf101.split_counts(2).test
+    )
     cells_train = set((sim.labels[train] * 25 + sim.groups[train]).tolist())
     cells_test = set((sim.labels[test] * 25 + sim.groups[test]).tolist())
-    assert len(cells_train & cells_test) > 1000   # most groups sit on both sides
+    assert len(cells_train & cells_test) > 1000  # most groups sit on both sides
     again = sim.random_split(2, seed=3)
     np.testing.assert_array_equal(test, again[1])
     assert not np.array_equal(test, sim.random_split(2, seed=4)[1])
@@ -154,11 +159,14 @@ def test_validation_groups(sim):
     assert not set(sim.groups[val].tolist()) & set(ucf101.split_groups(1)[1])
 
 
-@pytest.mark.parametrize("kwargs, error", [
-    (dict(n_groups=0), ValueError),
-    (dict(n_groups=18), ValueError),
-    (dict(n_groups=2.0), TypeError),
-])
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        (dict(n_groups=0), ValueError),
+        (dict(n_groups=18), ValueError),
+        (dict(n_groups=2.0), TypeError),
+    ],
+)
 def test_validation_groups_errors(sim, kwargs, error):
     train, _ = sim.split(1)
     with pytest.raises(error):
@@ -172,20 +180,23 @@ def test_validation_groups_bad_indices(sim):
         sim.validation_groups(np.array([0, 20_000]))
 
 
-@pytest.mark.parametrize("kwargs, error", [
-    (dict(n_frames=0), ValueError),
-    (dict(dim=1), ValueError),
-    (dict(n_frames=2.5), TypeError),
-    (dict(seed=-1), ValueError),
-    (dict(action_frames=(0, 3)), ValueError),
-    (dict(action_frames=(5, 3)), ValueError),
-    (dict(action_frames=(3, 17)), ValueError),
-    (dict(action_frames=3), TypeError),
-    (dict(noise=-1.0), ValueError),
-    (dict(signal="big"), TypeError),
-    (dict(pair_similarity=1.5), ValueError),
-    (dict(group_scale=True), TypeError),
-])
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        (dict(n_frames=0), ValueError),
+        (dict(dim=1), ValueError),
+        (dict(n_frames=2.5), TypeError),
+        (dict(seed=-1), ValueError),
+        (dict(action_frames=(0, 3)), ValueError),
+        (dict(action_frames=(5, 3)), ValueError),
+        (dict(action_frames=(3, 17)), ValueError),
+        (dict(action_frames=3), TypeError),
+        (dict(noise=-1.0), ValueError),
+        (dict(signal="big"), TypeError),
+        (dict(pair_similarity=1.5), ValueError),
+        (dict(group_scale=True), TypeError),
+    ],
+)
 def test_parameter_errors(kwargs, error):
     with pytest.raises(error):
         simulate_ucf101(**kwargs)
@@ -196,8 +207,8 @@ def test_keyframe_scores_find_the_action(sim):
     assert s.shape == (2000, 16) and s.dtype == np.float32
     top = np.argsort(-s, axis=1)[:, :8]
     found = np.take_along_axis(sim.action_mask[:2000], top, axis=1).sum()
-    assert found / sim.action_mask[:2000].sum() > 0.9          # the top 8 hold the action frames
-    top4 = np.argsort(-s, axis=1)[:, :4]                          # and beat chance as a selector
+    assert found / sim.action_mask[:2000].sum() > 0.9  # the top 8 hold the action frames
+    top4 = np.argsort(-s, axis=1)[:, :4]  # and beat chance as a selector
     precision = np.take_along_axis(sim.action_mask[:2000], top4, axis=1).mean()
     assert precision > 2 * sim.action_mask.mean()
     with pytest.raises(ValueError):

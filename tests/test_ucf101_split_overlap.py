@@ -42,8 +42,14 @@ def test_bad_split_numbers(bad):
 
 @pytest.mark.skipif(not SHARED.exists(), reason="the official split lists are absent")
 def test_the_real_lists_put_split_2s_test_videos_in_split_1s_training_list():
-    train_1 = {line.split()[0] for line in (SHARED / "trainlist01.txt").read_text().splitlines()
-               if line.strip()}
-    test_2 = {line.strip() for line in (SHARED / "testlist02.txt").read_text().splitlines()
-              if line.strip()}
+    train_1 = {
+        line.split()[0]
+        for line in (SHARED / "trainlist01.txt").read_text().splitlines()
+        if line.strip()
+    }
+    test_2 = {
+        line.strip()
+        for line in (SHARED / "testlist02.txt").read_text().splitlines()
+        if line.strip()
+    }
     assert len(test_2) == 3734 and test_2 <= train_1

@@ -25,7 +25,11 @@ def test_voc_reference_case() -> None:
 @pytest.mark.parametrize("side", ["ground_truth", "detections"])
 def test_voc_non_finite_label_refused(side: str, bad: float) -> None:
     """A NaN label used to become a class of its own (AP 0, mAP halved)."""
-    gt, dt = (_with(GT, labels=[1.0, bad]), DT) if side == "ground_truth" else (GT, _with(DT, labels=[1.0, bad]))
+    gt, dt = (
+        (_with(GT, labels=[1.0, bad]), DT)
+        if side == "ground_truth"
+        else (GT, _with(DT, labels=[1.0, bad]))
+    )
     with pytest.raises(ValueError, match=rf"{side}\[0\]\['labels'\] holds the label"):
         evaluate_voc(gt, dt)
 
@@ -49,8 +53,10 @@ def test_voc_boolean_difficult_accepted(difficult) -> None:
     assert result["n_positives"] == {1: 1, 2: 0}
 
 
-@pytest.mark.parametrize("scores, error", [(["0.9", "0.8"], TypeError), ([True, False], TypeError),
-                                           ([np.nan, 0.8], ValueError)])
+@pytest.mark.parametrize(
+    "scores, error",
+    [(["0.9", "0.8"], TypeError), ([True, False], TypeError), ([np.nan, 0.8], ValueError)],
+)
 def test_voc_bad_scores_refused(scores: list, error: type) -> None:
     with pytest.raises(error, match=r"detections\[0\]\['scores'\]"):
         evaluate_voc(GT, _with(DT, scores=scores))
@@ -65,7 +71,10 @@ def test_voc_string_and_numeric_labels_refused() -> None:
 
 
 def test_voc_string_labels_accepted() -> None:
-    assert evaluate_voc(_with(GT, labels=["cat", "dog"]), _with(DT, labels=["cat", "dog"]))["mAP"] == 1.0
+    assert (
+        evaluate_voc(_with(GT, labels=["cat", "dog"]), _with(DT, labels=["cat", "dog"]))["mAP"]
+        == 1.0
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -97,17 +106,22 @@ def _coco(gt_change=None, dt_change=None):
 
 def _set(which: str, key: str, value):
     """A change that sets ``key`` of the first record of ``which`` (a coco_gt list or the detections)."""
+
     def change(obj):
         records = obj if which == "detections" else obj[which]
         records[0][key] = value
+
     return change
 
 
-@pytest.mark.parametrize("value, message", [
-    ("False", "has iscrowd='False'; expected a number"),
-    (0.5, "has iscrowd=0.5; expected 0 or 1"),
-    (np.nan, "has iscrowd=nan; expected 0 or 1"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("False", "has iscrowd='False'; expected a number"),
+        (0.5, "has iscrowd=0.5; expected 0 or 1"),
+        (np.nan, "has iscrowd=nan; expected 0 or 1"),
+    ],
+)
 def test_coco_iscrowd_must_be_0_or_1(value, message: str) -> None:
     """pycocotools reads any truthy iscrowd (the string "False" included) as a crowd."""
     with pytest.raises(ValueError, match=message):
@@ -120,13 +134,16 @@ def test_coco_iscrowd_bool_accepted() -> None:
     np.testing.assert_array_equal(crowd["stats"], plain["stats"])
 
 
-@pytest.mark.parametrize("which, key, value", [
-    ("annotations", "bbox", ["0", "0", "10", "10"]),
-    ("annotations", "area", "100"),
-    ("detections", "score", "0.9"),
-    ("detections", "score", True),
-    ("detections", "bbox", [0, 0, "10", 10]),
-])
+@pytest.mark.parametrize(
+    "which, key, value",
+    [
+        ("annotations", "bbox", ["0", "0", "10", "10"]),
+        ("annotations", "area", "100"),
+        ("detections", "score", "0.9"),
+        ("detections", "score", True),
+        ("detections", "bbox", [0, 0, "10", 10]),
+    ],
+)
 def test_coco_strings_and_bools_are_not_numbers(which: str, key: str, value) -> None:
     """NumPy's fromiter reads "0.9" and True as numbers; they used to pass."""
     change = _set(which, key, value)

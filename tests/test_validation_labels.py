@@ -91,20 +91,26 @@ def test_missing_labels_are_named_as_missing(name: str, argument: str) -> None:
         M.accuracy_score(*args)
 
 
-@pytest.mark.parametrize("fn", [
-    lambda y: M.roc_auc_score(y, [0.1, 0.4, 0.3, 0.8]),
-    lambda y: M.average_precision_score(y, [0.1, 0.4, 0.3, 0.8]),
-    lambda y: M.brier_score_loss(y, [0.1, 0.4, 0.3, 0.8]),
-    lambda y: M.log_loss(y, [0.1, 0.4, 0.3, 0.8]),
-    lambda y: M.top_k_accuracy_score(y, [0.1, 0.4, 0.3, 0.8], k=1),
-    lambda y: M.roc_curve(y, [0.1, 0.4, 0.3, 0.8]),
-], ids=["roc_auc", "average_precision", "brier", "log_loss", "top_k", "roc_curve"])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda y: M.roc_auc_score(y, [0.1, 0.4, 0.3, 0.8]),
+        lambda y: M.average_precision_score(y, [0.1, 0.4, 0.3, 0.8]),
+        lambda y: M.brier_score_loss(y, [0.1, 0.4, 0.3, 0.8]),
+        lambda y: M.log_loss(y, [0.1, 0.4, 0.3, 0.8]),
+        lambda y: M.top_k_accuracy_score(y, [0.1, 0.4, 0.3, 0.8], k=1),
+        lambda y: M.roc_curve(y, [0.1, 0.4, 0.3, 0.8]),
+    ],
+    ids=["roc_auc", "average_precision", "brier", "log_loss", "top_k", "roc_curve"],
+)
 def test_missing_labels_refused_by_score_metrics(fn) -> None:
     with pytest.raises(ValueError, match="y_true contains NaN: missing values"):
         fn(pd.Series([True, False, pd.NA, True], dtype="boolean"))
 
 
-@pytest.mark.parametrize("bad, word", [(np.nan, "NaN"), (np.inf, "infinity"), (-np.inf, "infinity")])
+@pytest.mark.parametrize(
+    "bad, word", [(np.nan, "NaN"), (np.inf, "infinity"), (-np.inf, "infinity")]
+)
 def test_non_finite_float_labels_refused(bad: float, word: str) -> None:
     y = np.array([0.0, 1.0, bad, 1.0])
     for fn in (M.accuracy_score, M.f1_score, M.confusion_matrix):

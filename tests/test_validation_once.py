@@ -26,16 +26,32 @@ import mltutor.curves as T
 Y = np.array([0, 1, 1, 0, 1, 0])
 S = np.array([0.1, 0.8, 0.6, 0.3, 0.35, 0.4])
 YM = np.array([0, 1, 2, 1, 0, 2])
-P = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6],
-              [0.3, 0.4, 0.3], [0.5, 0.3, 0.2], [0.2, 0.2, 0.6]])
+P = np.array(
+    [
+        [0.7, 0.2, 0.1],
+        [0.2, 0.5, 0.3],
+        [0.1, 0.3, 0.6],
+        [0.3, 0.4, 0.3],
+        [0.5, 0.3, 0.2],
+        [0.2, 0.2, 0.6],
+    ]
+)
 YL = np.array([[0, 1], [1, 1], [1, 0], [0, 0], [1, 0], [0, 1]])
 SL = np.array([[0.2, 0.9], [0.8, 0.7], [0.6, 0.1], [0.3, 0.2], [0.9, 0.4], [0.1, 0.6]])
 W = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 2.0])
 
 
-_MODULES = (labels_mod, scores_mod, weights_mod, calibration_checks, mltutor._validation,
-            mltutor.curves._areas, mltutor.curves._counts, mltutor.curves._curves,
-            mltutor.curves._thresholds)
+_MODULES = (
+    labels_mod,
+    scores_mod,
+    weights_mod,
+    calibration_checks,
+    mltutor._validation,
+    mltutor.curves._areas,
+    mltutor.curves._counts,
+    mltutor.curves._curves,
+    mltutor.curves._thresholds,
+)
 
 
 @pytest.fixture
@@ -43,14 +59,17 @@ def calls(monkeypatch):
     """Count every reading of a label array, a score array and a weight array, wherever the
     check was imported."""
     counter: Counter = Counter()
-    for module, name, key in ((labels_mod, "as_label_array", "labels"),
-                              (scores_mod, "check_real_scores", "scores"),
-                              (weights_mod, "check_sample_weight", "weights")):
+    for module, name, key in (
+        (labels_mod, "as_label_array", "labels"),
+        (scores_mod, "check_real_scores", "scores"),
+        (weights_mod, "check_sample_weight", "weights"),
+    ):
         original = getattr(module, name)
 
         def wrapper(*args, _original=original, _key=key, **kwargs):
             counter[_key] += 1
             return _original(*args, **kwargs)
+
         for holder in _MODULES:
             if getattr(holder, name, None) is original:
                 monkeypatch.setattr(holder, name, wrapper)
@@ -82,8 +101,9 @@ PAIRS = {
     "accuracy": lambda: M.accuracy_score(YM, YM[::-1], sample_weight=W),
     "f1 macro": lambda: M.f1_score(YM, YM[::-1], average="macro", sample_weight=W),
     "balanced accuracy": lambda: M.balanced_accuracy_score(YM, YM[::-1], sample_weight=W),
-    "classification report": lambda: M.classification_report(YL, YL[::-1], sample_weight=W,
-                                                              zero_division=0),
+    "classification report": lambda: M.classification_report(
+        YL, YL[::-1], sample_weight=W, zero_division=0
+    ),
     "hamming": lambda: M.hamming_loss(YL, YL[::-1], sample_weight=W),
 }
 

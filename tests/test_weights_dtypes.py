@@ -22,8 +22,19 @@ import mltutor.curves as thr
 from _strategies import assert_parity, assert_same, run
 
 N = 3000  # large enough that a float16 or int8 running sum of weights 0..3 is wrong
-DTYPES = [bool, np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64, np.float16,
-          np.float32, np.float64, object]
+DTYPES = [
+    bool,
+    np.int8,
+    np.uint8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.uint64,
+    np.float16,
+    np.float32,
+    np.float64,
+    object,
+]
 
 _rng = np.random.default_rng(12)
 _W = _rng.integers(0, 4, N)  # whole numbers: exact in every dtype (bool: their != 0)
@@ -49,8 +60,20 @@ def _data() -> dict:
     logits = r.normal(size=(N, 4)) + 2 * np.eye(4)[ym]
     proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
     rel = r.integers(0, 4, (N, 5))
-    return dict(yb=yb, pb=pb, ym=ym, pm=pm, yl=yl, pl=pl, score=score, proba=proba, logits=logits,
-                ls=np.round(r.random((N, 4)), 2), rel=rel, rs=np.round(r.random((N, 5)), 1))
+    return dict(
+        yb=yb,
+        pb=pb,
+        ym=ym,
+        pm=pm,
+        yl=yl,
+        pl=pl,
+        score=score,
+        proba=proba,
+        logits=logits,
+        ls=np.round(r.random((N, 4)), 2),
+        rel=rel,
+        rs=np.round(r.random((N, 5)), 1),
+    )
 
 
 D = _data()
@@ -59,59 +82,174 @@ D = _data()
 CASES = [
     ("accuracy binary", skm.accuracy_score, M.accuracy_score, ("yb", "pb"), {}),
     ("accuracy multilabel", skm.accuracy_score, M.accuracy_score, ("yl", "pl"), {}),
-    ("accuracy unnormalised", skm.accuracy_score, M.accuracy_score, ("ym", "pm"), {"normalize": False}),
+    (
+        "accuracy unnormalised",
+        skm.accuracy_score,
+        M.accuracy_score,
+        ("ym", "pm"),
+        {"normalize": False},
+    ),
     ("balanced accuracy", skm.balanced_accuracy_score, M.balanced_accuracy_score, ("ym", "pm"), {}),
-    ("balanced accuracy adjusted", skm.balanced_accuracy_score, M.balanced_accuracy_score,
-     ("ym", "pm"), {"adjusted": True}),
+    (
+        "balanced accuracy adjusted",
+        skm.balanced_accuracy_score,
+        M.balanced_accuracy_score,
+        ("ym", "pm"),
+        {"adjusted": True},
+    ),
     ("confusion matrix", skm.confusion_matrix, M.confusion_matrix, ("ym", "pm"), {}),
-    ("confusion matrix normalised", skm.confusion_matrix, M.confusion_matrix, ("ym", "pm"),
-     {"normalize": "true"}),
-    ("multilabel confusion matrix", skm.multilabel_confusion_matrix, M.multilabel_confusion_matrix,
-     ("yl", "pl"), {}),
-    ("multilabel confusion matrix samplewise", skm.multilabel_confusion_matrix,
-     M.multilabel_confusion_matrix, ("yl", "pl"), {"samplewise": True}),
-    ("multilabel confusion matrix multiclass", skm.multilabel_confusion_matrix,
-     M.multilabel_confusion_matrix, ("ym", "pm"), {}),
-    ("classification report", skm.classification_report, M.classification_report, ("ym", "pm"),
-     {"output_dict": True}),
-    ("classification report multilabel", skm.classification_report, M.classification_report,
-     ("yl", "pl"), {"output_dict": True, "zero_division": 0}),
+    (
+        "confusion matrix normalised",
+        skm.confusion_matrix,
+        M.confusion_matrix,
+        ("ym", "pm"),
+        {"normalize": "true"},
+    ),
+    (
+        "multilabel confusion matrix",
+        skm.multilabel_confusion_matrix,
+        M.multilabel_confusion_matrix,
+        ("yl", "pl"),
+        {},
+    ),
+    (
+        "multilabel confusion matrix samplewise",
+        skm.multilabel_confusion_matrix,
+        M.multilabel_confusion_matrix,
+        ("yl", "pl"),
+        {"samplewise": True},
+    ),
+    (
+        "multilabel confusion matrix multiclass",
+        skm.multilabel_confusion_matrix,
+        M.multilabel_confusion_matrix,
+        ("ym", "pm"),
+        {},
+    ),
+    (
+        "classification report",
+        skm.classification_report,
+        M.classification_report,
+        ("ym", "pm"),
+        {"output_dict": True},
+    ),
+    (
+        "classification report multilabel",
+        skm.classification_report,
+        M.classification_report,
+        ("yl", "pl"),
+        {"output_dict": True, "zero_division": 0},
+    ),
     ("f1 binary", skm.f1_score, M.f1_score, ("yb", "pb"), {}),
     ("f1 macro", skm.f1_score, M.f1_score, ("ym", "pm"), {"average": "macro"}),
     ("f1 weighted", skm.f1_score, M.f1_score, ("ym", "pm"), {"average": "weighted"}),
-    ("f1 samples", skm.f1_score, M.f1_score, ("yl", "pl"), {"average": "samples", "zero_division": 0}),
+    (
+        "f1 samples",
+        skm.f1_score,
+        M.f1_score,
+        ("yl", "pl"),
+        {"average": "samples", "zero_division": 0},
+    ),
     ("fbeta micro", skm.fbeta_score, M.fbeta_score, ("ym", "pm"), {"beta": 2, "average": "micro"}),
-    ("precision per class", skm.precision_score, M.precision_score, ("ym", "pm"), {"average": None}),
-    ("recall multilabel macro", skm.recall_score, M.recall_score, ("yl", "pl"), {"average": "macro"}),
-    ("precision_recall_fscore_support", skm.precision_recall_fscore_support,
-     M.precision_recall_fscore_support, ("ym", "pm"), {"average": None}),
+    (
+        "precision per class",
+        skm.precision_score,
+        M.precision_score,
+        ("ym", "pm"),
+        {"average": None},
+    ),
+    (
+        "recall multilabel macro",
+        skm.recall_score,
+        M.recall_score,
+        ("yl", "pl"),
+        {"average": "macro"},
+    ),
+    (
+        "precision_recall_fscore_support",
+        skm.precision_recall_fscore_support,
+        M.precision_recall_fscore_support,
+        ("ym", "pm"),
+        {"average": None},
+    ),
     ("jaccard macro", skm.jaccard_score, M.jaccard_score, ("ym", "pm"), {"average": "macro"}),
-    ("jaccard samples", skm.jaccard_score, M.jaccard_score, ("yl", "pl"),
-     {"average": "samples", "zero_division": 0}),
+    (
+        "jaccard samples",
+        skm.jaccard_score,
+        M.jaccard_score,
+        ("yl", "pl"),
+        {"average": "samples", "zero_division": 0},
+    ),
     ("hamming multiclass", skm.hamming_loss, M.hamming_loss, ("ym", "pm"), {}),
     ("hamming multilabel", skm.hamming_loss, M.hamming_loss, ("yl", "pl"), {}),
     ("top-k accuracy", skm.top_k_accuracy_score, M.top_k_accuracy_score, ("ym", "proba"), {"k": 2}),
-    ("top-k accuracy binary", skm.top_k_accuracy_score, M.top_k_accuracy_score, ("yb", "score"),
-     {"k": 1}),
-    ("top-k accuracy unnormalised", skm.top_k_accuracy_score, M.top_k_accuracy_score,
-     ("ym", "proba"), {"k": 2, "normalize": False}),
+    (
+        "top-k accuracy binary",
+        skm.top_k_accuracy_score,
+        M.top_k_accuracy_score,
+        ("yb", "score"),
+        {"k": 1},
+    ),
+    (
+        "top-k accuracy unnormalised",
+        skm.top_k_accuracy_score,
+        M.top_k_accuracy_score,
+        ("ym", "proba"),
+        {"k": 2, "normalize": False},
+    ),
     ("roc_auc binary", skm.roc_auc_score, M.roc_auc_score, ("yb", "score"), {}),
     ("roc_auc partial", skm.roc_auc_score, M.roc_auc_score, ("yb", "score"), {"max_fpr": 0.3}),
     ("roc_auc ovr", skm.roc_auc_score, M.roc_auc_score, ("ym", "proba"), {"multi_class": "ovr"}),
-    ("roc_auc ovr weighted", skm.roc_auc_score, M.roc_auc_score, ("ym", "proba"),
-     {"multi_class": "ovr", "average": "weighted"}),
-    ("roc_auc multilabel micro", skm.roc_auc_score, M.roc_auc_score, ("yl", "ls"), {"average": "micro"}),
-    ("roc_auc multilabel samples", skm.roc_auc_score, M.roc_auc_score, ("yl", "ls"),
-     {"average": "samples"}),
-    ("average precision binary", skm.average_precision_score, M.average_precision_score,
-     ("yb", "score"), {}),
-    ("average precision multiclass", skm.average_precision_score, M.average_precision_score,
-     ("ym", "proba"), {}),
-    ("average precision multilabel weighted", skm.average_precision_score,
-     M.average_precision_score, ("yl", "ls"), {"average": "weighted"}),
+    (
+        "roc_auc ovr weighted",
+        skm.roc_auc_score,
+        M.roc_auc_score,
+        ("ym", "proba"),
+        {"multi_class": "ovr", "average": "weighted"},
+    ),
+    (
+        "roc_auc multilabel micro",
+        skm.roc_auc_score,
+        M.roc_auc_score,
+        ("yl", "ls"),
+        {"average": "micro"},
+    ),
+    (
+        "roc_auc multilabel samples",
+        skm.roc_auc_score,
+        M.roc_auc_score,
+        ("yl", "ls"),
+        {"average": "samples"},
+    ),
+    (
+        "average precision binary",
+        skm.average_precision_score,
+        M.average_precision_score,
+        ("yb", "score"),
+        {},
+    ),
+    (
+        "average precision multiclass",
+        skm.average_precision_score,
+        M.average_precision_score,
+        ("ym", "proba"),
+        {},
+    ),
+    (
+        "average precision multilabel weighted",
+        skm.average_precision_score,
+        M.average_precision_score,
+        ("yl", "ls"),
+        {"average": "weighted"},
+    ),
     ("roc curve", skm.roc_curve, M.roc_curve, ("yb", "score"), {}),
-    ("precision-recall curve", skm.precision_recall_curve, M.precision_recall_curve,
-     ("yb", "score"), {}),
+    (
+        "precision-recall curve",
+        skm.precision_recall_curve,
+        M.precision_recall_curve,
+        ("yb", "score"),
+        {},
+    ),
     ("det curve", skm.det_curve, M.det_curve, ("yb", "score"), {}),
     ("brier binary", skm.brier_score_loss, M.brier_score_loss, ("yb", "score"), {}),
     ("brier multiclass", skm.brier_score_loss, M.brier_score_loss, ("ym", "proba"), {}),
@@ -206,11 +344,26 @@ def test_weights_are_not_kept_by_reference(case: tuple) -> None:
 
 NO_TWIN = [
     ("specificity macro", M.specificity_score, ("ym", "pm"), {"average": "macro"}),
-    ("threshold sweep", lambda y, s, **kw: thr.threshold_sweep(y, s, **kw).fbeta, ("yb", "score"), {}),
-    ("best F-beta threshold", lambda y, s, **kw: thr.best_fbeta_threshold(y, s, **kw), ("yb", "score"), {}),
+    (
+        "threshold sweep",
+        lambda y, s, **kw: thr.threshold_sweep(y, s, **kw).fbeta,
+        ("yb", "score"),
+        {},
+    ),
+    (
+        "best F-beta threshold",
+        lambda y, s, **kw: thr.best_fbeta_threshold(y, s, **kw),
+        ("yb", "score"),
+        {},
+    ),
     ("fit_platt", lambda y, s, **kw: cal.fit_platt(s, y, **kw), ("yb", "score"), {}),
     ("fit_isotonic", lambda y, s, **kw: cal.fit_isotonic(s, y, **kw), ("yb", "score"), {}),
-    ("nll_from_logits", lambda y, z, **kw: cal.nll_from_logits(z, y, 1.5, **kw), ("ym", "logits"), {}),
+    (
+        "nll_from_logits",
+        lambda y, z, **kw: cal.nll_from_logits(z, y, 1.5, **kw),
+        ("ym", "logits"),
+        {},
+    ),
     ("fit_temperature", lambda y, z, **kw: cal.fit_temperature(z, y, **kw), ("ym", "logits"), {}),
 ]
 
@@ -283,6 +436,8 @@ def test_float32_weights_are_exact() -> None:
     y, p = r.integers(0, 3, 1000), r.integers(0, 3, 1000)
     w = r.random(1000).astype(np.float32)
     assert M.accuracy_score(y, p, sample_weight=w) == pytest.approx(
-        skm.accuracy_score(y, p, sample_weight=w), rel=1e-15)
+        skm.accuracy_score(y, p, sample_weight=w), rel=1e-15
+    )
     assert M.hamming_loss(y, p, sample_weight=w) == pytest.approx(
-        skm.hamming_loss(y, p, sample_weight=w), rel=1e-15)
+        skm.hamming_loss(y, p, sample_weight=w), rel=1e-15
+    )

@@ -36,7 +36,7 @@ def _close_figures():
 def _text(readout) -> str:
     value = readout.value
     assert value.startswith("<pre>") and value.endswith("</pre>")
-    return value[len("<pre>"):-len("</pre>")].replace("&gt;", ">").replace("&lt;", "<")
+    return value[len("<pre>") : -len("</pre>")].replace("&gt;", ">").replace("&lt;", "<")
 
 
 def test_explorer_builds_headless():
@@ -84,13 +84,23 @@ def test_static_view_returns_two_labelled_axes():
     axes = plot_threshold_view(Y, P, 0.3, beta=0.5)
     assert len(axes) == 2
     hist, curves = axes
-    assert hist.get_title() == "Scores by true class" and curves.get_title().endswith("vs threshold")
+    assert hist.get_title() == "Scores by true class" and curves.get_title().endswith(
+        "vs threshold"
+    )
     for ax in axes:
         assert ax.get_xlabel() and ax.get_ylabel()
-    assert [t.get_text() for t in curves.get_legend().get_texts()] == ["precision", "recall", "F0.5"]
+    assert [t.get_text() for t in curves.get_legend().get_texts()] == [
+        "precision",
+        "recall",
+        "F0.5",
+    ]
     point = threshold_sweep(Y, P, beta=0.5).at(0.3)
     markers = [line for line in curves.get_lines() if line.get_marker() == "o"]
-    assert [float(m.get_ydata()[0]) for m in markers] == [point.precision, point.recall, point.fbeta]
+    assert [float(m.get_ydata()[0]) for m in markers] == [
+        point.precision,
+        point.recall,
+        point.fbeta,
+    ]
     assert all(float(m.get_xdata()[0]) == 0.3 for m in markers)
 
 
@@ -112,7 +122,9 @@ def test_package_imports_without_ipywidgets():
         "try:\n    mltutor.plots.widgets.threshold_explorer([0, 1], [0.2, 0.8])\n"
         "except ImportError:\n    print('ok')\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "ok"
 
 

@@ -33,9 +33,20 @@ def _actionlint() -> Path:
 
 
 def _lint(files: list[Path]) -> subprocess.CompletedProcess:
-    return subprocess.run([str(_actionlint()), "-shellcheck=", "-pyflakes=", "-oneline",
-                           "-no-color", *map(str, files)],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    return subprocess.run(
+        [
+            str(_actionlint()),
+            "-shellcheck=",
+            "-pyflakes=",
+            "-oneline",
+            "-no-color",
+            *map(str, files),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
 
 
 def test_there_are_workflows():
@@ -47,11 +58,14 @@ def test_workflows_pass_actionlint():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("old, new, finding", [
-    ("runs-on: ubuntu-24.04", "runs-on: ${{ matrix.os }}", "\"os\" is not defined"),  # no matrix
-    ("needs: build", "needs: biuld", "biuld"),  # a job that does not exist
-    ("actions/deploy-pages@v5", "actions/deploy-pages@v4", "node20"),  # retired runtime
-])
+@pytest.mark.parametrize(
+    "old, new, finding",
+    [
+        ("runs-on: ubuntu-24.04", "runs-on: ${{ matrix.os }}", '"os" is not defined'),  # no matrix
+        ("needs: build", "needs: biuld", "biuld"),  # a job that does not exist
+        ("actions/deploy-pages@v5", "actions/deploy-pages@v4", "node20"),  # retired runtime
+    ],
+)
 def test_actionlint_catches_a_planted_mistake(tmp_path, old, new, finding):
     copy = tmp_path / "publish.yml"
     text = (WORKFLOWS / "publish.yml").read_text(encoding="utf-8")
@@ -76,8 +90,9 @@ def test_publish_deploys_both_editions_from_main():
     build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
     uses = [step.get("uses", "") for step in build["steps"]]
     assert any(u.startswith("actions/configure-pages@v") for u in uses)
-    upload = next(s for s in build["steps"]
-                  if s.get("uses", "").startswith("actions/upload-pages-artifact@v"))
+    upload = next(
+        s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-pages-artifact@v")
+    )
     assert upload["with"]["path"] == "_build/html"  # the Chinese edition is _build/html/zh
     assert any(s.get("run", "").strip() == ".ci/run" for s in build["steps"])
     assert deploy["needs"] == "build"
@@ -112,5 +127,7 @@ def test_ci_script_is_the_one_install_route():
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     for command in ("make install", "make test", "make book", "make check-site", "chromium"):
         assert command in script
-    assert shutil.which("bash") is None or subprocess.run(
-        ["bash", "-n", str(ROOT / ".ci" / "run")]).returncode == 0
+    assert (
+        shutil.which("bash") is None
+        or subprocess.run(["bash", "-n", str(ROOT / ".ci" / "run")]).returncode == 0
+    )

@@ -37,12 +37,26 @@ from typing import Any
 FONT_CSS = "mltutor-fonts.css"
 FONT_DIR = "fonts"
 #: Folders of the output that hold no pages.
-NON_PAGE_DIRS = {"_static", "_sources", "_images", "_downloads", "zh"}  # zh/: the Chinese edition, its own build
+NON_PAGE_DIRS = {
+    "_static",
+    "_sources",
+    "_images",
+    "_downloads",
+    "zh",
+}  # zh/: the Chinese edition, its own build
 #: Code blocks whose characters prefer the emoji font (pictographs, dingbats, clocks ...).
 EMOJI_BLOCKS = ((0x2300, 0x23FF), (0x2600, 0x27BF), (0x2B00, 0x2BFF), (0x1F000, 0x1FAFF))
 #: CJK blocks: radicals, symbols and punctuation (《 》), kana, ideographs, full-width forms.
-CJK_BLOCKS = ((0x2E80, 0x2FDF), (0x3000, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
-              (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF))
+CJK_BLOCKS = (
+    (0x2E80, 0x2FDF),
+    (0x3000, 0x30FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xF900, 0xFAFF),
+    (0xFE30, 0xFE4F),
+    (0xFF00, 0xFFEF),
+    (0x20000, 0x3FFFF),
+)
 
 
 @dataclass(frozen=True)
@@ -61,8 +75,9 @@ class FontPackage:
 
 
 NOTO_EMOJI = FontPackage("@fontsource/noto-emoji", "MLTutor Noto Emoji", "noto-emoji-subset")
-NOTO_SANS_SC = FontPackage("@fontsource/noto-sans-sc", "MLTutor Noto Sans SC",
-                           "noto-sans-sc-subset")
+NOTO_SANS_SC = FontPackage(
+    "@fontsource/noto-sans-sc", "MLTutor Noto Sans SC", "noto-sans-sc-subset"
+)
 PACKAGES = (NOTO_SANS_SC, NOTO_EMOJI)
 
 
@@ -167,9 +182,9 @@ def _cmap(path: Path) -> set[int]:
         return set(font.getBestCmap())
 
 
-def assign_characters(chars: set[str], node_modules: Path,
-                      packages: tuple[FontPackage, ...] = PACKAGES
-                      ) -> tuple[dict[FontPackage, dict[Path, set[int]]], set[str]]:
+def assign_characters(
+    chars: set[str], node_modules: Path, packages: tuple[FontPackage, ...] = PACKAGES
+) -> tuple[dict[FontPackage, dict[Path, set[int]]], set[str]]:
     """For each package, {its WOFF file: the code points to take from it}; and the characters
     no shipped font has."""
     faces: dict[FontPackage, list[tuple[Path, set[int]]]] = {}
@@ -177,19 +192,31 @@ def assign_characters(chars: set[str], node_modules: Path,
         css_path = package.faces_css(node_modules)
         if not css_path.is_file():
             raise FileNotFoundError(
-                f"{css_path} is missing: run `npm ci` (package-lock.json pins {package.package})")
-        faces[package] = [(css_path.parent / url, points)
-                          for url, points in parse_faces(css_path.read_text(encoding="utf-8"))]
+                f"{css_path} is missing: run `npm ci` (package-lock.json pins {package.package})"
+            )
+        faces[package] = [
+            (css_path.parent / url, points)
+            for url, points in parse_faces(css_path.read_text(encoding="utf-8"))
+        ]
     cmaps: dict[Path, set[int]] = {}
     chosen: dict[FontPackage, dict[Path, set[int]]] = {p: {} for p in packages}
     uncovered = set()
     for char in sorted(chars):
-        order = sorted(packages, key=lambda p: (p is not NOTO_EMOJI) if is_pictograph(char)
-                       else (p is NOTO_EMOJI))
+        order = sorted(
+            packages,
+            key=lambda p: (p is not NOTO_EMOJI) if is_pictograph(char) else (p is NOTO_EMOJI),
+        )
         for package in order:
-            hit = next((path for path, points in faces[package] if ord(char) in points
-                        and ord(char) in cmaps.setdefault(path, _cmap(path) if path.is_file()
-                                                          else set())), None)
+            hit = next(
+                (
+                    path
+                    for path, points in faces[package]
+                    if ord(char) in points
+                    and ord(char)
+                    in cmaps.setdefault(path, _cmap(path) if path.is_file() else set())
+                ),
+                None,
+            )
             if hit is not None:
                 chosen[package].setdefault(hit, set()).add(ord(char))
                 break
@@ -220,8 +247,11 @@ def write_subset(sources: dict[Path, set[int]], out: Path) -> None:
         pieces.append(piece)
     try:
         merged = pieces[0] if len(pieces) == 1 else None
-        font = TTFont(merged, recalcTimestamp=False) if merged else Merger().merge(
-            [str(p) for p in pieces])
+        font = (
+            TTFont(merged, recalcTimestamp=False)
+            if merged
+            else Merger().merge([str(p) for p in pieces])
+        )
         font.recalcTimestamp = False
         font.flavor = "woff"
         font.save(out)
@@ -235,17 +265,21 @@ def build_fonts(outdir: Path, node_modules: Path) -> tuple[dict[str, int], set[s
 
     Returns ({family: number of characters shipped}, characters no shipped font has).
     """
-    texts = [page_text(path.read_text(encoding="utf-8", errors="replace"))
-             for path in sorted(outdir.rglob("*.html"))
-             if not NON_PAGE_DIRS.intersection(path.relative_to(outdir).parts[:-1])]
+    texts = [
+        page_text(path.read_text(encoding="utf-8", errors="replace"))
+        for path in sorted(outdir.rglob("*.html"))
+        if not NON_PAGE_DIRS.intersection(path.relative_to(outdir).parts[:-1])
+    ]
     chosen, uncovered = assign_characters(characters_needing_fonts(texts), node_modules)
     static = outdir / "_static"
     font_dir = static / FONT_DIR
     font_dir.mkdir(parents=True, exist_ok=True)
     written = set()
-    css = ["/* Generated by book/_ext/mltutor_fonts.py: the characters of this site above"
-           " Latin-1, cut from fonts pinned in package-lock.json (SIL Open Font License,"
-           " see fonts/LICENSE-*). */\n"]
+    css = [
+        "/* Generated by book/_ext/mltutor_fonts.py: the characters of this site above"
+        " Latin-1, cut from fonts pinned in package-lock.json (SIL Open Font License,"
+        " see fonts/LICENSE-*). */\n"
+    ]
     shipped = {}
     for package, sources in chosen.items():
         if not sources:

@@ -74,14 +74,15 @@ def install_cell_source(repository_url: str, version: str, ref: str | None = Non
             " if it\n"
             "# is missing (never an upgrade). The build drops this cell while the repository URL"
             " in\n"
-            "# _config.yml is a placeholder.\n")
+            "# _config.yml is a placeholder.\n"
+        )
     else:
         comment = (
             "# In Colab or Binder: install mltutor, if it is missing (never an upgrade), from the\n"
-            "# repository this site was built from, at the commit it was built from.\n")
+            "# repository this site was built from, at the commit it was built from.\n"
+        )
     return (
-        comment +
-        "try:\n"
+        comment + "try:\n"
         "    import mltutor\n"
         "except ImportError:\n"
         f'    %pip install --quiet "mltutor @ git+{url}@{ref}"\n'
@@ -91,8 +92,10 @@ def install_cell_source(repository_url: str, version: str, ref: str | None = Non
 
 def same_repository(a: str | None, b: str | None) -> bool:
     """True when two repository URLs name the same repository (case, ``/`` and ``.git`` aside)."""
+
     def norm(url: str | None) -> str:
         return (url or "").strip().rstrip("/").removesuffix(".git").lower()
+
     return bool(norm(a)) and norm(a) == norm(b)
 
 
@@ -122,8 +125,9 @@ def rewrite_install_cells_in_downloads(outdir: Path, source: str) -> list[Path]:
         if cells and any("".join(cell.get("source", "")) != source for cell in cells):
             for cell in cells:
                 cell["source"] = source.splitlines(keepends=True)
-            path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n",
-                            encoding="utf-8")
+            path.write_text(
+                json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
             changed.append(path)
     return changed
 
@@ -135,8 +139,9 @@ def strip_install_cells_from_downloads(outdir: Path) -> list[Path]:
         for path in sorted((outdir / folder).rglob("*.ipynb")):
             notebook = json.loads(path.read_text(encoding="utf-8"))
             if drop_install_cells(notebook):
-                path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n",
-                                encoding="utf-8")
+                path.write_text(
+                    json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+                )
                 changed.append(path)
     return changed
 
@@ -150,10 +155,18 @@ def other_edition(pagename: str, language: str | None) -> dict[str, str]:
     """The link from ``pagename`` of one edition to the same page of the other, relative."""
     up = "../" * pagename.count("/")
     if language == ZH_LANGUAGE:
-        return {"url": f"{up}../{pagename}.html", "hreflang": "en", "label": "English",
-                "title": "Read this page in English"}
-    return {"url": f"{up}{ZH_DIR}/{pagename}.html", "hreflang": "zh-CN", "label": "中文",
-            "title": "阅读本页的中文版"}
+        return {
+            "url": f"{up}../{pagename}.html",
+            "hreflang": "en",
+            "label": "English",
+            "title": "Read this page in English",
+        }
+    return {
+        "url": f"{up}{ZH_DIR}/{pagename}.html",
+        "hreflang": "zh-CN",
+        "label": "中文",
+        "title": "阅读本页的中文版",
+    }
 
 
 def absolute_alternate(base_url: str, pagename: str, language: str | None) -> str:
@@ -170,10 +183,14 @@ def add_language_switch(app, pagename, templatename, context, doctree) -> None:
     other = other_edition(pagename, app.config.language)
     context["mltutor_other_edition"] = other
     # Search engines want an absolute address; it is known once the site's URL is (html_baseurl).
-    href = (absolute_alternate(app.config.html_baseurl, pagename, app.config.language)
-            if app.config.html_baseurl else other["url"])
+    href = (
+        absolute_alternate(app.config.html_baseurl, pagename, app.config.language)
+        if app.config.html_baseurl
+        else other["url"]
+    )
     context["metatags"] = context.get("metatags", "") + (
-        f'\n<link rel="alternate" hreflang="{other["hreflang"]}" href="{href}" />')
+        f'\n<link rel="alternate" hreflang="{other["hreflang"]}" href="{href}" />'
+    )
 
 
 def _script_key(script: Any) -> tuple:
@@ -222,8 +239,10 @@ def configure_theme(app, config) -> None:
         # sphinx-book-theme adds Binder/Colab buttons only when launch_buttons names a URL.
         theme_options["launch_buttons"] = {}
     elif not colab_opens_a_working_cell(app):
-        theme_options["launch_buttons"] = {**theme_options.get("launch_buttons", {}),
-                                           "colab_url": ""}
+        theme_options["launch_buttons"] = {
+            **theme_options.get("launch_buttons", {}),
+            "colab_url": "",
+        }
 
 
 def drop_install_cells_while_placeholder(app, exception) -> None:
@@ -236,19 +255,23 @@ def drop_install_cells_while_placeholder(app, exception) -> None:
         if ref:  # the URL came from the environment: the downloads install from it, at ref
             import tomllib
 
-            version = tomllib.loads((Path(app.srcdir) / "pyproject.toml").read_text(
-                encoding="utf-8"))["project"]["version"]
+            version = tomllib.loads(
+                (Path(app.srcdir) / "pyproject.toml").read_text(encoding="utf-8")
+            )["project"]["version"]
             url = app.config.html_theme_options["repository_url"]
             changed = rewrite_install_cells_in_downloads(
-                Path(app.outdir), install_cell_source(url, version, ref))
+                Path(app.outdir), install_cell_source(url, version, ref)
+            )
             logging.getLogger(__name__).info(
                 f"mltutor_site: install cell of {len(changed)} downloadable notebooks installs "
-                f"from {url} at {ref}")
+                f"from {url} at {ref}"
+            )
         return
     changed = strip_install_cells_from_downloads(Path(app.outdir))
     logging.getLogger(__name__).info(
         f"mltutor_site: placeholder repository URL, install cell dropped from "
-        f"{len(changed)} downloadable notebooks")
+        f"{len(changed)} downloadable notebooks"
+    )
 
 
 def translated_display_math():
@@ -307,7 +330,8 @@ def _configured_source(root: Path) -> str:
 
     url = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]
     version = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "version"]
+        "version"
+    ]
     return install_cell_source(url, version)
 
 

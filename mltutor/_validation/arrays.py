@@ -7,8 +7,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["as_numpy", "check_lengths", "column_or_1d", "describe", "float_eps", "not_array_like",
-           "shown"]
+__all__ = [
+    "as_numpy",
+    "check_lengths",
+    "column_or_1d",
+    "describe",
+    "float_eps",
+    "not_array_like",
+    "shown",
+]
 
 
 def not_array_like(x: Any) -> bool:

@@ -16,7 +16,9 @@ FORMATS = ("xyxy", "xywh")
 
 def check_fmt(fmt: Any) -> str:
     if fmt not in FORMATS:
-        raise ValueError(f"fmt must be 'xyxy' (corners) or 'xywh' (COCO: x, y, width, height); got {fmt!r}.")
+        raise ValueError(
+            f"fmt must be 'xyxy' (corners) or 'xywh' (COCO: x, y, width, height); got {fmt!r}."
+        )
     return fmt
 
 
@@ -55,11 +57,15 @@ def check_boxes(boxes: Any, name: str, fmt: str) -> np.ndarray:
     try:
         arr = np.asarray(boxes, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be an array of boxes of shape (n, 4); could not read it: {exc}") from None
+        raise ValueError(
+            f"{name} must be an array of boxes of shape (n, 4); could not read it: {exc}"
+        ) from None
     if arr.ndim == 1 and arr.shape[0] == 0:
         arr = arr.reshape(0, 4)
     if arr.ndim != 2 or arr.shape[1] != 4:
-        raise ValueError(f"{name} must have shape (n, 4) (one box per row, fmt={fmt!r}); got shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must have shape (n, 4) (one box per row, fmt={fmt!r}); got shape {arr.shape}."
+        )
     bad = first_bad_box(arr, fmt)
     if bad is not None:
         i, why = bad

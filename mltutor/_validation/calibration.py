@@ -34,7 +34,11 @@ _DEFAULT_POSITIVE_SETS = ([0, 1], [-1, 1], [0], [-1], [1])
 
 
 def check_real_array(
-    x: Any, name: str, *, ndims: tuple[int, ...] = (1, 2), keep_dtype: bool = False,
+    x: Any,
+    name: str,
+    *,
+    ndims: tuple[int, ...] = (1, 2),
+    keep_dtype: bool = False,
     allow_empty: bool = False,
 ) -> np.ndarray:
     """A finite real array of one of ``ndims`` dimensions, as float64 (``keep_dtype=True`` keeps
@@ -110,7 +114,9 @@ def sklearn_pos_label(pos_label: Any, classes: np.ndarray, *, fall_back: bool) -
     label for numbers and only refuses strings."""
     if pos_label is not None:
         if not isinstance(pos_label, (str, Real, np.bool_)):
-            raise TypeError(f"pos_label must be an int, float, bool, str or None; got {pos_label!r}.")
+            raise TypeError(
+                f"pos_label must be an int, float, bool, str or None; got {pos_label!r}."
+            )
         return pos_label
     strings = classes.dtype.kind == "U"
     if not strings and any(
@@ -245,8 +251,14 @@ def sklearn_multiclass_targets(
 
 def check_temperature(temperature: Any) -> float:
     """A temperature for scaling logits: a real number > 0 (inf allowed), not a bool."""
-    return check_scalar(temperature, "temperature", Real, min_val=0, include_boundaries="neither",
-                        expected="> 0 (a real number; inf gives uniform probabilities)")
+    return check_scalar(
+        temperature,
+        "temperature",
+        Real,
+        min_val=0,
+        include_boundaries="neither",
+        expected="> 0 (a real number; inf gives uniform probabilities)",
+    )
 
 
 def check_d2_sample_count(y_true: Any, y_proba: Any, sample_weight: Any) -> bool:

@@ -21,5 +21,11 @@ def check_split_number(k: Any, n_splits: int = 3) -> int:
     ValueError: k must be the split number 1, 2 or 3 (an int); got 4.
     """
     numbers = ", ".join(str(i) for i in range(1, n_splits)) + f" or {n_splits}"
-    return check_scalar(k, "k", Integral, min_val=1, max_val=n_splits,
-                        expected=f"the split number {numbers} (an int)")
+    return check_scalar(
+        k,
+        "k",
+        Integral,
+        min_val=1,
+        max_val=n_splits,
+        expected=f"the split number {numbers} (an int)",
+    )

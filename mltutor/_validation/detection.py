@@ -48,7 +48,9 @@ def _describe(record: Mapping, keys: Sequence[str]) -> str:
     return f" ({shown})" if shown else ""
 
 
-def _find_bad_record(records: Sequence, where: str, required: Sequence[str], id_keys: Sequence[str]) -> None:
+def _find_bad_record(
+    records: Sequence, where: str, required: Sequence[str], id_keys: Sequence[str]
+) -> None:
     """Walk the records and raise for the first one that is not a dict with the required keys."""
     for i, rec in enumerate(records):
         if not isinstance(rec, Mapping):
@@ -67,7 +69,9 @@ def _find_bad_record(records: Sequence, where: str, required: Sequence[str], id_
             )
 
 
-def _columns(records: Sequence, where: str, required: Sequence[str], id_keys: Sequence[str]) -> list[tuple]:
+def _columns(
+    records: Sequence, where: str, required: Sequence[str], id_keys: Sequence[str]
+) -> list[tuple]:
     """The values of ``required`` for every record, one tuple per key."""
     if not isinstance(records, Sequence) or isinstance(records, (str, bytes)):
         raise TypeError(f"{where} must be a list of dicts; got {type(records).__name__}.")
@@ -86,7 +90,9 @@ def _columns(records: Sequence, where: str, required: Sequence[str], id_keys: Se
 _NOT_NUMBERS = {str, bytes, bool, np.str_, np.bytes_, np.bool_}
 
 
-def _numbers(values: tuple, records: Sequence, where: str, key: str, id_keys: Sequence[str]) -> np.ndarray:
+def _numbers(
+    values: tuple, records: Sequence, where: str, key: str, id_keys: Sequence[str]
+) -> np.ndarray:
     """A float64 column; a value that is not a real number is named with its record."""
     try:
         arr = np.fromiter(values, dtype=np.float64, count=len(values))
@@ -112,7 +118,9 @@ def _bboxes(values: tuple, records: Sequence, where: str, id_keys: Sequence[str]
     try:
         lengths = np.fromiter(map(len, values), dtype=np.int64, count=n)
     except TypeError:
-        lengths = np.array([len(v) if isinstance(v, Sequence) or hasattr(v, "__len__") else -1 for v in values])
+        lengths = np.array(
+            [len(v) if isinstance(v, Sequence) or hasattr(v, "__len__") else -1 for v in values]
+        )
     if n and (lengths != 4).any():
         i = int(np.argmax(lengths != 4))
         raise ValueError(
@@ -152,7 +160,9 @@ def _ids(values: tuple, name: str = "ids", *, finite: bool = False) -> np.ndarra
     if arr.dtype == object:
         raise ValueError(f"{name} must all be numbers or all be strings.")
     if finite and arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise ValueError(f"{name} holds {arr[~np.isfinite(arr)][0]}; an id must be a finite number or a string.")
+        raise ValueError(
+            f"{name} holds {arr[~np.isfinite(arr)][0]}; an id must be a finite number or a string."
+        )
     return arr
 
 
@@ -169,8 +179,15 @@ def _index_of(ids: np.ndarray, known: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return pos.astype(np.int64), np.asarray(found, dtype=bool)
 
 
-def _unknown(found: np.ndarray, ids: np.ndarray, records: Sequence, where: str, key: str,
-             id_keys: Sequence[str], known_name: str) -> None:
+def _unknown(
+    found: np.ndarray,
+    ids: np.ndarray,
+    records: Sequence,
+    where: str,
+    key: str,
+    id_keys: Sequence[str],
+    known_name: str,
+) -> None:
     if not found.all():
         i = int(np.argmin(found))
         raise ValueError(
@@ -226,12 +243,22 @@ def parse_coco_gt(coco_gt: Any) -> CocoGroundTruth:
         if key not in coco_gt:
             close = difflib.get_close_matches(key, [str(k) for k in coco_gt], n=1)
             hint = f" (found {close[0]!r})" if close else ""
-            raise ValueError(f"coco_gt has no {key!r} list{hint}; a COCO ground-truth dict needs "
-                             "'images', 'annotations' and 'categories'.")
+            raise ValueError(
+                f"coco_gt has no {key!r} list{hint}; a COCO ground-truth dict needs "
+                "'images', 'annotations' and 'categories'."
+            )
     (img_vals,) = _columns(coco_gt["images"], "coco_gt['images']", ("id",), ("id", "file_name"))
     (cat_vals,) = _columns(coco_gt["categories"], "coco_gt['categories']", ("id",), ("id", "name"))
-    img_ids = np.unique(_ids(img_vals, "coco_gt['images'] ids", finite=True)) if img_vals else np.zeros(0, dtype=np.int64)
-    cat_ids = np.unique(_ids(cat_vals, "coco_gt['categories'] ids", finite=True)) if cat_vals else np.zeros(0, dtype=np.int64)
+    img_ids = (
+        np.unique(_ids(img_vals, "coco_gt['images'] ids", finite=True))
+        if img_vals
+        else np.zeros(0, dtype=np.int64)
+    )
+    cat_ids = (
+        np.unique(_ids(cat_vals, "coco_gt['categories'] ids", finite=True))
+        if cat_vals
+        else np.zeros(0, dtype=np.int64)
+    )
 
     anns = coco_gt["annotations"]
     where = "coco_gt['annotations']"
@@ -241,34 +268,52 @@ def parse_coco_gt(coco_gt: Any) -> CocoGroundTruth:
     n = len(ann_id)
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return CocoGroundTruth(img_ids, cat_ids, empty, empty, np.zeros((0, 4)), np.zeros(0),
-                               np.zeros(0, dtype=bool), empty)
-    crowd_values = tuple(int(v) if isinstance(v, (bool, np.bool_)) else v
-                         for v in (a.get("iscrowd", 0) for a in anns))
+        return CocoGroundTruth(
+            img_ids,
+            cat_ids,
+            empty,
+            empty,
+            np.zeros((0, 4)),
+            np.zeros(0),
+            np.zeros(0, dtype=bool),
+            empty,
+        )
+    crowd_values = tuple(
+        int(v) if isinstance(v, (bool, np.bool_)) else v
+        for v in (a.get("iscrowd", 0) for a in anns)
+    )
     iscrowd = _numbers(crowd_values, anns, where, "iscrowd", _GT_ID_KEYS)
     not_flag = (iscrowd != 0) & (iscrowd != 1)
     if not_flag.any():
         i = int(np.argmax(not_flag))
-        raise ValueError(f"{where}[{i}]{_describe(anns[i], _GT_ID_KEYS)} has iscrowd={crowd_values[i]!r}; "
-                         "expected 0 or 1.")
+        raise ValueError(
+            f"{where}[{i}]{_describe(anns[i], _GT_ID_KEYS)} has iscrowd={crowd_values[i]!r}; "
+            "expected 0 or 1."
+        )
     iscrowd = iscrowd == 1
     boxes = _bboxes(bbox, anns, where, _GT_ID_KEYS)
     areas = _numbers(area, anns, where, "area", _GT_ID_KEYS)
     bad_area = ~np.isfinite(areas) | (areas < 0)
     if bad_area.any():
         i = int(np.argmax(bad_area))
-        raise ValueError(f"{where}[{i}]{_describe(anns[i], _GT_ID_KEYS)} has area={area[i]!r}; "
-                         "expected a finite non-negative number.")
+        raise ValueError(
+            f"{where}[{i}]{_describe(anns[i], _GT_ID_KEYS)} has area={area[i]!r}; "
+            "expected a finite non-negative number."
+        )
     ids = _ids(ann_id, f"{where} ids", finite=True)
     uniq, first, counts = np.unique(ids, return_index=True, return_counts=True)
     if (counts > 1).any():
         dup = uniq[np.argmax(counts > 1)]
         where_dup = np.flatnonzero(ids == dup)[:2].tolist()
-        raise ValueError(f"{where} ids must be unique: records {where_dup} share id={dup.item()!r}.")
+        raise ValueError(
+            f"{where} ids must be unique: records {where_dup} share id={dup.item()!r}."
+        )
     img, found = _index_of(_ids(image_id), img_ids)
     _unknown(found, _ids(image_id), anns, where, "image_id", _GT_ID_KEYS, "coco_gt['images']")
     cat, found = _index_of(_ids(category_id), cat_ids)
-    _unknown(found, _ids(category_id), anns, where, "category_id", _GT_ID_KEYS, "coco_gt['categories']")
+    _unknown(
+        found, _ids(category_id), anns, where, "category_id", _GT_ID_KEYS, "coco_gt['categories']"
+    )
     return CocoGroundTruth(img_ids, cat_ids, img, cat, boxes, areas, iscrowd, ids)
 
 
@@ -317,13 +362,17 @@ def _image_labels(values: Any, where: str) -> np.ndarray:
     lab = np.asarray(values).reshape(-1)
     if lab.dtype.kind == "O" and lab.size:
         if not all(isinstance(v, str) for v in lab):
-            raise TypeError(f"{where} must hold class labels (all ints or all strings); got {lab[:5].tolist()}.")
+            raise TypeError(
+                f"{where} must hold class labels (all ints or all strings); got {lab[:5].tolist()}."
+            )
         lab = lab.astype(str)
     if lab.dtype.kind not in "biufU":
         raise TypeError(f"{where} must hold class labels (ints or strings); got dtype {lab.dtype}.")
     if lab.dtype.kind == "f" and not np.isfinite(lab).all():
         bad = lab[~np.isfinite(lab)][0]
-        raise ValueError(f"{where} holds the label {bad}; a class label must be a finite number or a string.")
+        raise ValueError(
+            f"{where} holds the label {bad}; a class label must be a finite number or a string."
+        )
     return lab
 
 
@@ -335,10 +384,14 @@ def _flags(values: Any, where: str) -> np.ndarray:
         return flags
     if flags.dtype.kind not in "iuf":
         shown = flags[:3].tolist()
-        raise TypeError(f"{where} must hold booleans (True/False or 0/1); got {shown} (dtype {flags.dtype}).")
+        raise TypeError(
+            f"{where} must hold booleans (True/False or 0/1); got {shown} (dtype {flags.dtype})."
+        )
     ok = (flags == 0) | (flags == 1)
     if not ok.all():
-        raise ValueError(f"{where} must hold booleans (True/False or 0/1); got the value {flags[~ok][0]}.")
+        raise ValueError(
+            f"{where} must hold booleans (True/False or 0/1); got the value {flags[~ok][0]}."
+        )
     return flags.astype(bool)
 
 
@@ -346,22 +399,27 @@ def _scores(values: Any, where: str) -> np.ndarray:
     """Real-valued confidences (±inf ranks first/last); bools, strings and NaN refused."""
     scores = np.asarray(values).reshape(-1)
     if scores.size and scores.dtype.kind not in "iuf":
-        raise TypeError(f"{where} must hold real numbers; got dtype {scores.dtype} ({scores[:3].tolist()}).")
+        raise TypeError(
+            f"{where} must hold real numbers; got dtype {scores.dtype} ({scores[:3].tolist()})."
+        )
     scores = scores.astype(np.float64)
     if np.isnan(scores).any():
         raise ValueError(f"{where} holds NaN; every detection needs a real score.")
     return scores
 
 
-def parse_image_records(records: Any, where: str, extra_key: str, fmt: str, *,
-                        extra_default: Any = None) -> ImageBoxes:
+def parse_image_records(
+    records: Any, where: str, extra_key: str, fmt: str, *, extra_default: Any = None
+) -> ImageBoxes:
     """Flatten ``[{"boxes", "labels", extra_key}, ...]`` (one dict per image) into arrays.
 
     ``extra_key`` is ``"scores"`` (real numbers, not NaN) or ``"difficult"`` (booleans: bools or
     0/1).  Labels must be finite numbers or strings, of one kind across all images.
     """
     if not isinstance(records, Sequence) or isinstance(records, (str, bytes)):
-        raise TypeError(f"{where} must be a list with one dict per image; got {type(records).__name__}.")
+        raise TypeError(
+            f"{where} must be a list with one dict per image; got {type(records).__name__}."
+        )
     required = ("boxes", "labels") if extra_default is not None else ("boxes", "labels", extra_key)
     _find_bad_record(records, where, required, ())
     read_extra = _scores if extra_key == "scores" else _flags
@@ -374,7 +432,9 @@ def parse_image_records(records: Any, where: str, extra_key: str, fmt: str, *,
         if extra_key in rec:
             ex = read_extra(rec[extra_key], f"{where}[{i}][{extra_key!r}]")
             if ex.shape[0] != b.shape[0]:
-                raise ValueError(f"{where}[{i}] has {b.shape[0]} boxes but {ex.shape[0]} {extra_key}.")
+                raise ValueError(
+                    f"{where}[{i}] has {b.shape[0]} boxes but {ex.shape[0]} {extra_key}."
+                )
         else:
             ex = np.full(b.shape[0], extra_default)
         img.append(np.full(b.shape[0], i, dtype=np.int64))
@@ -387,8 +447,12 @@ def parse_image_records(records: Any, where: str, extra_key: str, fmt: str, *,
         parts = [p for p in parts if p.shape[0]]  # an empty list would turn int labels into floats
         return np.concatenate(parts) if parts else empty
 
-    return ImageBoxes(join(img, np.zeros(0, np.int64)), join(boxes, np.zeros((0, 4))),
-                      join(labels, np.zeros(0, np.int64)), join(extra, np.zeros(0)))
+    return ImageBoxes(
+        join(img, np.zeros(0, np.int64)),
+        join(boxes, np.zeros((0, 4))),
+        join(labels, np.zeros(0, np.int64)),
+        join(extra, np.zeros(0)),
+    )
 
 
 def check_label_kinds(parts: Sequence[np.ndarray], where: str) -> None:
@@ -450,17 +514,24 @@ def check_ranked_detections(
     if s is None or t is None:
         raise TypeError("scores and is_tp must be array-likes with one entry per detection.")
     if s.shape != t.shape:
-        raise ValueError(f"scores has {s.shape[0]} entries but is_tp has {t.shape[0]}; "
-                         "one per detection.")
+        raise ValueError(
+            f"scores has {s.shape[0]} entries but is_tp has {t.shape[0]}; one per detection."
+        )
     if not np.isfinite(s).all():
         raise ValueError("scores must be finite (no NaN or infinity).")
     if t.dtype.kind != "b":
         if t.dtype.kind not in "iuf" or not np.isin(t, (0, 1)).all():
-            raise ValueError("is_tp must hold booleans (or 0/1): True where the detection "
-                             "matched an object.")
+            raise ValueError(
+                "is_tp must hold booleans (or 0/1): True where the detection matched an object."
+            )
         t = t.astype(bool)
-    n_positives = check_scalar(n_positives, "n_positives", Integral, min_val=0,
-                               expected="an int >= 0 (number of ground-truth objects)")
+    n_positives = check_scalar(
+        n_positives,
+        "n_positives",
+        Integral,
+        min_val=0,
+        expected="an int >= 0 (number of ground-truth objects)",
+    )
     if t.sum() > n_positives:
         raise ValueError(
             f"{int(t.sum())} detections are marked true positive but there are only {n_positives} "

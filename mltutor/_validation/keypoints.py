@@ -21,12 +21,18 @@ def check_sigmas(sigmas: Any, name: str, default: np.ndarray) -> np.ndarray:
     try:
         arr = np.asarray(sigmas, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 1-D list of positive numbers (one per keypoint); got {sigmas!r:.80}.") from None
+        raise ValueError(
+            f"{name} must be a 1-D list of positive numbers (one per keypoint); got {sigmas!r:.80}."
+        ) from None
     if arr.ndim != 1 or arr.shape[0] == 0 or isinstance(sigmas, (str, bytes)):
-        raise ValueError(f"{name} must be a non-empty 1-D list of positive numbers (one per keypoint); "
-                         f"got shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must be a non-empty 1-D list of positive numbers (one per keypoint); "
+            f"got shape {arr.shape}."
+        )
     if not (np.isfinite(arr) & (arr > 0)).all():
-        raise ValueError(f"{name} must hold finite, positive numbers; got {arr[~(np.isfinite(arr) & (arr > 0))][0]}.")
+        raise ValueError(
+            f"{name} must hold finite, positive numbers; got {arr[~(np.isfinite(arr) & (arr > 0))][0]}."
+        )
     return arr
 
 
@@ -35,17 +41,23 @@ def check_keypoint_array(values: Any, n_kpt: int, name: str, *, flags: bool) -> 
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a flat list [x1, y1, v1, ...] of numbers; got {values!r:.80}.") from None
+        raise ValueError(
+            f"{name} must be a flat list [x1, y1, v1, ...] of numbers; got {values!r:.80}."
+        ) from None
     if isinstance(values, (str, bytes)) or arr.ndim != 1 or arr.shape[0] != 3 * n_kpt:
-        raise ValueError(f"{name} must hold 3 numbers (x, y, v) per keypoint, {3 * n_kpt} for {n_kpt} keypoints "
-                         f"(the length of kpt_oks_sigmas); got shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must hold 3 numbers (x, y, v) per keypoint, {3 * n_kpt} for {n_kpt} keypoints "
+            f"(the length of kpt_oks_sigmas); got shape {arr.shape}."
+        )
     kpt = arr.reshape(n_kpt, 3)
     if not np.isfinite(kpt[:, :2]).all():
         raise ValueError(f"{name} holds NaN or inf coordinates.")
     if flags and not np.isin(kpt[:, 2], (0, 1, 2)).all():
         bad = kpt[~np.isin(kpt[:, 2], (0, 1, 2)), 2][0]
-        raise ValueError(f"{name} has the visibility flag {bad:g}; COCO flags are 0 (not labelled), 1 (labelled, "
-                         "hidden) or 2 (visible).")
+        raise ValueError(
+            f"{name} has the visibility flag {bad:g}; COCO flags are 0 (not labelled), 1 (labelled, "
+            "hidden) or 2 (visible)."
+        )
     return kpt
 
 
@@ -63,16 +75,23 @@ def keypoint_records(values: Sequence, n_kpt: int, where: Any, *, flags: bool) -
     if not ok:
         for i, v in enumerate(values):
             check_keypoint_array(v, n_kpt, f"{where(i)}['keypoints']", flags=flags)
-        arr = np.asarray(values, dtype=np.float64)  # only the unused v of a detection was not finite
+        arr = np.asarray(
+            values, dtype=np.float64
+        )  # only the unused v of a detection was not finite
     return arr.reshape(n, n_kpt, 3)
 
 
 def check_num_keypoints(values: Sequence, where: Callable[[int], str]) -> np.ndarray:
     """The ``num_keypoints`` of each ground-truth annotation: an int >= 0 (bools refused), as an
     int64 array; ``where(i)`` names annotation ``i`` in the message."""
-    bad = [i for i, v in enumerate(values)
-           if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0]
+    bad = [
+        i
+        for i, v in enumerate(values)
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0
+    ]
     if bad:
-        raise ValueError(f"{where(bad[0])} has num_keypoints={values[bad[0]]!r}; "
-                         "expected a non-negative integer.")
+        raise ValueError(
+            f"{where(bad[0])} has num_keypoints={values[bad[0]]!r}; "
+            "expected a non-negative integer."
+        )
     return np.array(values, dtype=np.int64)

@@ -73,7 +73,9 @@ def as_label_array(y: Any, name: str) -> tuple[np.ndarray, bool]:
     refused by :func:`label_kind`.
     """
     if y is None or isinstance(y, (str, bytes)) or np.ndim(y) == 0 and not hasattr(y, "toarray"):
-        raise TypeError(f"{name} must be an array-like of labels (list, array, Series); got {shown(y)}.")
+        raise TypeError(
+            f"{name} must be an array-like of labels (list, array, Series); got {shown(y)}."
+        )
     if _missing_values(y):
         raise ValueError(
             f"Input {name} contains NaN: missing values (pandas NA) cannot be class labels. "
@@ -224,7 +226,9 @@ def check_labels_1d(y: Any, name: str) -> np.ndarray:
     return arr
 
 
-def class_indices(y: Any, n_classes: int, name: str = "y_true", *, binary_1d: bool = False) -> np.ndarray:
+def class_indices(
+    y: Any, n_classes: int, name: str = "y_true", *, binary_1d: bool = False
+) -> np.ndarray:
     """Integer class indices in ``[0, n_classes)`` (bools and whole-number floats accepted).
 
     ``binary_1d=True`` (1-D scores or probabilities of class 1) words the error as "binary".
@@ -294,7 +298,9 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
     weights = None if np.ndim(sample_weight) == 0 else sample_weight
     check_lengths(
         " Each sample needs one true label, one prediction (and one weight).",
-        y_true=yt, y_pred=yp, sample_weight=weights,
+        y_true=yt,
+        y_pred=yp,
+        sample_weight=weights,
     )
     if yt.shape[0] == 0:
         raise ValueError(
@@ -331,7 +337,9 @@ def check_targets(y_true: Any, y_pred: Any, sample_weight: Any = None) -> Target
                 f"{'strings' if yp.dtype.kind == 'U' else 'numbers'}."
             )
         _refuse_inexact_common_dtype(yt, yp)
-    w = check_sample_weight(sample_weight, yt.shape[0], keep_integer=True, others="y_true and y_pred")
+    w = check_sample_weight(
+        sample_weight, yt.shape[0], keep_integer=True, others="y_true and y_pred"
+    )
     return Targets(yt, yp, w, multilabel)
 
 
@@ -482,4 +490,3 @@ def check_set_wise_labels(
             UserWarning,
         )
     return labels
-

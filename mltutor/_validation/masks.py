@@ -16,13 +16,34 @@ from typing import Any, Callable
 import numpy as np
 
 from .arrays import describe
-from .detection import _DT_ID_KEYS, _bboxes, _columns, _describe, _ids, _index_of, _numbers, _unknown
+from .detection import (
+    _DT_ID_KEYS,
+    _bboxes,
+    _columns,
+    _describe,
+    _ids,
+    _index_of,
+    _numbers,
+    _unknown,
+)
 from .params import check_scalar
 
-__all__ = ["check_binary_masks", "check_rle_list", "bulk_rle_strings", "bulk_polygons", "check_decoded", "check_polygons", "check_image_size",
-           "check_rle_sizes",
-           "check_iscrowd", "image_sizes", "ScoredRecords", "parse_scored_records", "result_boxes",
-           "result_segmentations"]
+__all__ = [
+    "check_binary_masks",
+    "check_rle_list",
+    "bulk_rle_strings",
+    "bulk_polygons",
+    "check_decoded",
+    "check_polygons",
+    "check_image_size",
+    "check_rle_sizes",
+    "check_iscrowd",
+    "image_sizes",
+    "ScoredRecords",
+    "parse_scored_records",
+    "result_boxes",
+    "result_segmentations",
+]
 
 
 def check_binary_masks(mask: Any, name: str = "mask") -> tuple[np.ndarray, bool]:
@@ -33,8 +54,10 @@ def check_binary_masks(mask: Any, name: str = "mask") -> tuple[np.ndarray, bool]
     """
     arr = np.asarray(mask)
     if arr.ndim not in (2, 3):
-        raise ValueError(f"{name} must be a binary mask of shape (height, width) or a stack (height, width, n); "
-                         f"got shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must be a binary mask of shape (height, width) or a stack (height, width, n); "
+            f"got shape {arr.shape}."
+        )
     if arr.dtype == bool:
         return arr.view(np.uint8), arr.ndim == 2
     if arr.dtype.kind not in "iuf":
@@ -42,10 +65,14 @@ def check_binary_masks(mask: Any, name: str = "mask") -> tuple[np.ndarray, bool]
     if arr.size and arr.dtype != np.uint8:
         bad = (arr != 0) & (arr != 1)
         if bad.any():
-            raise ValueError(f"{name} must hold only 0 and 1 (or booleans); got the value {arr[bad][0]!r}.")
+            raise ValueError(
+                f"{name} must hold only 0 and 1 (or booleans); got the value {arr[bad][0]!r}."
+            )
         arr = arr.astype(np.uint8)
     elif arr.size and arr.max() > 1:
-        raise ValueError(f"{name} must hold only 0 and 1 (or booleans); got the value {arr.max()!r}.")
+        raise ValueError(
+            f"{name} must hold only 0 and 1 (or booleans); got the value {arr.max()!r}."
+        )
     return arr.astype(np.uint8, copy=False), arr.ndim == 2
 
 
@@ -58,23 +85,42 @@ def check_image_size(height: Any, width: Any) -> tuple[int, int]:
     """``height`` and ``width``: integers in ``[0, MAX_SIDE]``."""
     out = []
     for name, v in (("height", height), ("width", width)):
-        v = check_scalar(v, name, Integral, min_val=0, expected="a non-negative integer (pixels)",
-                         type_error=ValueError)
+        v = check_scalar(
+            v,
+            name,
+            Integral,
+            min_val=0,
+            expected="a non-negative integer (pixels)",
+            type_error=ValueError,
+        )
         if v > MAX_SIDE:
-            raise ValueError(f"{name} = {v} pixels is beyond the largest side accepted, "
-                             f"2**31 - 1 (h * w must fit in 64-bit arithmetic).")
+            raise ValueError(
+                f"{name} = {v} pixels is beyond the largest side accepted, "
+                f"2**31 - 1 (h * w must fit in 64-bit arithmetic)."
+            )
         out.append(v)
     return out[0], out[1]
 
 
 def _size(rle: Mapping, where: str) -> tuple[int, int]:
     size = rle["size"]
-    if (not isinstance(size, (Sequence, np.ndarray)) or isinstance(size, (str, bytes)) or len(size) != 2
-            or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0 for v in size)):
-        raise ValueError(f"{where}['size'] must be [height, width], two non-negative integers; got {size!r}.")
+    if (
+        not isinstance(size, (Sequence, np.ndarray))
+        or isinstance(size, (str, bytes))
+        or len(size) != 2
+        or any(
+            isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0
+            for v in size
+        )
+    ):
+        raise ValueError(
+            f"{where}['size'] must be [height, width], two non-negative integers; got {size!r}."
+        )
     if max(size) > MAX_SIDE:
-        raise ValueError(f"{where}['size'] = {list(map(int, size))} is beyond the largest side "
-                         "accepted, 2**31 - 1 pixels (h * w must fit in 64-bit arithmetic).")
+        raise ValueError(
+            f"{where}['size'] = {list(map(int, size))} is beyond the largest side "
+            "accepted, 2**31 - 1 pixels (h * w must fit in 64-bit arithmetic)."
+        )
     return int(size[0]), int(size[1])
 
 
@@ -88,13 +134,17 @@ def check_rle_list(rles: Any, name: str = "rles") -> tuple[list, np.ndarray, np.
     single = isinstance(rles, Mapping)
     items = [rles] if single else rles
     if not isinstance(items, (Sequence, np.ndarray)) or isinstance(items, (str, bytes)):
-        raise TypeError(f"{name} must be an RLE dict {{'size': [h, w], 'counts': ...}} or a list of them; "
-                        f"got {describe(rles)}.")
+        raise TypeError(
+            f"{name} must be an RLE dict {{'size': [h, w], 'counts': ...}} or a list of them; "
+            f"got {describe(rles)}."
+        )
     counts, heights, widths = [], np.zeros(len(items), np.int64), np.zeros(len(items), np.int64)
     for i, rle in enumerate(items):
         where = name if single else f"{name}[{i}]"
         if not isinstance(rle, Mapping) or "size" not in rle or "counts" not in rle:
-            raise ValueError(f"{where} must be an RLE dict with 'size' and 'counts'; got {rle!r:.80}.")
+            raise ValueError(
+                f"{where} must be an RLE dict with 'size' and 'counts'; got {rle!r:.80}."
+            )
         h, w = _size(rle, where)
         heights[i], widths[i] = h, w
         c = rle["counts"]
@@ -102,25 +152,33 @@ def check_rle_list(rles: Any, name: str = "rles") -> tuple[list, np.ndarray, np.
             try:
                 c = c.encode("ascii")
             except UnicodeEncodeError:
-                raise ValueError(f"{where}['counts'] is not a COCO compressed RLE string (non-ASCII).") from None
+                raise ValueError(
+                    f"{where}['counts'] is not a COCO compressed RLE string (non-ASCII)."
+                ) from None
         if isinstance(c, bytes):
             counts.append(c)
             continue
         arr = np.asarray(c)
         if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu") or arr.dtype == bool:
-            raise ValueError(f"{where}['counts'] must be a compressed string or a list of run lengths (ints); "
-                             f"got {c!r:.80}.")
+            raise ValueError(
+                f"{where}['counts'] must be a compressed string or a list of run lengths (ints); "
+                f"got {c!r:.80}."
+            )
         if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
             raise ValueError(f"{where}['counts'] holds a negative run length ({arr[arr < 0][0]}).")
         if arr.size and int(arr.max()) > h * w:  # before any cast: uint64 2**63 is no negative run
-            raise ValueError(f"{where}['counts'] holds a run of {int(arr.max())} pixels, more than "
-                             f"size {[h, w]} has ({h * w}).")
+            raise ValueError(
+                f"{where}['counts'] holds a run of {int(arr.max())} pixels, more than "
+                f"size {[h, w]} has ({h * w})."
+            )
         arr = arr.astype(np.int64)
         # Runs of at most h * w each: their int64 sum cannot wrap unless len * h * w reaches 2**63
         # (then, rarely, add them as Python ints).
         total = int(arr.sum()) if arr.size * (h * w) < 2**63 else sum(arr.tolist())
         if total != h * w:
-            raise ValueError(f"{where}['counts'] sums to {total}, but size {[h, w]} has {h * w} pixels.")
+            raise ValueError(
+                f"{where}['counts'] sums to {total}, but size {[h, w]} has {h * w} pixels."
+            )
         counts.append(arr)
     return counts, heights, widths, single
 
@@ -137,7 +195,9 @@ def bulk_rle_strings(rles: Any) -> tuple[bytes, np.ndarray, np.ndarray, np.ndarr
     try:
         sizes = [r["size"] for r in rles]
         counts = [r["counts"] for r in rles]
-        if set(map(len, sizes)) != {2} or set(map(type, itertools.chain.from_iterable(sizes))) != {int}:
+        if set(map(len, sizes)) != {2} or set(map(type, itertools.chain.from_iterable(sizes))) != {
+            int
+        }:
             return None
     except (KeyError, TypeError):
         return None
@@ -152,16 +212,28 @@ def bulk_rle_strings(rles: Any) -> tuple[bytes, np.ndarray, np.ndarray, np.ndarr
     else:
         return None
     try:
-        hw = np.fromiter(itertools.chain.from_iterable(sizes), dtype=np.int64, count=2 * len(sizes)).reshape(-1, 2)
+        hw = np.fromiter(
+            itertools.chain.from_iterable(sizes), dtype=np.int64, count=2 * len(sizes)
+        ).reshape(-1, 2)
     except OverflowError:  # beyond int64: not an image size
         return None
     if (hw < 0).any() or (hw > MAX_SIDE).any():
         return None
-    return blob, np.fromiter(map(len, counts), dtype=np.int64, count=len(counts)), hw[:, 0], hw[:, 1]
+    return (
+        blob,
+        np.fromiter(map(len, counts), dtype=np.int64, count=len(counts)),
+        hw[:, 0],
+        hw[:, 1],
+    )
 
 
-def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, widths: np.ndarray,
-                  where: Callable[[int], str]) -> np.ndarray:
+def check_decoded(
+    counts: np.ndarray,
+    offsets: np.ndarray,
+    heights: np.ndarray,
+    widths: np.ndarray,
+    where: Callable[[int], str],
+) -> np.ndarray:
     """Decoded compressed strings: run lengths in [0, h·w] and summing to h·w (exactly, not in
     wrapped int64) for every object.
 
@@ -184,8 +256,10 @@ def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, 
         long[owner[counts > hw[owner]]] = True
     # Runs of at most h·w each: an object's int64 sum wraps only if it has 2**63 / (h·w) of
     # them; such objects (rare: huge images) are added exactly.
-    exact = {i: sum(counts[offsets[i]:offsets[i + 1]].tolist())
-             for i in np.flatnonzero(per_obj.astype(np.float64) * hw >= 2.0**63).tolist()}
+    exact = {
+        i: sum(counts[offsets[i] : offsets[i + 1]].tolist())
+        for i in np.flatnonzero(per_obj.astype(np.float64) * hw >= 2.0**63).tolist()
+    }
     bad = neg | long | (sums != hw)
     for i, total in exact.items():
         bad[i] = neg[i] or long[i] or total != hw[i]
@@ -194,32 +268,42 @@ def check_decoded(counts: np.ndarray, offsets: np.ndarray, heights: np.ndarray, 
         if neg[i]:
             why = "a negative run length"
         elif long[i]:
-            run = int(counts[offsets[i]:offsets[i + 1]].max())
+            run = int(counts[offsets[i] : offsets[i + 1]].max())
             why = f"a run of {run} pixels, more than h·w = {hw[i]}"
         else:
             why = f"runs summing to {exact.get(i, int(sums[i]))}, not h·w = {hw[i]}"
-        raise ValueError(f"{where(i)}['counts'] decodes to {why}; it is not a valid RLE of size "
-                         f"{[int(heights[i]), int(widths[i])]}.")
+        raise ValueError(
+            f"{where(i)}['counts'] decodes to {why}; it is not a valid RLE of size "
+            f"{[int(heights[i]), int(widths[i])]}."
+        )
     return running
 
 
 def check_polygons(polygons: Any, name: str = "polygons") -> list[np.ndarray]:
     """A list of polygons ``[x1, y1, x2, y2, ...]``, each with at least 3 finite points."""
     if not isinstance(polygons, (Sequence, np.ndarray)) or isinstance(polygons, (str, bytes)):
-        raise TypeError(f"{name} must be a list of polygons [x1, y1, x2, y2, ...]; got {describe(polygons)}.")
+        raise TypeError(
+            f"{name} must be a list of polygons [x1, y1, x2, y2, ...]; got {describe(polygons)}."
+        )
     out = []
     for i, p in enumerate(polygons):
         try:
             xy = np.asarray(p, dtype=np.float64)
         except (TypeError, ValueError):
-            raise ValueError(f"{name}[{i}] must be a flat list of numbers [x1, y1, x2, y2, ...]; got {p!r:.80}.") from None
+            raise ValueError(
+                f"{name}[{i}] must be a flat list of numbers [x1, y1, x2, y2, ...]; got {p!r:.80}."
+            ) from None
         if isinstance(p, (str, bytes, Mapping)) or xy.ndim != 1:
-            raise ValueError(f"{name}[{i}] must be a flat list of numbers [x1, y1, x2, y2, ...]; got {p!r:.80}.")
+            raise ValueError(
+                f"{name}[{i}] must be a flat list of numbers [x1, y1, x2, y2, ...]; got {p!r:.80}."
+            )
         if xy.shape[0] % 2:
             raise ValueError(f"{name}[{i}] has {xy.shape[0]} numbers; a polygon needs x, y pairs.")
         if xy.shape[0] < 6:
-            raise ValueError(f"{name}[{i}] has {xy.shape[0] // 2} point(s); a polygon needs at least 3 "
-                             "(pycocotools' frPyObjects would read 4 numbers as a box).")
+            raise ValueError(
+                f"{name}[{i}] has {xy.shape[0] // 2} point(s); a polygon needs at least 3 "
+                "(pycocotools' frPyObjects would read 4 numbers as a box)."
+            )
         if not np.isfinite(xy).all():
             raise ValueError(f"{name}[{i}] holds NaN or inf coordinates.")
         if np.abs(xy).max() > 1e8:
@@ -241,10 +325,15 @@ def bulk_polygons(polygons: list) -> tuple[np.ndarray, np.ndarray] | None:
     lengths = np.fromiter(map(len, polygons), dtype=np.int64, count=len(polygons))
     if lengths.shape[0] and (lengths.min() < 6 or (lengths % 2).any()):
         return None
-    if set(map(type, itertools.chain.from_iterable(polygons))) - {float, int}:  # bools, strings, lists, NumPy
+    if set(map(type, itertools.chain.from_iterable(polygons))) - {
+        float,
+        int,
+    }:  # bools, strings, lists, NumPy
         return None
     try:
-        coords = np.fromiter(itertools.chain.from_iterable(polygons), dtype=np.float64, count=int(lengths.sum()))
+        coords = np.fromiter(
+            itertools.chain.from_iterable(polygons), dtype=np.float64, count=int(lengths.sum())
+        )
     except OverflowError:  # an int beyond float64's range
         return None
     if coords.shape[0] and not (np.abs(coords) <= 1e8).all():  # also False for NaN
@@ -258,7 +347,9 @@ def check_iscrowd(iscrowd: Any, n: int, name: str = "iscrowd") -> np.ndarray:
         return np.zeros(n, dtype=bool)
     flags = np.asarray(iscrowd).reshape(-1)
     if flags.shape[0] != n:
-        raise ValueError(f"{name} must hold one flag per ground-truth object ({n}); got {flags.shape[0]}.")
+        raise ValueError(
+            f"{name} must hold one flag per ground-truth object ({n}); got {flags.shape[0]}."
+        )
     if flags.size and (flags.dtype.kind not in "biuf" or not np.isin(flags, (0, 1)).all()):
         raise ValueError(f"{name} must hold 0/1 or booleans; got {flags[:5].tolist()}.")
     return flags.astype(bool)
@@ -280,13 +371,22 @@ def image_sizes(coco_gt: Mapping, img_ids: np.ndarray) -> tuple[np.ndarray, np.n
     for i, im in enumerate(images):
         if "height" in im and "width" in im:
             h, w = im["height"], im["width"]
-            if any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float, np.floating))
-                   or not float(v).is_integer() or v < 0 for v in (h, w)):
-                raise ValueError(f"coco_gt['images'][{i}] has height={h!r}, width={w!r}; expected non-negative "
-                                 "integers (pixels).")
+            if any(
+                isinstance(v, (bool, np.bool_))
+                or not isinstance(v, (int, np.integer, float, np.floating))
+                or not float(v).is_integer()
+                or v < 0
+                for v in (h, w)
+            ):
+                raise ValueError(
+                    f"coco_gt['images'][{i}] has height={h!r}, width={w!r}; expected non-negative "
+                    "integers (pixels)."
+                )
             if max(h, w) > MAX_SIDE:
-                raise ValueError(f"coco_gt['images'][{i}] has height={h!r}, width={w!r}: beyond the "
-                                 "largest side accepted, 2**31 - 1 pixels.")
+                raise ValueError(
+                    f"coco_gt['images'][{i}] has height={h!r}, width={w!r}: beyond the "
+                    "largest side accepted, 2**31 - 1 pixels."
+                )
             heights[pos[i]], widths[pos[i]] = int(h), int(w)
     return heights, widths
 
@@ -306,7 +406,8 @@ def parse_scored_records(detections: Any, gt: Any, key: str) -> ScoredRecords:
     ``key`` (``"segmentation"`` or ``"keypoints"``); ids are checked against the ground truth."""
     where = "detections"
     image_id, category_id, values, score = _columns(
-        detections, where, ("image_id", "category_id", key, "score"), _DT_ID_KEYS)
+        detections, where, ("image_id", "category_id", key, "score"), _DT_ID_KEYS
+    )
     if len(image_id) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return ScoredRecords(empty, empty, np.zeros(0), ())
@@ -329,9 +430,11 @@ def _all_or_none(detections: Any, key: str, has: list, otherwise: str) -> bool:
         return False
     if not all(has):
         i, j = has.index(False), has.index(True)
-        raise ValueError(f"detections[{i}] has no {key!r} but detections[{j}] has one; give a {key!r} with every "
-                         f"result or with none (pycocotools' loadRes reads only the first result to decide: every "
-                         f"area from the {key} when it has one, from {otherwise} otherwise).")
+        raise ValueError(
+            f"detections[{i}] has no {key!r} but detections[{j}] has one; give a {key!r} with every "
+            f"result or with none (pycocotools' loadRes reads only the first result to decide: every "
+            f"area from the {key} when it has one, from {otherwise} otherwise)."
+        )
     return True
 
 
@@ -346,8 +449,12 @@ def result_boxes(detections: Any, otherwise: str = "the masks") -> np.ndarray | 
     """
     if not detections:
         return None
-    has = [(type(d) is dict or isinstance(d, Mapping)) and "bbox" in d
-           and not (isinstance(d["bbox"], list) and d["bbox"] == []) for d in detections]
+    has = [
+        (type(d) is dict or isinstance(d, Mapping))
+        and "bbox" in d
+        and not (isinstance(d["bbox"], list) and d["bbox"] == [])
+        for d in detections
+    ]
     if not _all_or_none(detections, "bbox", has, otherwise):
         return None
     return _bboxes(tuple(d["bbox"] for d in detections), detections, "detections", _DT_ID_KEYS)
@@ -368,8 +475,9 @@ def result_segmentations(detections: Any) -> tuple | None:
     return tuple(d["segmentation"] for d in detections)
 
 
-def check_rle_sizes(rles: Any, obj: np.ndarray, heights: np.ndarray, widths: np.ndarray,
-                    where: Callable[[int], str]) -> None:
+def check_rle_sizes(
+    rles: Any, obj: np.ndarray, heights: np.ndarray, widths: np.ndarray, where: Callable[[int], str]
+) -> None:
     """Each RLE's ``size`` is its image's (where the image gives one); ``obj[j]`` is RLE j's record.
 
     ``rles`` is an RLE set of ``mltutor.detection.mask`` (its ``heights`` and ``widths``).
@@ -379,5 +487,7 @@ def check_rle_sizes(rles: Any, obj: np.ndarray, heights: np.ndarray, widths: np.
         j = int(np.argmax(wrong))
         i = int(obj[j])
         size = [int(rles.heights[j]), int(rles.widths[j])]
-        raise ValueError(f"{where(i)}['segmentation'] has size {size!r}, but "
-                         f"its image is {[int(heights[i]), int(widths[i])]} (height, width).")
+        raise ValueError(
+            f"{where(i)}['segmentation'] has size {size!r}, but "
+            f"its image is {[int(heights[i]), int(widths[i])]} (height, width)."
+        )

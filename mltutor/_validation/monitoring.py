@@ -34,15 +34,22 @@ ROLLING_METRICS = ("accuracy", "precision", "recall", "f1", "balanced_accuracy")
 
 def check_positive_int(value: Any, name: str) -> int:
     """A positive integer (``bool`` refused)."""
-    return check_scalar(value, name, Integral, min_val=1, expected="a positive integer",
-                        type_error=ValueError)
+    return check_scalar(
+        value, name, Integral, min_val=1, expected="a positive integer", type_error=ValueError
+    )
 
 
 def check_probability(value: Any, name: str, *, open_interval: bool = True) -> float:
     """A real number in (0, 1) (or [0, 1] with ``open_interval=False``)."""
-    return check_scalar(value, name, Real, min_val=0, max_val=1,
-                        include_boundaries="neither" if open_interval else "both",
-                        type_error=ValueError)
+    return check_scalar(
+        value,
+        name,
+        Real,
+        min_val=0,
+        max_val=1,
+        include_boundaries="neither" if open_interval else "both",
+        type_error=ValueError,
+    )
 
 
 def check_alpha(alpha: Any) -> float:
@@ -77,9 +84,16 @@ def check_indicator_stream(x: Any, name: str = "x") -> np.ndarray:
 
 def check_positive_real(value: Any, name: str) -> float:
     """A finite real number > 0 (``bool`` refused)."""
-    return check_scalar(value, name, Real, min_val=0, max_val=np.inf,
-                        include_boundaries="neither", expected="a positive number",
-                        type_error=ValueError)
+    return check_scalar(
+        value,
+        name,
+        Real,
+        min_val=0,
+        max_val=np.inf,
+        include_boundaries="neither",
+        expected="a positive number",
+        type_error=ValueError,
+    )
 
 
 def check_real_sample(x: Any, name: str) -> np.ndarray:
@@ -138,9 +152,7 @@ def check_label_times(times: np.ndarray, label_times: Any) -> np.ndarray:
         return times
     lt = check_times(label_times, "label_times", times.shape[0])
     if (lt < times).any():
-        raise ValueError(
-            "label_times must not precede times (a label comes after its prediction)."
-        )
+        raise ValueError("label_times must not precede times (a label comes after its prediction).")
     return lt
 
 

@@ -195,8 +195,13 @@ def check_average(average: Any, *, allow_binary: bool = True) -> Any:
 
 def check_beta(beta: Any) -> float:
     """``beta`` is the weight of recall against precision: a real number >= 0 (inf allowed)."""
-    return check_scalar(beta, "beta", Real, min_val=0,
-                        expected="a real number >= 0 (recall weighs beta times precision)")
+    return check_scalar(
+        beta,
+        "beta",
+        Real,
+        min_val=0,
+        expected="a real number >= 0 (recall weighs beta times precision)",
+    )
 
 
 def check_bool(value: Any, name: str) -> bool:
@@ -225,13 +230,20 @@ def check_pos_label(pos_label: Any) -> Any:
     """``pos_label`` is a single label: a number, a string, a bool or None."""
     if pos_label is None or isinstance(pos_label, (str, Real, np.bool_, np.str_)):
         return pos_label
-    raise TypeError(f"pos_label must be a single label (int, float, bool or str); got {pos_label!r}.")
+    raise TypeError(
+        f"pos_label must be a single label (int, float, bool or str); got {pos_label!r}."
+    )
 
 
 def check_k(k: Any) -> int:
     """Top-k accuracy's ``k``: an int >= 1 (True counts as 1, as scikit-learn's check allows)."""
-    return check_scalar(k, "k", (Integral, bool), min_val=1,
-                        expected="an int >= 1 (how many top-scored classes count)")
+    return check_scalar(
+        k,
+        "k",
+        (Integral, bool),
+        min_val=1,
+        expected="an int >= 1 (how many top-scored classes count)",
+    )
 
 
 def check_cutoff(k: Any, *, allow_none: bool, allow_bool: bool = False) -> int | None:
@@ -259,8 +271,15 @@ def check_max_fpr(max_fpr: Any) -> float | None:
     """``max_fpr`` is None or a real number in (0, 1]."""
     if max_fpr is None:
         return None
-    return check_scalar(max_fpr, "max_fpr", Real, min_val=0, max_val=1,
-                        include_boundaries="right", expected="None or a real number in (0, 1]")
+    return check_scalar(
+        max_fpr,
+        "max_fpr",
+        Real,
+        min_val=0,
+        max_val=1,
+        include_boundaries="right",
+        expected="None or a real number in (0, 1]",
+    )
 
 
 def check_n_bins(n_bins: Any) -> int:
@@ -285,5 +304,12 @@ def check_threshold(threshold: Any) -> float:
 
 def check_cost(cost: Any, name: str) -> float:
     """A cost of one kind of error: a positive, finite real number."""
-    return check_scalar(cost, name, Real, min_val=0, max_val=np.inf, include_boundaries="neither",
-                        expected="a positive, finite real number (a cost)")
+    return check_scalar(
+        cost,
+        name,
+        Real,
+        min_val=0,
+        max_val=np.inf,
+        include_boundaries="neither",
+        expected="a positive, finite real number (a cost)",
+    )

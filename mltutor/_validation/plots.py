@@ -18,9 +18,7 @@ def check_confusion_matrix(cm: object) -> np.ndarray:
     if arr.ndim != 2:
         raise ValueError(f"cm must be a 2-D array, got {arr.ndim}-D with shape {arr.shape}.")
     if arr.shape[0] != arr.shape[1]:
-        raise ValueError(
-            f"cm must be square (n_classes x n_classes), got shape {arr.shape}."
-        )
+        raise ValueError(f"cm must be square (n_classes x n_classes), got shape {arr.shape}.")
     if arr.shape[0] == 0:
         raise ValueError("cm must have at least one class, got shape (0, 0).")
     arr = arr.astype(np.float64)

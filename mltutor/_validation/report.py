@@ -77,8 +77,10 @@ def check_report_groups(groups: Any, y: np.ndarray) -> np.ndarray | None:
         return None
     groups, code = check_group_codes(groups, y.shape[0])
     if varies_within_groups(code, y):
-        raise ValueError("groups must not mix classes: every group holds samples of one true class "
-                         "(use group ids that are unique across classes)")
+        raise ValueError(
+            "groups must not mix classes: every group holds samples of one true class "
+            "(use group ids that are unique across classes)"
+        )
     return groups
 
 
@@ -112,10 +114,12 @@ def _not_probabilities(scores: np.ndarray, rows: np.ndarray) -> str:
     """The first row that is not a probability vector, and how to make it one, for a message."""
     bad = int(np.flatnonzero(~rows)[0])
     row = scores[bad]
-    return (f"row {bad} ({np.array2string(row, precision=4, threshold=8)}) sums to "
-            f"{row.sum():.6g}, with entries from {row.min():.4g} to {row.max():.4g}. If they "
-            "are probabilities rounded on the way (saved with a few decimals, say), renormalise "
-            "them first: P / P.sum(axis=1, keepdims=True)")
+    return (
+        f"row {bad} ({np.array2string(row, precision=4, threshold=8)}) sums to "
+        f"{row.sum():.6g}, with entries from {row.min():.4g} to {row.max():.4g}. If they "
+        "are probabilities rounded on the way (saved with a few decimals, say), renormalise "
+        "them first: P / P.sum(axis=1, keepdims=True)"
+    )
 
 
 def resolve_logits(scores: np.ndarray, logits: Any, eps: float) -> bool:
@@ -138,16 +142,19 @@ def resolve_logits(scores: np.ndarray, logits: Any, eps: float) -> bool:
             f"scores_or_logits: {int(rows.sum())} of {rows.size} rows are probabilities (in "
             "[0, 1], summing to 1) and the others are not: "
             f"{_not_probabilities(scores, rows)}; if they are logits, pass logits=True "
-            "(softmax every row)")
+            "(softmax every row)"
+        )
     if logits is not True and logits is not False:
         raise ValueError(f"logits must be 'auto', True or False, got {logits!r}")
     if not logits:
         rows = probability_rows(scores, eps)
         if not rows.all():
-            raise ValueError("logits=False but some rows are not probabilities (each row must lie "
-                             f"in [0, 1] and sum to 1): {_not_probabilities(scores, rows)}; if "
-                             "they are logits or other raw scores, pass logits=True (softmax "
-                             "every row)")
+            raise ValueError(
+                "logits=False but some rows are not probabilities (each row must lie "
+                f"in [0, 1] and sum to 1): {_not_probabilities(scores, rows)}; if "
+                "they are logits or other raw scores, pass logits=True (softmax "
+                "every row)"
+            )
     return logits
 
 
@@ -183,25 +190,33 @@ def check_evaluate_inputs(
         preds = check_class_indices(scores, "scores_or_logits (1-D: predicted classes)")
         k = len(names) if names is not None else int(max(y.max(), preds.max())) + 1
         if preds.max() >= k:
-            raise ValueError(f"a predicted class index ({int(preds.max())}) is outside the "
-                             f"{k} class_names")
+            raise ValueError(
+                f"a predicted class index ({int(preds.max())}) is outside the {k} class_names"
+            )
     else:
-        raise ValueError("scores_or_logits must have shape (n_samples, n_classes) (or be 1-D "
-                         f"predicted classes), got shape {scores.shape}")
+        raise ValueError(
+            "scores_or_logits must have shape (n_samples, n_classes) (or be 1-D "
+            f"predicted classes), got shape {scores.shape}"
+        )
     if scores.shape[0] != y.shape[0]:
-        raise ValueError(f"y_true has {y.shape[0]} samples but scores_or_logits has "
-                         f"{scores.shape[0]}")
+        raise ValueError(
+            f"y_true has {y.shape[0]} samples but scores_or_logits has {scores.shape[0]}"
+        )
     if k < 2:
         raise ValueError(f"need at least 2 classes, got {k}")
     if y.max() >= k:
-        raise ValueError(f"y_true holds class index {int(y.max())} but there are only {k} "
-                         "classes (score columns)")
+        raise ValueError(
+            f"y_true holds class index {int(y.max())} but there are only {k} "
+            "classes (score columns)"
+        )
     if names is None:
         names = tuple(str(i) for i in range(k))
     groups = check_report_groups(groups, y)
     if preds is not None:
-        return EvaluateInputs(y, None, None, preds, k, names, groups, n_resamples,
-                              top_confusions, n_bins)
+        return EvaluateInputs(
+            y, None, None, preds, k, names, groups, n_resamples, top_confusions, n_bins
+        )
     logits = resolve_logits(scores, logits, eps)
-    return EvaluateInputs(y, scores, logits, None, k, names, groups, n_resamples, top_confusions,
-                          n_bins)
+    return EvaluateInputs(
+        y, scores, logits, None, k, names, groups, n_resamples, top_confusions, n_bins
+    )

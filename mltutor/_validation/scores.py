@@ -102,7 +102,9 @@ def check_indicator_scores(y: np.ndarray, s: np.ndarray) -> None:
             f"got shape {s.shape}."
         )
     if s.shape != y.shape:
-        raise ValueError(f"y_score has shape {s.shape} but y_true has shape {y.shape}; they must match.")
+        raise ValueError(
+            f"y_score has shape {s.shape} but y_true has shape {y.shape}; they must match."
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -149,7 +151,9 @@ def check_binary_scores(
         raise TypeError("y_true must be a dense 1-D array of labels; got a sparse matrix.")
     yt = column_or_1d(yt, "y_true")
     if not_array_like(y_score):
-        raise TypeError(f"y_score must be an array-like of scores (one per sample); got {shown(y_score)}.")
+        raise TypeError(
+            f"y_score must be an array-like of scores (one per sample); got {shown(y_score)}."
+        )
     scores = column_or_1d(check_real_scores(y_score, dtype_error=TypeError), "y_score")
     if yt.shape[0] != scores.shape[0]:
         raise ValueError(
@@ -173,7 +177,9 @@ def check_binary_scores(
     weights = check_sample_weight(
         sample_weight, yt.shape[0], allow_column=True, others="y_true and y_score"
     )
-    return BinaryScores(equals_label(yt, pos_label), scores, weights, pos_label, int(classes.shape[0]))
+    return BinaryScores(
+        equals_label(yt, pos_label), scores, weights, pos_label, int(classes.shape[0])
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -262,9 +268,7 @@ def _check_top_k_labels(labels: Any, y_true: np.ndarray, n_score_classes: int) -
         )
     missing = np.setdiff1d(y_true, arr)
     if missing.size:
-        raise ValueError(
-            f"'y_true' contains labels not in parameter 'labels': {missing.tolist()}."
-        )
+        raise ValueError(f"'y_true' contains labels not in parameter 'labels': {missing.tolist()}.")
     return arr
 
 
@@ -309,10 +313,15 @@ def check_top_k(
     weights = None if np.ndim(sample_weight) == 0 else sample_weight
     check_lengths(
         " Each sample needs one true label, one row of scores (and one weight).",
-        y_true=yt, y_score=s, sample_weight=weights,
+        y_true=yt,
+        y_score=s,
+        sample_weight=weights,
     )
     w = check_sample_weight(
-        sample_weight, yt.shape[0], allow_all_zero=True, keep_integer=True,
+        sample_weight,
+        yt.shape[0],
+        allow_all_zero=True,
+        keep_integer=True,
         others="y_true and y_score",
     )
     n_score_classes = s.shape[1] if s.ndim == 2 else 2
@@ -400,7 +409,9 @@ def check_multilabel_ranking(
         column = False
         kind = "multiclass"
     if kind != "multilabel-indicator" and not column:
-        what = "binary" if kind == "labels" and unique_labels(yt.reshape(-1)).shape[0] <= 2 else kind
+        what = (
+            "binary" if kind == "labels" and unique_labels(yt.reshape(-1)).shape[0] <= 2 else kind
+        )
         raise ValueError(f"{what} format is not supported")
     if s.shape != yt.shape:
         raise ValueError("y_true and y_score have different shape")

@@ -101,8 +101,12 @@ def check_lr_replace(value: Any) -> tuple[float, float]:
     if isinstance(value, dict):
         pos, neg = value.get("LR+"), value.get("LR-")
         ok = (
-            "LR+" in value and "LR-" in value and _is_real(pos) and _is_real(neg)
-            and (np.isnan(pos) or pos >= 1.0) and (np.isnan(neg) or 0.0 <= neg <= 1.0)
+            "LR+" in value
+            and "LR-" in value
+            and _is_real(pos)
+            and _is_real(neg)
+            and (np.isnan(pos) or pos >= 1.0)
+            and (np.isnan(neg) or 0.0 <= neg <= 1.0)
         )
         if not ok:
             raise ValueError(_LR_DICT_MESSAGE.format(value=value))
@@ -124,8 +128,16 @@ def check_lr_replace(value: Any) -> tuple[float, float]:
 
 def check_alpha(alpha: Any, name: str = "alpha") -> float:
     """A significance level (or miscoverage) strictly between 0 and 1."""
-    return check_scalar(alpha, name, Real, min_val=0, max_val=1, include_boundaries="neither",
-                        expected="a real number strictly between 0 and 1", type_error=ValueError)
+    return check_scalar(
+        alpha,
+        name,
+        Real,
+        min_val=0,
+        max_val=1,
+        include_boundaries="neither",
+        expected="a real number strictly between 0 and 1",
+        type_error=ValueError,
+    )
 
 
 def check_proportion_method(method: Any) -> str:
@@ -199,8 +211,12 @@ def check_paired_predictions(
         if a.dtype.kind == "O":
             raise TypeError(f"{name} must hold numbers or strings, not Python objects.")
         arrays.append(a)
-    check_lengths(" Each sample needs one label and one prediction from each model.",
-                  y_true=arrays[0], pred_a=arrays[1], pred_b=arrays[2])
+    check_lengths(
+        " Each sample needs one label and one prediction from each model.",
+        y_true=arrays[0],
+        pred_a=arrays[1],
+        pred_b=arrays[2],
+    )
     if arrays[0].shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is required.")
     kinds = {a.dtype.kind == "U" for a in arrays}
@@ -243,8 +259,9 @@ def check_proba_matrix(proba: Any, name: str, n_classes: int | None = None) -> n
     """Class probabilities, shape (n_samples, n_classes) with n_samples >= 1 and n_classes >= 2,
     finite, in [0, 1].  Rows need not sum to 1 exactly (scores, not a distribution check)."""
     if not_array_like(proba):
-        raise TypeError(f"{name} must be a 2-D array of class probabilities; "
-                        f"got {describe(proba)}.")
+        raise TypeError(
+            f"{name} must be a 2-D array of class probabilities; got {describe(proba)}."
+        )
     p = as_real_array(proba, name).astype(np.float64)
     if p.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_classes); got shape {p.shape}.")
@@ -259,8 +276,9 @@ def check_proba_matrix(proba: Any, name: str, n_classes: int | None = None) -> n
     if not np.isfinite(p).all():
         raise ValueError(f"{name} contains NaN or inf.")
     if p.min() < 0 or p.max() > 1:
-        raise ValueError(f"{name} must hold probabilities in [0, 1]; got values in "
-                         f"[{p.min():g}, {p.max():g}].")
+        raise ValueError(
+            f"{name} must hold probabilities in [0, 1]; got values in [{p.min():g}, {p.max():g}]."
+        )
     return p
 
 
@@ -269,11 +287,12 @@ def check_class_labels(
 ) -> np.ndarray:
     """Class indices 0..n_classes-1, one per sample (the column of each sample's true class)."""
     if not_array_like(labels):
-        raise TypeError(f"{name} must be an array-like of class indices; "
-                        f"got {describe(labels)}.")
+        raise TypeError(f"{name} must be an array-like of class indices; got {describe(labels)}.")
     y = column_or_1d(np.asarray(labels), name)
-    check_lengths(f" Each sample needs one row of {rows} and one label.",
-                  **{rows: np.empty(n_samples), name: y})
+    check_lengths(
+        f" Each sample needs one row of {rows} and one label.",
+        **{rows: np.empty(n_samples), name: y},
+    )
     if y.dtype.kind == "f" and np.isfinite(y).all() and (y == np.round(y)).all():
         y = y.astype(np.int64)
     if y.dtype.kind not in "iu":
@@ -288,8 +307,9 @@ def check_class_labels(
 
 def check_n_samples_int(value: Any, name: str) -> int:
     """A positive integer (resample counts)."""
-    return check_scalar(value, name, Integral, min_val=1, expected="a positive integer",
-                        type_error=ValueError)
+    return check_scalar(
+        value, name, Integral, min_val=1, expected="a positive integer", type_error=ValueError
+    )
 
 
 def check_confusion_counts(cm: Any) -> np.ndarray:
@@ -298,8 +318,9 @@ def check_confusion_counts(cm: Any) -> np.ndarray:
         raise TypeError(f"cm must be a 2-D confusion matrix; got {describe(cm)}.")
     a = as_real_array(cm, "cm").astype(np.float64)
     if a.ndim != 2 or a.shape[0] != a.shape[1] or a.shape[0] < 2:
-        raise ValueError("cm must be a square confusion matrix with at least 2 classes; "
-                         f"got shape {a.shape}.")
+        raise ValueError(
+            f"cm must be a square confusion matrix with at least 2 classes; got shape {a.shape}."
+        )
     if not np.isfinite(a).all() or (a < 0).any():
         raise ValueError("cm must hold finite counts >= 0.")
     return a
@@ -315,16 +336,21 @@ def check_metric_value(value: Any, where: str) -> np.ndarray:
     """
     kind = type(value).__name__
     if isinstance(value, (bool, np.bool_, str, bytes, dict)) or value is None:
-        raise TypeError(f"the metric must return a real number or an array of them; {where} it "
-                        f"returned {kind} {value!r:.60}")
+        raise TypeError(
+            f"the metric must return a real number or an array of them; {where} it "
+            f"returned {kind} {value!r:.60}"
+        )
     arr = as_numpy(value, f"what the metric returned {where}")
     if arr.dtype.kind == "O" and all(
-            isinstance(v, (Real, Decimal)) and not isinstance(v, (bool, np.bool_))
-            for v in arr.ravel().tolist()):
+        isinstance(v, (Real, Decimal)) and not isinstance(v, (bool, np.bool_))
+        for v in arr.ravel().tolist()
+    ):
         arr = arr.astype(float)
     if arr.dtype.kind not in "iuf":
-        raise TypeError(f"the metric must return a real number or an array of them; {where} it "
-                        f"returned {kind} of dtype {arr.dtype}")
+        raise TypeError(
+            f"the metric must return a real number or an array of them; {where} it "
+            f"returned {kind} of dtype {arr.dtype}"
+        )
     return arr.astype(float)
 
 
@@ -336,12 +362,14 @@ def check_conformal_scores(scores: Any, name: str = "scores") -> np.ndarray:
     as in MAPIE: the threshold is then ``inf`` only when the ``k``-th smallest is.
     """
     if not_array_like(scores):
-        raise TypeError(f"{name} must be a 1-D array of non-conformity scores; "
-                        f"got {describe(scores)}.")
+        raise TypeError(
+            f"{name} must be a 1-D array of non-conformity scores; got {describe(scores)}."
+        )
     s = as_real_array(scores, name).astype(np.float64)
     if s.ndim != 1:
-        raise ValueError(f"{name} must be 1-D (one score per calibration sample); "
-                         f"got shape {s.shape}.")
+        raise ValueError(
+            f"{name} must be 1-D (one score per calibration sample); got shape {s.shape}."
+        )
     if s.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one calibration score is required.")
     if np.isnan(s).any():
@@ -371,8 +399,10 @@ def check_group_ids(ids: np.ndarray, name: str) -> None:
     else:
         return
     if len(missing):
-        raise ValueError(f"{name} contains a missing id (None, NaN or NaT) at index "
-                         f"{int(missing[0])}; every sample needs a real id")
+        raise ValueError(
+            f"{name} contains a missing id (None, NaN or NaT) at index "
+            f"{int(missing[0])}; every sample needs a real id"
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -399,8 +429,14 @@ def check_n_resamples(n_resamples: Any) -> int:
 
 def check_confidence_level(confidence_level: Any) -> float:
     """A confidence level strictly between 0 and 1 (0.95, not 95)."""
-    return check_scalar(confidence_level, "confidence_level", Real, min_val=0, max_val=1,
-                        include_boundaries="neither")
+    return check_scalar(
+        confidence_level,
+        "confidence_level",
+        Real,
+        min_val=0,
+        max_val=1,
+        include_boundaries="neither",
+    )
 
 
 def check_bootstrap_method(method: Any) -> str:
@@ -416,8 +452,13 @@ def check_random_state(random_state: Any) -> np.random.Generator:
         return random_state
     if random_state is None:
         return np.random.default_rng()
-    seed = check_scalar(random_state, "random_state", Integral, min_val=0,
-                        expected="None, an int >= 0 or a numpy.random.Generator")
+    seed = check_scalar(
+        random_state,
+        "random_state",
+        Integral,
+        min_val=0,
+        expected="None, an int >= 0 or a numpy.random.Generator",
+    )
     return np.random.default_rng(seed)
 
 
@@ -439,8 +480,10 @@ def check_samples(**arrays: Any) -> tuple[int, dict[str, np.ndarray]]:
             f"{next(iter(lengths))} is empty: the bootstrap needs at least two samples"
         )
     if n == 1:
-        raise ValueError(f"{next(iter(lengths))} has one sample: the bootstrap needs at least two "
-                         "(every resample of one sample is that sample, a zero-width interval)")
+        raise ValueError(
+            f"{next(iter(lengths))} has one sample: the bootstrap needs at least two "
+            "(every resample of one sample is that sample, a zero-width interval)"
+        )
     return n, out
 
 
@@ -508,8 +551,11 @@ def check_groups_vary(group_stratum: np.ndarray, stratified: bool) -> None:
             ("every stratum holds a single group" if stratified else "groups holds a single group")
             + ": every resample would be the data itself and the interval would have zero "
             "width. The group bootstrap needs at least two groups per stratum (are groups and "
-            "strata the same thing? groups are the clusters of dependent samples, e.g. videos)")
+            "strata the same thing? groups are the clusters of dependent samples, e.g. videos)"
+        )
     if single:
-        warn(f"{single} of {groups_per_stratum.size} strata hold a single group: they are drawn "
-             "whole in every resample and add no variability, so the interval is narrower than "
-             "the data support.")
+        warn(
+            f"{single} of {groups_per_stratum.size} strata hold a single group: they are drawn "
+            "whole in every resample and add no variability, so the interval is narrower than "
+            "the data support."
+        )

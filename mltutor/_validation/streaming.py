@@ -20,8 +20,15 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["check_binary", "check_multiclass", "check_sample_ids", "check_loaded_state",
-           "check_class_counts", "check_label_totals", "check_thresholds"]
+__all__ = [
+    "check_binary",
+    "check_multiclass",
+    "check_sample_ids",
+    "check_loaded_state",
+    "check_class_counts",
+    "check_label_totals",
+    "check_thresholds",
+]
 
 
 def _is_tensor(x: object, name: str) -> None:
@@ -172,7 +179,9 @@ def check_multiclass(
     if ignore_index is not None:
         bad_target &= target != ignore_index
     if bad_target.any():
-        allowed = f"[0, {num_classes})" + (f" or ignore_index={ignore_index}" if ignore_index is not None else "")
+        allowed = f"[0, {num_classes})" + (
+            f" or ignore_index={ignore_index}" if ignore_index is not None else ""
+        )
         raise ValueError(
             f"target holds a label outside {allowed}: {_first_bad(target, bad_target)}."
         )
@@ -211,25 +220,31 @@ def check_binary(preds: torch.Tensor, target: torch.Tensor, ignore_index: int | 
     _ignore_index_fits(target, ignore_index)
 
     # Value checks: one host sync for all of them.
-    bad_target = (target != 0) & (target != 1) if target.dtype != torch.bool else torch.zeros_like(target)
+    bad_target = (
+        (target != 0) & (target != 1) if target.dtype != torch.bool else torch.zeros_like(target)
+    )
     if ignore_index is not None and target.dtype != torch.bool:
         bad_target &= target != ignore_index
     bad_preds = ~torch.isfinite(preds)
     flags = torch.stack([bad_target.any(), bad_preds.any()]).tolist()
     if flags[0]:
-        allowed = "0 or 1" + (f" or ignore_index={ignore_index}" if ignore_index is not None else "")
+        allowed = "0 or 1" + (
+            f" or ignore_index={ignore_index}" if ignore_index is not None else ""
+        )
         raise ValueError(
             f"target must hold binary labels ({allowed}); found {_first_bad(target, bad_target)}. "
             "For more classes use MulticlassMetrics."
         )
     if flags[1]:
-        raise ValueError(
-            f"preds must be finite scores; found {_first_bad(preds, bad_preds)}."
-        )
+        raise ValueError(f"preds must be finite scores; found {_first_bad(preds, bad_preds)}.")
 
 
-def check_loaded_state(metric_name: str, tensors: object, specs: dict[str, tuple],
-                       parallel: tuple[tuple[str, ...], ...] = ()) -> None:
+def check_loaded_state(
+    metric_name: str,
+    tensors: object,
+    specs: dict[str, tuple],
+    parallel: tuple[tuple[str, ...], ...] = (),
+) -> None:
     """Refuse a saved state that this metric could not have produced (``load_state_dict``).
 
     ``specs`` maps each state's name to ``(reduction, default, low, high)``: a ``"sum"`` state
@@ -245,30 +260,45 @@ def check_loaded_state(metric_name: str, tensors: object, specs: dict[str, tuple
     missing = sorted(set(specs) - set(tensors))
     extra = sorted(set(tensors) - set(specs), key=str)
     if missing or extra:
-        raise ValueError(f"{where} must hold exactly the states {sorted(specs)}; "
-                         + (f"missing {missing}" if missing else "")
-                         + ("; " if missing and extra else "")
-                         + (f"unexpected {extra}" if extra else "") + ".")
+        raise ValueError(
+            f"{where} must hold exactly the states {sorted(specs)}; "
+            + (f"missing {missing}" if missing else "")
+            + ("; " if missing and extra else "")
+            + (f"unexpected {extra}" if extra else "")
+            + "."
+        )
     for name, (reduction, default, low, high) in specs.items():
         value = tensors[name]
         if not isinstance(value, torch.Tensor):
-            raise ValueError(f"{where}: {name!r} must be a torch.Tensor; got {type(value).__name__}.")
+            raise ValueError(
+                f"{where}: {name!r} must be a torch.Tensor; got {type(value).__name__}."
+            )
         if value.dtype != default.dtype:
-            raise ValueError(f"{where}: {name!r} has dtype {value.dtype}; this metric keeps "
-                             f"{default.dtype} (a state is not cast on load).")
+            raise ValueError(
+                f"{where}: {name!r} has dtype {value.dtype}; this metric keeps "
+                f"{default.dtype} (a state is not cast on load)."
+            )
         if reduction == "sum" and value.shape != default.shape:
-            raise ValueError(f"{where}: {name!r} has shape {tuple(value.shape)}; this metric's "
-                             f"settings give {tuple(default.shape)}.")
-        if reduction == "cat" and (value.ndim != default.ndim or value.shape[1:] != default.shape[1:]):
-            raise ValueError(f"{where}: {name!r} has shape {tuple(value.shape)}; rows of shape "
-                             f"{tuple(default.shape[1:])} expected.")
+            raise ValueError(
+                f"{where}: {name!r} has shape {tuple(value.shape)}; this metric's "
+                f"settings give {tuple(default.shape)}."
+            )
+        if reduction == "cat" and (
+            value.ndim != default.ndim or value.shape[1:] != default.shape[1:]
+        ):
+            raise ValueError(
+                f"{where}: {name!r} has shape {tuple(value.shape)}; rows of shape "
+                f"{tuple(default.shape[1:])} expected."
+            )
         if value.numel() == 0:
             continue
         if value.is_floating_point() and bool(torch.isnan(value).any()):
             raise ValueError(f"{where}: {name!r} holds NaN values.")
         if low is not None and bool((value < low).any()):
-            raise ValueError(f"{where}: {name!r} holds {value.min().item()}, below {low} "
-                             "(counts and codes cannot be negative or out of range).")
+            raise ValueError(
+                f"{where}: {name!r} holds {value.min().item()}, below {low} "
+                "(counts and codes cannot be negative or out of range)."
+            )
         if high is not None and bool((value > high).any()):
             raise ValueError(f"{where}: {name!r} holds {value.max().item()}, above {high}.")
     for names in parallel:
@@ -286,21 +316,26 @@ def check_class_counts(metric_name: str, counts: torch.Tensor, num_classes: int)
     and an accuracy of 1.5.
     """
     c = num_classes
-    tp, support, predicted = counts[:c], counts[c:2 * c], counts[2 * c:3 * c]
+    tp, support, predicted = counts[:c], counts[c : 2 * c], counts[2 * c : 3 * c]
     where = f"state_dict['state'] for {metric_name}: 'class_counts'"
     over = (tp > torch.minimum(support, predicted)).nonzero().flatten()
     if over.numel():
         k = int(over[0])
-        raise ValueError(f"{where} has {int(tp[k])} true positives for class {k} but a support of "
-                         f"{int(support[k])} and {int(predicted[k])} predictions; a count cannot "
-                         "give that.")
+        raise ValueError(
+            f"{where} has {int(tp[k])} true positives for class {k} but a support of "
+            f"{int(support[k])} and {int(predicted[k])} predictions; a count cannot "
+            "give that."
+        )
     if int(support.sum()) != int(predicted.sum()):
-        raise ValueError(f"{where} has {int(support.sum())} samples by true class but "
-                         f"{int(predicted.sum())} by predicted class; each sample counts in both.")
+        raise ValueError(
+            f"{where} has {int(support.sum())} samples by true class but "
+            f"{int(predicted.sum())} by predicted class; each sample counts in both."
+        )
 
 
-def check_label_totals(metric_name: str, counts: torch.Tensor, per_label: torch.Tensor,
-                       name: str) -> None:
+def check_label_totals(
+    metric_name: str, counts: torch.Tensor, per_label: torch.Tensor, name: str
+) -> None:
     """A loaded binary state whose outcome counts agree, label by label, with the kept rows.
 
     ``counts`` holds ``2 * label + (score >= threshold)`` tallies; every sample counted there is
@@ -310,9 +345,11 @@ def check_label_totals(metric_name: str, counts: torch.Tensor, per_label: torch.
     by_counts = counts.view(3, 2).sum(dim=1).tolist()
     by_rows = per_label.tolist()
     if by_counts != by_rows:
-        raise ValueError(f"state_dict['state'] for {metric_name}: 'counts' holds {by_counts} "
-                         f"negatives, positives and ignored samples but {name!r} holds "
-                         f"{by_rows}; they count the same samples.")
+        raise ValueError(
+            f"state_dict['state'] for {metric_name}: 'counts' holds {by_counts} "
+            f"negatives, positives and ignored samples but {name!r} holds "
+            f"{by_rows}; they count the same samples."
+        )
 
 
 def check_thresholds(thresholds: object) -> torch.Tensor | None:

@@ -86,13 +86,16 @@ def check_segments(segments: Any, name: str) -> np.ndarray:
     A single segment ``[s, e]`` is read as one row.
     """
     if isinstance(segments, (str, bytes, Mapping)):
-        raise TypeError(f"{name} must be an array-like of [start, end] segments; got "
-                        f"{type(segments).__name__}.")
+        raise TypeError(
+            f"{name} must be an array-like of [start, end] segments; got {type(segments).__name__}."
+        )
     try:
         arr = np.asarray(segments)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an (n, 2) array of [start, end] segments; it is ragged "
-                         f"or not numeric: {segments!r:.80}") from None
+        raise ValueError(
+            f"{name} must be an (n, 2) array of [start, end] segments; it is ragged "
+            f"or not numeric: {segments!r:.80}"
+        ) from None
     if arr.dtype.kind not in "iuf" or arr.dtype.kind == "b":
         if not (arr.size == 0 and arr.dtype.kind in "fO"):
             raise ValueError(f"{name} must hold numbers (seconds); got dtype {arr.dtype}.")
@@ -102,14 +105,19 @@ def check_segments(segments: Any, name: str) -> np.ndarray:
     elif arr.ndim == 1 and arr.shape[0] == 0:
         arr = arr.reshape(0, 2)
     if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"{name} must have shape (n, 2), one [start, end] row per segment; got "
-                         f"shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must have shape (n, 2), one [start, end] row per segment; got "
+            f"shape {arr.shape}."
+        )
     bad = np.flatnonzero(_bad_segment(arr))
     if bad.shape[0]:
         i = int(bad[0])
         s, e = arr[i]
-        what = ("finite (no NaN or infinity)" if not (np.isfinite(s) and np.isfinite(e))
-                else "a segment that ends after it starts (end > start)")
+        what = (
+            "finite (no NaN or infinity)"
+            if not (np.isfinite(s) and np.isfinite(e))
+            else "a segment that ends after it starts (end > start)"
+        )
         raise ValueError(f"{name}[{i}] = [{s}, {e}] must be {what}.")
     return arr
 
@@ -117,13 +125,15 @@ def check_segments(segments: Any, name: str) -> np.ndarray:
 def check_tiou_thresholds(thresholds: Any, name: str = "tiou_thresholds") -> np.ndarray:
     """A non-empty 1-D float64 array of thresholds in [0, 1 - 1e-9] (a scalar is one threshold)."""
     if isinstance(thresholds, (str, bytes)):
-        raise TypeError(f"{name} must be a number or a 1-D sequence of numbers; got "
-                        f"{thresholds!r}.")
+        raise TypeError(
+            f"{name} must be a number or a 1-D sequence of numbers; got {thresholds!r}."
+        )
     try:
         arr = np.asarray(thresholds, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number or a 1-D sequence of numbers; got "
-                         f"{thresholds!r:.80}.") from None
+        raise ValueError(
+            f"{name} must be a number or a 1-D sequence of numbers; got {thresholds!r:.80}."
+        ) from None
     arr = np.atleast_1d(arr)
     if arr.ndim != 1 or arr.shape[0] == 0:
         raise ValueError(f"{name} must be a non-empty 1-D sequence; got shape {arr.shape}.")
@@ -145,8 +155,10 @@ def _mapping(value: Any, where: str, key: str) -> Mapping:
         raise TypeError(f"{where} must be a dict with the key {key!r}; got {type(value).__name__}.")
     if key not in value:
         keys = ", ".join(map(repr, list(value)[:5]))
-        raise ValueError(f"{where} has no key {key!r} (keys: {keys or 'none'}); the ActivityNet "
-                         f"layout is {{{key!r}: {{video: ...}}}}.")
+        raise ValueError(
+            f"{where} has no key {key!r} (keys: {keys or 'none'}); the ActivityNet "
+            f"layout is {{{key!r}: {{video: ...}}}}."
+        )
     inner = value[key]
     if not isinstance(inner, Mapping):
         raise TypeError(f"{where}[{key!r}] must be a dict of videos; got {type(inner).__name__}.")
@@ -169,8 +181,10 @@ def _find_bad_record(records: Any, where: str, required: Sequence[str]) -> None:
             raise TypeError(f"{here} must be a dict; got {type(rec).__name__}: {rec!r:.60}")
         missing = [k for k in required if k not in rec]
         if missing:
-            raise ValueError(f"{here} has no key {', '.join(map(repr, missing))} (it has "
-                             f"{', '.join(map(repr, rec)) or 'no keys'}).")
+            raise ValueError(
+                f"{here} has no key {', '.join(map(repr, missing))} (it has "
+                f"{', '.join(map(repr, rec)) or 'no keys'})."
+            )
         problem = _segment_problem(rec["segment"])
         if problem:
             raise ValueError(f"{here}['segment'] {problem}.")
@@ -235,11 +249,11 @@ def _read_records(records: Any, where: str, with_score: bool):
     except (TypeError, ValueError, KeyError, IndexError):
         _find_bad_record(records, where, required)
     # Every record is valid one by one (Python ints beyond int64, say): convert them so.
-    seg = np.array([[float(v) for v in r["segment"]] for r in records],
-                   dtype=np.float64).reshape(len(records), 2)
+    seg = np.array([[float(v) for v in r["segment"]] for r in records], dtype=np.float64).reshape(
+        len(records), 2
+    )
     labels = [r["label"] for r in records]
-    score = (np.array([float(r["score"]) for r in records], dtype=np.float64)
-             if with_score else None)
+    score = np.array([float(r["score"]) for r in records], dtype=np.float64) if with_score else None
     return seg, labels, score
 
 
@@ -282,17 +296,22 @@ def parse_ground_truth(ground_truth: Any, subset: str | None) -> Segments:
     for name, info in database.items():
         where = f"ground_truth['database'][{name!r}]"
         if not isinstance(info, Mapping):
-            raise TypeError(f"{where} must be a dict with the key 'annotations'; got "
-                            f"{type(info).__name__}.")
+            raise TypeError(
+                f"{where} must be a dict with the key 'annotations'; got {type(info).__name__}."
+            )
         if subset is not None:
             if "subset" not in info:
-                raise ValueError(f"{where} has no key 'subset', and subset={subset!r} asks to "
-                                 "filter on it (pass subset=None to keep every video).")
+                raise ValueError(
+                    f"{where} has no key 'subset', and subset={subset!r} asks to "
+                    "filter on it (pass subset=None to keep every video)."
+                )
             if info["subset"] != subset:
                 continue
         if "annotations" not in info:
-            raise ValueError(f"{where} has no key 'annotations' (it has "
-                             f"{', '.join(map(repr, info)) or 'no keys'}).")
+            raise ValueError(
+                f"{where} has no key 'annotations' (it has "
+                f"{', '.join(map(repr, info)) or 'no keys'})."
+            )
         videos.append(name)
         named.append((info["annotations"], f"{where}['annotations']"))
     seg, labels, _, counts = _read_videos(named, False)

@@ -23,9 +23,15 @@ def _issued_as(category: type[Warning]) -> type[Warning]:
         return category
     # Its own qualified name, found by the module's __getattr__, so that pickle finds the class
     # (a worker process that turned the warning into an error sends it back pickled).
-    return type("UndefinedMetricWarning", (UndefinedMetricWarning, sklearn_warning),
-                {"__module__": __name__, "__qualname__": _ISSUED_NAME,
-                 "__doc__": UndefinedMetricWarning.__doc__})
+    return type(
+        "UndefinedMetricWarning",
+        (UndefinedMetricWarning, sklearn_warning),
+        {
+            "__module__": __name__,
+            "__qualname__": _ISSUED_NAME,
+            "__doc__": UndefinedMetricWarning.__doc__,
+        },
+    )
 
 
 #: The name under which pickle finds the class issued where scikit-learn is installed.

@@ -92,11 +92,15 @@ def check_sample_weight(
         raise ValueError(f"sample_weight could not be read as an array of numbers: {exc}") from None
     if w.dtype.kind == "O":
         if any(isinstance(v, (str, bytes)) for v in w.ravel()):  # astype would read "1" as 1.0
-            raise dtype_error("sample_weight must hold real numbers; got strings in an object array.")
+            raise dtype_error(
+                "sample_weight must hold real numbers; got strings in an object array."
+            )
         try:
             w = w.astype(np.float64)
         except (TypeError, ValueError):
-            raise dtype_error("sample_weight must hold real numbers; got an object array.") from None
+            raise dtype_error(
+                "sample_weight must hold real numbers; got an object array."
+            ) from None
     if w.dtype.kind not in "biuf":
         raise dtype_error(f"sample_weight must hold real numbers; got dtype {w.dtype}.")
     if allow_column:
@@ -138,6 +142,9 @@ def check_area_weights(
     ``average='samples'``, where they only average the per-sample scores (a zero sum then raises
     ZeroDivisionError, as scikit-learn's ``np.average``)."""
     return check_sample_weight(
-        sample_weight, n_samples, allow_column=True, others="y_true and y_score",
+        sample_weight,
+        n_samples,
+        allow_column=True,
+        others="y_true and y_score",
         allow_all_zero=average == "samples" and y_type == "multilabel-indicator",
     )

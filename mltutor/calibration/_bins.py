@@ -175,8 +175,9 @@ def _binned(conf: np.ndarray, hits: np.ndarray, n_bins: int, strategy: str) -> C
     return CalibrationBins(edges, *_bin_means(bin_of, conf, hits, n_bins))
 
 
-def _bin_means(bin_of: np.ndarray, conf: np.ndarray, hits: np.ndarray,
-               n_bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _bin_means(
+    bin_of: np.ndarray, conf: np.ndarray, hits: np.ndarray, n_bins: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per bin: the count, the mean confidence and the mean hit (0 in an empty bin)."""
     count = np.bincount(bin_of, minlength=n_bins)
     safe = np.maximum(count, 1)
@@ -296,8 +297,9 @@ def classwise_calibration_error(
     y = _chk.class_indices(y, p.shape[1])
     n_bins = _chk.check_n_bins(n_bins)
     strategy = _chk.check_strategy(strategy)
-    bins = [_binned(p[:, k], (y == k).astype(np.float64), n_bins, strategy)
-            for k in range(p.shape[1])]  # a loop over classes, each one vectorised
+    bins = [
+        _binned(p[:, k], (y == k).astype(np.float64), n_bins, strategy) for k in range(p.shape[1])
+    ]  # a loop over classes, each one vectorised
     return float(np.mean([_ece(b.count, b.confidence, b.accuracy) for b in bins]))
 
 

@@ -67,7 +67,9 @@ def pool_adjacent_violators(y: Any, sample_weight: Any = None) -> np.ndarray:
         w = np.ones_like(y)
     else:
         check_lengths("", y=y, sample_weight=None if np.ndim(sample_weight) == 0 else sample_weight)
-        w = check_sample_weight(sample_weight, y.shape[0], dtype_error=ValueError, allow_all_zero=True)
+        w = check_sample_weight(
+            sample_weight, y.shape[0], dtype_error=ValueError, allow_all_zero=True
+        )
     if (w <= 0).any():
         raise ValueError("sample_weight must be > 0 here (drop zero-weight points first).")
     # 1. Vectorised first pass: every maximal strictly decreasing run is pooled at once (adjacent

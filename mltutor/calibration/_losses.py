@@ -1,5 +1,4 @@
-"""Proper scores of probabilities (Brier score, log loss) and the softmax/NLL of logits.
-"""
+"""Proper scores of probabilities (Brier score, log loss) and the softmax/NLL of logits."""
 
 from __future__ import annotations
 
@@ -154,7 +153,6 @@ def log_loss(
     return float(loss.sum() if w is None else np.dot(loss, w))
 
 
-
 # --------------------------------------------------------------------------------------------
 # Softmax, NLL and temperature scaling
 # --------------------------------------------------------------------------------------------
@@ -184,13 +182,17 @@ def softmax(logits: Any, axis: int = -1) -> np.ndarray:
     return np.exp(log_softmax(logits, axis=axis))
 
 
-def _logit_problem(logits: Any, y_true: Any, sample_weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _logit_problem(
+    logits: Any, y_true: Any, sample_weight: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(n, K) logits (1-D binary logits z become columns [0, z]), class indices, weights."""
     z = _prob.check_real_array(logits, "logits", ndims=(1, 2))
     if z.ndim == 1:
         z = np.stack([np.zeros_like(z), z], axis=1)
     if z.shape[1] < 2:
-        raise ValueError(f"logits must have at least 2 columns (one per class); got shape {z.shape}.")
+        raise ValueError(
+            f"logits must have at least 2 columns (one per class); got shape {z.shape}."
+        )
     if _chk.not_array_like(y_true):
         raise TypeError(f"y_true must be an array-like of class indices; got {y_true!r}.")
     y = _chk.check_labels_1d(y_true, "y_true")

@@ -1,5 +1,4 @@
-"""Calibration maps fitted on held-out data: temperature scaling of logits and Platt scaling of scores.
-"""
+"""Calibration maps fitted on held-out data: temperature scaling of logits and Platt scaling of scores."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ from .. import _validation as _chk
 from .._validation import calibration as _prob
 from .._validation.params import check_scalar
 from ._losses import _logit_problem, softmax
+
 
 class _Margins(NamedTuple):
     """Per-sample logit margins d_ik = z_ik - z_iy (what the NLL's derivatives in beta need),
@@ -283,8 +283,18 @@ def apply_platt(scores: Any, a: float, b: float) -> np.ndarray:
     [0.2689, 0.7311]
     """
     s = _prob.check_real_array(scores, "scores", ndims=(1, 2)).reshape(-1)
-    a, b = (check_scalar(v, name, Real, min_val=-np.inf, max_val=np.inf,
-                         include_boundaries="neither", expected="a finite number",
-                         type_error=ValueError) for name, v in (("a", a), ("b", b)))
+    a, b = (
+        check_scalar(
+            v,
+            name,
+            Real,
+            min_val=-np.inf,
+            max_val=np.inf,
+            include_boundaries="neither",
+            expected="a finite number",
+            type_error=ValueError,
+        )
+        for name, v in (("a", a), ("b", b))
+    )
     z = a * s + b
     return np.exp(-np.logaddexp(0.0, -z))

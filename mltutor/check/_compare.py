@@ -26,7 +26,9 @@ class Case:
 
     __slots__ = ("args", "kwargs", "note")
 
-    def __init__(self, args: Sequence[Any] = (), kwargs: dict[str, Any] | None = None, note: str = ""):
+    def __init__(
+        self, args: Sequence[Any] = (), kwargs: dict[str, Any] | None = None, note: str = ""
+    ):
         self.args = tuple(args)
         self.kwargs = dict(kwargs or {})
         self.note = note
@@ -162,7 +164,15 @@ def _plain(value: Any, _depth: int = 0) -> Any:
     object that claims to equal everything.
     """
     t = type(value)
-    if value is None or t is bool or t is int or t is float or t is str or t is complex or t is bytes:
+    if (
+        value is None
+        or t is bool
+        or t is int
+        or t is float
+        or t is str
+        or t is complex
+        or t is bytes
+    ):
         return value
     if t is np.ndarray or isinstance(value, np.ndarray):
         if value.dtype.hasobject:
@@ -194,12 +204,20 @@ def _plain(value: Any, _depth: int = 0) -> Any:
 
 
 def _refused_text(what: str) -> str:
-    return (f"returned {what}, which the checker does not compare: return plain numbers, text, "
-            "tuples or lists of them, or a NumPy array")
+    return (
+        f"returned {what}, which the checker does not compare: return plain numbers, text, "
+        "tuples or lists of them, or a NumPy array"
+    )
 
 
-def compare(expected: Any, got: Any, *, rtol: float = 1e-9, atol: float = 1e-12,
-            names: Sequence[str] | None = None) -> str | None:
+def compare(
+    expected: Any,
+    got: Any,
+    *,
+    rtol: float = 1e-9,
+    atol: float = 1e-12,
+    names: Sequence[str] | None = None,
+) -> str | None:
     """Compare a learner's result with the reference result.
 
     Returns None when they agree, otherwise a short description of what is wrong with ``got``.
@@ -228,8 +246,10 @@ def compare(expected: Any, got: Any, *, rtol: float = 1e-9, atol: float = 1e-12,
         if isinstance(got, np.ndarray) and got.ndim == 1:
             got = list(got)
         if not isinstance(got, (tuple, list)):
-            return (f"returned {_kind(got)}, expected {len(expected)} values "
-                    f"({', '.join(names) if names else 'a tuple'})")
+            return (
+                f"returned {_kind(got)}, expected {len(expected)} values "
+                f"({', '.join(names) if names else 'a tuple'})"
+            )
         if len(got) != len(expected):
             return f"returned {len(got)} values, expected {len(expected)}"
         for i, (e, g) in enumerate(zip(expected, got)):
@@ -300,8 +320,10 @@ def _compare_arrays(expected: np.ndarray, got: Any, *, rtol: float, atol: float)
     nan = np.isnan(g) & ~np.isnan(e)
     if nan.any():
         idx = tuple(int(i) for i in np.argwhere(nan)[0])
-        return (f"contains NaN (first at index {_index_text(idx)}) -- a 0/0 somewhere? "
-                "Handle division by zero")
+        return (
+            f"contains NaN (first at index {_index_text(idx)}) -- a 0/0 somewhere? "
+            "Handle division by zero"
+        )
     if expected.dtype.kind in "biu" and got.dtype.kind in "biu":
         bad = g != e
     else:
@@ -311,6 +333,8 @@ def _compare_arrays(expected: np.ndarray, got: Any, *, rtol: float, atol: float)
         n_bad, n = int(bad.sum()), bad.size
         entries = "entry" if n == 1 else f"{n_bad} of {n} entries"
         mine = _fmt_against(got[idx], expected[idx]) if got.ndim else _fmt(got.item())
-        return (f"values differ in {entries}, first at index {_index_text(idx)} "
-                f"(your value there: {mine})")
+        return (
+            f"values differ in {entries}, first at index {_index_text(idx)} "
+            f"(your value there: {mine})"
+        )
     return None

@@ -86,10 +86,18 @@ class _BaseExercise:
     #: True in a graded copy (:meth:`graded_copy`): ``solution()`` refuses, messages do not offer it.
     graded = False
 
-    def __init__(self, name: str, *, title: str = "", hints: Sequence[str] = (),
-                 solution: str | Callable[[], str] | None = None,
-                 rtol: float = 1e-9, atol: float = 1e-12, kind: str | None = None,
-                 variable: str | None = None):
+    def __init__(
+        self,
+        name: str,
+        *,
+        title: str = "",
+        hints: Sequence[str] = (),
+        solution: str | Callable[[], str] | None = None,
+        rtol: float = 1e-9,
+        atol: float = 1e-12,
+        kind: str | None = None,
+        variable: str | None = None,
+    ):
         if kind is not None:
             if kind not in KINDS:
                 raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
@@ -113,8 +121,14 @@ class _BaseExercise:
             return "No hints for this one."
         return f"No hints for this one: `{self.name}.solution()` shows our answer."
 
-    def _result(self, status: str, message: str, case: int | None = None,
-                strict: bool | None = None, **details: Any) -> CheckResult:
+    def _result(
+        self,
+        status: str,
+        message: str,
+        case: int | None = None,
+        strict: bool | None = None,
+        **details: Any,
+    ) -> CheckResult:
         if status == INCORRECT:
             message = " ".join(filter(None, [_sentence(message), self._way_forward()]))
         result = CheckResult(status, message, exercise=self.name, case=case, **details)
@@ -142,10 +156,15 @@ class _BaseExercise:
         total = result.total if result.total is not None else len(getattr(self, "cases", [1]))
         passed = result.passed if result.passed is not None else int(result.correct)
         return {
-            "exercise": self.name, "title": self.title, "kind": self.kind,
-            "status": result.status, "passed": int(passed), "total": int(total),
+            "exercise": self.name,
+            "title": self.title,
+            "kind": self.kind,
+            "status": result.status,
+            "passed": int(passed),
+            "total": int(total),
             "score": passed / total if total else 0.0,
-            "misconception": result.misconception, "message": result.message,
+            "misconception": result.misconception,
+            "message": result.message,
             "cases": [dict(c) for c in result.cases],
         }
 
@@ -159,17 +178,24 @@ class _BaseExercise:
         if not self.hints:
             if self.graded:
                 return _Markdown(f"No hints for `{self.name}`.")
-            return _Markdown(f"No hints for `{self.name}`; `{self.name}.solution()` shows our answer.")
+            return _Markdown(
+                f"No hints for `{self.name}`; `{self.name}.solution()` shows our answer."
+            )
         if n is None:
             n = min(self._next_hint, len(self.hints) - 1) + 1
             self._next_hint = n
         if not 1 <= n <= len(self.hints):
             raise ValueError(f"{self.name} has hints 1 to {len(self.hints)}, got n={n}")
-        more = (f"Run `{self.name}.hint()` again for hint {n + 1} of {len(self.hints)}."
-                if n < len(self.hints)
-                else "That was the last hint." if self.graded
-                else f"That was the last hint; `{self.name}.solution()` shows our answer.")
-        return _Markdown(f"{_bulb()}**Hint {n} of {len(self.hints)}:** {self.hints[n - 1]}\n\n{more}")
+        more = (
+            f"Run `{self.name}.hint()` again for hint {n + 1} of {len(self.hints)}."
+            if n < len(self.hints)
+            else "That was the last hint."
+            if self.graded
+            else f"That was the last hint; `{self.name}.solution()` shows our answer."
+        )
+        return _Markdown(
+            f"{_bulb()}**Hint {n} of {len(self.hints)}:** {self.hints[n - 1]}\n\n{more}"
+        )
 
     def graded_copy(self):
         """A copy of this exercise for a graded assignment: the same checks and hints, no solution.
@@ -199,11 +225,14 @@ class _BaseExercise:
     def solution(self) -> _Markdown:
         """Our solution, as a Markdown code block (in a graded copy, a note that none is shown)."""
         if self.graded:
-            return _Markdown(f"Solutions are not shown in a graded assignment: `{self.name}` is "
-                             "graded with hidden tests after you hand it in."
-                             + (f" `{self.name}.hint()` is still here." if self.hints else ""))
-        return _Markdown(f"{_bulb()}**Solution for `{self.name}`:**\n\n```python\n"
-                         f"{self.solution_code()}\n```")
+            return _Markdown(
+                f"Solutions are not shown in a graded assignment: `{self.name}` is "
+                "graded with hidden tests after you hand it in."
+                + (f" `{self.name}.hint()` is still here." if self.hints else "")
+            )
+        return _Markdown(
+            f"{_bulb()}**Solution for `{self.name}`:**\n\n```python\n{self.solution_code()}\n```"
+        )
 
     def __repr__(self) -> str:
         title = f": {self.title}" if self.title else ""
@@ -218,8 +247,10 @@ def _positional_capacity(sig: inspect.Signature | None) -> tuple[float, set[str]
     if inspect.Parameter.VAR_POSITIONAL in kinds:
         n_pos: float = math.inf
     else:
-        n_pos = sum(k in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-                    for k in kinds)
+        n_pos = sum(
+            k in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            for k in kinds
+        )
     kw_only = {n for n, p in sig.parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
     return n_pos, kw_only, inspect.Parameter.VAR_KEYWORD in kinds
 
@@ -256,22 +287,37 @@ class Exercise(_BaseExercise):
 
     kind = "implement"
 
-    def __init__(self, name: str, reference: Callable[..., Any], cases: Sequence[Case], *,
-                 title: str = "", hints: Sequence[str] = (),
-                 solution: str | Callable[[], str] | None = None,
-                 outputs: Sequence[str] | None = None,
-                 compare: Callable[[Any, Any], str | None] | None = None,
-                 rtol: float = 1e-9, atol: float = 1e-12,
-                 misconceptions: Sequence[Misconception] = (),
-                 display_name: str | None = None,
-                 time_limit: float | None = DEFAULT_TIME_LIMIT):
+    def __init__(
+        self,
+        name: str,
+        reference: Callable[..., Any],
+        cases: Sequence[Case],
+        *,
+        title: str = "",
+        hints: Sequence[str] = (),
+        solution: str | Callable[[], str] | None = None,
+        outputs: Sequence[str] | None = None,
+        compare: Callable[[Any, Any], str | None] | None = None,
+        rtol: float = 1e-9,
+        atol: float = 1e-12,
+        misconceptions: Sequence[Misconception] = (),
+        display_name: str | None = None,
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
+    ):
         if not cases:
             raise ValueError("an Exercise needs at least one case")
         if solution is None:
             solution = lambda: inspect.getsource(reference)  # noqa: E731 - read lazily
         self._func_name = display_name or getattr(reference, "__name__", "f")
-        super().__init__(name, title=title, hints=hints, solution=solution, rtol=rtol, atol=atol,
-                         variable=self._func_name)
+        super().__init__(
+            name,
+            title=title,
+            hints=hints,
+            solution=solution,
+            rtol=rtol,
+            atol=atol,
+            variable=self._func_name,
+        )
         self.reference = reference
         self.cases = list(cases)
         self.outputs = tuple(outputs) if outputs else None
@@ -339,15 +385,22 @@ class Exercise(_BaseExercise):
     @staticmethod
     def _raised_text(info: dict) -> str:
         if info.get("exit"):
-            return ("your function raised SystemExit (a call to exit() or sys.exit()?): a function "
-                    "should return its result, not stop Python")
+            return (
+                "your function raised SystemExit (a call to exit() or sys.exit()?): a function "
+                "should return its result, not stop Python"
+            )
         if info.get("interrupt"):
             return "your function was interrupted (KeyboardInterrupt)"
         return f"your function raised {info['text']}"
 
-    def _evaluate(self, run: Callable[[int], tuple], cases: list[Case],
-                  expected: list[tuple[bool, Any]], limit: float | None,
-                  stop_after_timeout: bool) -> tuple[list[dict], list[Any], str | None]:
+    def _evaluate(
+        self,
+        run: Callable[[int], tuple],
+        cases: list[Case],
+        expected: list[tuple[bool, Any]],
+        limit: float | None,
+        stop_after_timeout: bool,
+    ) -> tuple[list[dict], list[Any], str | None]:
         """Every case's outcome, the learner's results (None where none) and a not-attempted text.
 
         ``run(i)`` runs case ``i`` and returns one of the outcomes of :func:`_run_call` (or
@@ -366,16 +419,25 @@ class Exercise(_BaseExercise):
             outcome = run(i)
             how = outcome[0]
             if how in ("timeout", "crashed"):
-                row["problem"] = (f"took over {limit:g} s -- an infinite loop?" if how == "timeout"
-                                  else outcome[1])
+                row["problem"] = (
+                    f"took over {limit:g} s -- an infinite loop?"
+                    if how == "timeout"
+                    else outcome[1]
+                )
                 results[i] = _TIMED_OUT
                 stopped = stop_after_timeout
                 continue
             if how == "raised":
                 info = outcome[1]
                 if info.get("not_implemented") and i == 0:
-                    return outcomes, results, ("your function still raises NotImplementedError: "
-                                               "replace `raise NotImplementedError` with your code.")
+                    return (
+                        outcomes,
+                        results,
+                        (
+                            "your function still raises NotImplementedError: "
+                            "replace `raise NotImplementedError` with your code."
+                        ),
+                    )
                 row["problem"] = self._raised_text(info)
                 results[i] = _RAISED
                 continue
@@ -399,8 +461,9 @@ class Exercise(_BaseExercise):
             row["passed"] = problem is None
         return outcomes, results, None
 
-    def _matching_misconception(self, results: list[Any], cases: list[Case],
-                                expected: list[tuple[bool, Any]]) -> Misconception | None:
+    def _matching_misconception(
+        self, results: list[Any], cases: list[Case], expected: list[tuple[bool, Any]]
+    ) -> Misconception | None:
         """The first known mistake whose results the learner's agree with on every case.
 
         Where the mistake raises, the learner's function must have raised too.
@@ -412,8 +475,13 @@ class Exercise(_BaseExercise):
                 return m
         return None
 
-    def _same_as(self, m: Misconception, results: list[Any], cases: list[Case],
-                 expected: list[tuple[bool, Any]]) -> bool:
+    def _same_as(
+        self,
+        m: Misconception,
+        results: list[Any],
+        cases: list[Case],
+        expected: list[tuple[bool, Any]],
+    ) -> bool:
         differs = False
         for i, got in enumerate(results):
             args, kwargs = cases[i].copy_inputs()
@@ -436,8 +504,13 @@ class Exercise(_BaseExercise):
                 return False
         return differs
 
-    def check(self, candidate: Any, *, strict: bool | None = None,
-              time_limit: float | None | str = "default") -> CheckResult:
+    def check(
+        self,
+        candidate: Any,
+        *,
+        strict: bool | None = None,
+        time_limit: float | None | str = "default",
+    ) -> CheckResult:
         """Run ``candidate`` on every case and compare with the reference.
 
         ``strict=None`` follows ``MLTUTOR_STRICT``; ``strict=True`` raises :class:`CheckFailed`
@@ -449,39 +522,61 @@ class Exercise(_BaseExercise):
     def _grade_result(self, answer: Any) -> CheckResult:
         return self._check(answer, False, "default", stop_after_timeout=False)
 
-    def _check(self, candidate: Any, strict: bool | None, time_limit: Any,
-               stop_after_timeout: bool) -> CheckResult:
+    def _check(
+        self, candidate: Any, strict: bool | None, time_limit: Any, stop_after_timeout: bool
+    ) -> CheckResult:
         if self._is_placeholder(candidate):
-            return self._not_attempted(strict, f"write your function, then pass it to "
-                                               f"`{self.name}.check(...)`.")
+            return self._not_attempted(
+                strict, f"write your function, then pass it to `{self.name}.check(...)`."
+            )
         if not callable(candidate):
             try:
                 what = _kind(_plain(candidate))
             except _Refused as exc:
                 what = str(exc)
             return self._result(
-                INCORRECT, f"`{self.name}.check` expects your function, got {what}: "
-                           f"pass the function, without () -- `{self.name}.check({self._func_name})`",
-                strict=strict, passed=0, total=len(self.cases))
+                INCORRECT,
+                f"`{self.name}.check` expects your function, got {what}: "
+                f"pass the function, without () -- `{self.name}.check({self._func_name})`",
+                strict=strict,
+                passed=0,
+                total=len(self.cases),
+            )
         limit = self.time_limit if time_limit == "default" else time_limit
         cases, expected = self._snapshot()
         fname = getattr(candidate, "__name__", "")
         fname = fname if isinstance(fname, str) else ""
-        return self._verdict(lambda i: self._run_case(candidate, cases[i], limit), cases,
-                             expected, limit, stop_after_timeout, strict, fname)
+        return self._verdict(
+            lambda i: self._run_case(candidate, cases[i], limit),
+            cases,
+            expected,
+            limit,
+            stop_after_timeout,
+            strict,
+            fname,
+        )
 
-    def _verdict(self, run: Callable[[int], tuple], cases: list[Case],
-                 expected: list[tuple[bool, Any]], limit: float | None, stop_after_timeout: bool,
-                 strict: bool | None, fname: str) -> CheckResult:
+    def _verdict(
+        self,
+        run: Callable[[int], tuple],
+        cases: list[Case],
+        expected: list[tuple[bool, Any]],
+        limit: float | None,
+        stop_after_timeout: bool,
+        strict: bool | None,
+        fname: str,
+    ) -> CheckResult:
         n = len(cases)
-        outcomes, results, not_attempted = self._evaluate(run, cases, expected, limit,
-                                                          stop_after_timeout)
+        outcomes, results, not_attempted = self._evaluate(
+            run, cases, expected, limit, stop_after_timeout
+        )
         if not_attempted:
             return self._not_attempted(strict, not_attempted)
         passed = sum(row["passed"] for row in outcomes)
         if passed == n:
-            return self._result(CORRECT, f"all {n} cases pass.", strict=strict, passed=n, total=n,
-                                cases=outcomes)
+            return self._result(
+                CORRECT, f"all {n} cases pass.", strict=strict, passed=n, total=n, cases=outcomes
+            )
         first = next(row for row in outcomes if not row["passed"])
         i = first["case"] - 1
         message = f"{self._case_label(fname, i, cases)}: {_sentence(first['problem'])}"
@@ -489,11 +584,20 @@ class Exercise(_BaseExercise):
         match = self._matching_misconception(results, cases, expected)
         if match is not None:
             message += f" Your results match a known mistake: {_sentence(match.message)}"
-        return self._result(INCORRECT, message, i + 1, strict, passed=passed, total=n,
-                            misconception=match.key if match else None, cases=outcomes)
+        return self._result(
+            INCORRECT,
+            message,
+            i + 1,
+            strict,
+            passed=passed,
+            total=n,
+            misconception=match.key if match else None,
+            cases=outcomes,
+        )
 
-    def _grade_outcomes(self, run: Callable[[int], tuple], fname: str = "",
-                        limit: float | None | str = "default") -> dict[str, Any]:
+    def _grade_outcomes(
+        self, run: Callable[[int], tuple], fname: str = "", limit: float | None | str = "default"
+    ) -> dict[str, Any]:
         """:meth:`grade` for a function that runs elsewhere (the batch grader's worker process).
 
         ``run(i)`` returns case ``i``'s outcome, as :func:`_run_call` does, with the learner's
@@ -505,8 +609,9 @@ class Exercise(_BaseExercise):
         return self._grade_dict(self._verdict(run, cases, expected, limit, True, False, fname))
 
 
-def _arrange(signature: inspect.Signature | None, args: tuple, kwargs: dict,
-             candidate: Any = None) -> tuple[tuple[Any, ...], dict[str, Any]]:
+def _arrange(
+    signature: inspect.Signature | None, args: tuple, kwargs: dict, candidate: Any = None
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """A case's inputs, bound to the reference's ``signature``, as ``candidate`` can take them."""
     if signature is None:
         return args, kwargs
@@ -527,16 +632,16 @@ def _arrange(signature: inspect.Signature | None, args: tuple, kwargs: dict,
             positional.extend(value)
         elif kind is inspect.Parameter.VAR_KEYWORD:
             keywords.update(value)
-        elif (kind is not inspect.Parameter.KEYWORD_ONLY and not keywords
-              and len(positional) < n_pos and pname not in kw_only):
+        elif (
+            kind is not inspect.Parameter.KEYWORD_ONLY
+            and not keywords
+            and len(positional) < n_pos
+            and pname not in kw_only
+        ):
             positional.append(value)
         else:
             keywords[pname] = value
     return tuple(positional), keywords
-
-
-
-
 
 
 def _expected_type(answer: Any) -> str:
@@ -564,15 +669,32 @@ class ValueExercise(_BaseExercise):
 
     kind = "value"
 
-    def __init__(self, name: str, answer: Any, *, title: str = "", hints: Sequence[str] = (),
-                 solution: str | Callable[[], str] | None = None,
-                 outputs: Sequence[str] | None = None,
-                 compare: Callable[[Any, Any], str | None] | None = None,
-                 rtol: float = 1e-9, atol: float = 1e-12, kind: str = "value",
-                 variable: str | None = None,
-                 wrong_answers: Sequence[tuple[Any, str]] = ()):
-        super().__init__(name, title=title, hints=hints, solution=solution, rtol=rtol, atol=atol,
-                         kind=kind, variable=variable)
+    def __init__(
+        self,
+        name: str,
+        answer: Any,
+        *,
+        title: str = "",
+        hints: Sequence[str] = (),
+        solution: str | Callable[[], str] | None = None,
+        outputs: Sequence[str] | None = None,
+        compare: Callable[[Any, Any], str | None] | None = None,
+        rtol: float = 1e-9,
+        atol: float = 1e-12,
+        kind: str = "value",
+        variable: str | None = None,
+        wrong_answers: Sequence[tuple[Any, str]] = (),
+    ):
+        super().__init__(
+            name,
+            title=title,
+            hints=hints,
+            solution=solution,
+            rtol=rtol,
+            atol=atol,
+            kind=kind,
+            variable=variable,
+        )
         self.answer = answer
         self.outputs = tuple(outputs) if outputs else None
         self.wrong_answers = list(wrong_answers)
@@ -591,24 +713,43 @@ class ValueExercise(_BaseExercise):
             try:
                 value = _plain(value)
             except _Refused as exc:
-                return self._result(INCORRECT, f"your answer is {exc}, which the check does not "
-                                                "compare: give a number, a tuple or a NumPy array",
-                                    1, strict, passed=0, total=1)
+                return self._result(
+                    INCORRECT,
+                    f"your answer is {exc}, which the check does not "
+                    "compare: give a number, a tuple or a NumPy array",
+                    1,
+                    strict,
+                    passed=0,
+                    total=1,
+                )
         if callable(value) and not isinstance(value, np.ndarray):
-            return self._result(INCORRECT, f"`{self.name}.check` expects a value, got a function "
-                                            "-- call it and pass its result.", 1, strict,
-                                passed=0, total=1)
+            return self._result(
+                INCORRECT,
+                f"`{self.name}.check` expects a value, got a function "
+                "-- call it and pass its result.",
+                1,
+                strict,
+                passed=0,
+                total=1,
+            )
         if isinstance(value, str) and not isinstance(self.answer, str):
-            return self._result(INCORRECT, f"your answer is {_kind(value)}, a str; expected "
-                                            f"{_expected_type(self.answer)} (without quotes)",
-                                1, strict, passed=0, total=1)
+            return self._result(
+                INCORRECT,
+                f"your answer is {_kind(value)}, a str; expected "
+                f"{_expected_type(self.answer)} (without quotes)",
+                1,
+                strict,
+                passed=0,
+                total=1,
+            )
         try:
             problem = self._diff(self.answer, value)
         except Exception as exc:  # noqa: BLE001 - an unusual value
             problem = f"could not compare your value ({_short_exc(exc)})"
         if problem is None:
-            return self._result(CORRECT, "that is the right value.", strict=strict, passed=1,
-                                total=1)
+            return self._result(
+                CORRECT, "that is the right value.", strict=strict, passed=1, total=1
+            )
         if problem.startswith("your function returned None"):
             problem = "your value is None"
         key = None
@@ -639,10 +780,17 @@ class ChoiceExercise(_BaseExercise):
 
     kind = "judgement"
 
-    def __init__(self, name: str, options: dict[str, tuple[str, str]], answer: str, *,
-                 title: str = "", hints: Sequence[str] = (),
-                 solution: str | Callable[[], str] | None = None,
-                 variable: str | None = None):
+    def __init__(
+        self,
+        name: str,
+        options: dict[str, tuple[str, str]],
+        answer: str,
+        *,
+        title: str = "",
+        hints: Sequence[str] = (),
+        solution: str | Callable[[], str] | None = None,
+        variable: str | None = None,
+    ):
         letters = [str(k).lower() for k in options]
         if answer.lower() not in letters:
             raise ValueError(f"answer {answer!r} is not one of the options {letters}")
@@ -650,8 +798,9 @@ class ChoiceExercise(_BaseExercise):
             raise ValueError("every option needs (text, explanation), the explanation not empty")
         if solution is None:
             solution = f"{variable or 'answer'} = {answer.lower()!r}"
-        super().__init__(name, title=title, hints=hints, solution=solution, kind="judgement",
-                         variable=variable)
+        super().__init__(
+            name, title=title, hints=hints, solution=solution, kind="judgement", variable=variable
+        )
         self.options = {str(k).lower(): v for k, v in options.items()}
         self.answer = answer.lower()
 
@@ -662,8 +811,11 @@ class ChoiceExercise(_BaseExercise):
     def check(self, choice: Any, *, strict: bool | None = None) -> CheckResult:
         """Say whether ``choice`` (a letter) is right, and why the chosen option is (not)."""
         if self._is_placeholder(choice):
-            return self._not_attempted(strict, f"set your answer to one of the letters "
-                                               f"{self._letters()}, then run this cell again.")
+            return self._not_attempted(
+                strict,
+                f"set your answer to one of the letters "
+                f"{self._letters()}, then run this cell again.",
+            )
         if not callable(choice):
             try:
                 choice = _plain(choice)
@@ -671,20 +823,40 @@ class ChoiceExercise(_BaseExercise):
                 choice = _Refused(str(exc))
         if not isinstance(choice, str):
             what = str(choice) if isinstance(choice, _Refused) else _kind(choice)
-            return self._result(INCORRECT, f"your answer is {what}; expected one of the "
-                                            f"letters {self._letters()}, as a string", 1, strict,
-                                passed=0, total=1)
+            return self._result(
+                INCORRECT,
+                f"your answer is {what}; expected one of the "
+                f"letters {self._letters()}, as a string",
+                1,
+                strict,
+                passed=0,
+                total=1,
+            )
         letter = choice.strip().lower().strip("()")
         if letter not in self.options:
-            return self._result(INCORRECT, f"{choice!r} is not one of the options; choose "
-                                            f"{self._letters()}", 1, strict, passed=0, total=1)
+            return self._result(
+                INCORRECT,
+                f"{choice!r} is not one of the options; choose {self._letters()}",
+                1,
+                strict,
+                passed=0,
+                total=1,
+            )
         text, why = self.options[letter]
         if letter == self.answer:
-            return self._result(CORRECT, f"({letter}) {_sentence(why)}", strict=strict,
-                                passed=1, total=1)
-        return self._result(INCORRECT, f"you chose ({letter}). {_sentence(why)} Read the scenario "
-                                        "again and choose another option", 1, strict,
-                            passed=0, total=1, misconception=f"option_{letter}")
+            return self._result(
+                CORRECT, f"({letter}) {_sentence(why)}", strict=strict, passed=1, total=1
+            )
+        return self._result(
+            INCORRECT,
+            f"you chose ({letter}). {_sentence(why)} Read the scenario "
+            "again and choose another option",
+            1,
+            strict,
+            passed=0,
+            total=1,
+            misconception=f"option_{letter}",
+        )
 
     def _way_forward(self) -> str:
         return f"Try `{self.name}.hint()`." if self.hints else ""

@@ -16,6 +16,7 @@ from typing import Any
 
 from ._compare import _plain, _Refused, _short_exc
 
+
 class _CaseTimeout(BaseException):
     """Raised inside a learner's function that ran past the time limit.
 
@@ -25,9 +26,12 @@ class _CaseTimeout(BaseException):
 
 def _exception_info(exc: BaseException) -> dict:
     """What the messages need to know about an exception the learner's code raised."""
-    return {"text": _short_exc(exc), "exit": isinstance(exc, SystemExit),
-            "interrupt": isinstance(exc, KeyboardInterrupt),
-            "not_implemented": isinstance(exc, NotImplementedError)}
+    return {
+        "text": _short_exc(exc),
+        "exit": isinstance(exc, SystemExit),
+        "interrupt": isinstance(exc, KeyboardInterrupt),
+        "not_implemented": isinstance(exc, NotImplementedError),
+    }
 
 
 _monotonic = time.monotonic
@@ -35,8 +39,9 @@ _monotonic = time.monotonic
 _GRACE = 0.2
 
 
-def _run_call(candidate: Callable[..., Any], args: tuple, kwargs: dict,
-              limit: float | None) -> tuple:
+def _run_call(
+    candidate: Callable[..., Any], args: tuple, kwargs: dict, limit: float | None
+) -> tuple:
     """Call ``candidate`` under the time limit and convert its result inside that limit.
 
     Returns ``("ok", value, warnings)`` (``value`` converted by :func:`_plain`, ``warnings`` a list
@@ -53,8 +58,9 @@ def _run_call(candidate: Callable[..., Any], args: tuple, kwargs: dict,
     return _in_thread(candidate, args, kwargs, limit)
 
 
-def _call_here(candidate: Callable[..., Any], args: tuple, kwargs: dict,
-               limit: float | None) -> tuple:
+def _call_here(
+    candidate: Callable[..., Any], args: tuple, kwargs: dict, limit: float | None
+) -> tuple:
     """:func:`_run_call` in this thread, under :func:`_time_limit` (no thread can be started)."""
     with _recording_warnings() as caught:
         started = _monotonic()
@@ -209,8 +215,9 @@ def _alarm(seconds: float) -> Iterator[None]:
 
 
 def _async_raise(target: int, exc: type[BaseException] | None) -> None:
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
-                                               ctypes.py_object(exc) if exc else None)
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(target), ctypes.py_object(exc) if exc else None
+    )
 
 
 @contextmanager
@@ -270,7 +277,9 @@ def _recording_warnings(threads: set[int] | None = None) -> Iterator[list[warnin
 
         def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
             if threading.get_ident() in mine:
-                caught.append(warnings.WarningMessage(message, category, filename, lineno, file, line))
+                caught.append(
+                    warnings.WarningMessage(message, category, filename, lineno, file, line)
+                )
             else:
                 previous(message, category, filename, lineno, file, line)
 

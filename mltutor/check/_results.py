@@ -1,5 +1,4 @@
-"""What a check returns: the three statuses, the placeholder ``____``, CheckResult and CheckFailed.
-"""
+"""What a check returns: the three statuses, the placeholder ``____``, CheckResult and CheckFailed."""
 
 from __future__ import annotations
 
@@ -83,12 +82,29 @@ class CheckResult:
     addresses, no timings), so nbval can compare it in the committed notebooks.
     """
 
-    __slots__ = ("status", "message", "exercise", "case", "passed", "total", "misconception",
-                 "cases")
+    __slots__ = (
+        "status",
+        "message",
+        "exercise",
+        "case",
+        "passed",
+        "total",
+        "misconception",
+        "cases",
+    )
 
-    def __init__(self, status: str, message: str, exercise: str = "", case: int | None = None, *,
-                 passed: int | None = None, total: int | None = None,
-                 misconception: str | None = None, cases: list[dict] | None = None):
+    def __init__(
+        self,
+        status: str,
+        message: str,
+        exercise: str = "",
+        case: int | None = None,
+        *,
+        passed: int | None = None,
+        total: int | None = None,
+        misconception: str | None = None,
+        cases: list[dict] | None = None,
+    ):
         if status not in _LABELS:
             raise ValueError(f"status must be one of {sorted(_LABELS)}, got {status!r}")
         self.status = status

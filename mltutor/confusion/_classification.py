@@ -146,8 +146,10 @@ def _labels_in_y_true(conf: _count.ClassCounts, labels: np.ndarray, head: str, h
     if labels.size == 0:
         raise ValueError("'labels' should contain at least one label.")
     if not _count.labels_in_true(conf, labels).any():
-        raise ValueError(f"{head}; labels={labels.tolist()} but {holder} holds "
-                         f"{conf.classes[conf.in_true].tolist()}.")
+        raise ValueError(
+            f"{head}; labels={labels.tolist()} but {holder} holds "
+            f"{conf.classes[conf.in_true].tolist()}."
+        )
 
 
 def _warn_single_label() -> None:
@@ -165,7 +167,12 @@ def _warn_single_label() -> None:
 
 
 def confusion_matrix(
-    y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None, normalize: Any = None
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    sample_weight: Any = None,
+    normalize: Any = None,
 ) -> np.ndarray:
     """Confusion matrix: ``C[i, j]`` counts samples of true class ``i`` predicted as ``j``.
 
@@ -215,7 +222,12 @@ def confusion_matrix(
 
 
 def multilabel_confusion_matrix(
-    y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Any = None, samplewise: bool = False
+    y_true: Any,
+    y_pred: Any,
+    *,
+    sample_weight: Any = None,
+    labels: Any = None,
+    samplewise: bool = False,
 ) -> np.ndarray:
     """One 2x2 confusion matrix per label (one-vs-rest), or per sample for indicator matrices.
 
@@ -237,7 +249,9 @@ def multilabel_confusion_matrix(
     return np.stack([counts.tn, counts.fp, counts.fn, counts.tp], axis=-1).reshape(-1, 2, 2)
 
 
-def accuracy_score(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None) -> float:
+def accuracy_score(
+    y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None
+) -> float:
     """Fraction of samples predicted exactly right (subset accuracy for indicator matrices).
 
     .. math:: \\mathrm{accuracy} = \\frac{\\sum_s w_s [\\hat y_s = y_s]}{\\sum_s w_s}
@@ -328,7 +342,11 @@ def precision_recall_fscore_support(
     beta = check_beta(beta)
     counts, targets = _set_wise_counts(y_true, y_pred, labels, pos_label, average, sample_weight)
     return _rates.precision_recall_fscore(
-        counts, beta=beta, average=average, warn_for=warn_for, zero_division=zero_division,
+        counts,
+        beta=beta,
+        average=average,
+        warn_for=warn_for,
+        zero_division=zero_division,
         sample_weight=targets.sample_weight,
     )
 
@@ -352,8 +370,15 @@ def fbeta_score(
     0.38461538461538464
     """
     return precision_recall_fscore_support(
-        y_true, y_pred, beta=beta, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division,
+        y_true,
+        y_pred,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("f-score",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
     )[2]
 
 
@@ -373,8 +398,15 @@ def f1_score(
     0.8
     """
     return precision_recall_fscore_support(
-        y_true, y_pred, beta=1.0, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("f-score",), sample_weight=sample_weight, zero_division=zero_division,
+        y_true,
+        y_pred,
+        beta=1.0,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("f-score",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
     )[2]
 
 
@@ -394,8 +426,14 @@ def precision_score(
     0.6666666666666666
     """
     return precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("precision",), sample_weight=sample_weight, zero_division=zero_division,
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("precision",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
     )[0]
 
 
@@ -415,8 +453,14 @@ def recall_score(
     0.5
     """
     return precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
-        warn_for=("recall",), sample_weight=sample_weight, zero_division=zero_division,
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("recall",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
     )[1]
 
 
@@ -501,8 +545,10 @@ def classification_report(
                 f"Number of classes, {len(labels)}, does not match size of target_names, "
                 f"{len(target_names)}. Try specifying the labels parameter"
             )
-        warn(f"labels size, {len(labels)}, does not match size of target_names, "
-             f"{len(target_names)}", UserWarning)
+        warn(
+            f"labels size, {len(labels)}, does not match size of target_names, {len(target_names)}",
+            UserWarning,
+        )
     names = ["%s" % label for label in labels] if target_names is None else list(target_names)
 
     w = targets.sample_weight
@@ -513,13 +559,15 @@ def classification_report(
         if average == "samples":
             if ttype != "multilabel-indicator":
                 continue
-            label_counts = _per_label(targets, conf, labels if labels_given else None,
-                                      samplewise=True)
+            label_counts = _per_label(
+                targets, conf, labels if labels_given else None, samplewise=True
+            )
         else:
             label_counts = counts
         heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
-        p, r, f, _ = _rates.precision_recall_fscore(label_counts, average=average,
-                                                    zero_division=zero_division, sample_weight=w)
+        p, r, f, _ = _rates.precision_recall_fscore(
+            label_counts, average=average, zero_division=zero_division, sample_weight=w
+        )
         averages[heading] = (p, r, f, support)
     return _rates.format_report(names, per_label, averages, digits=digits, output_dict=output_dict)
 
@@ -659,8 +707,9 @@ def _labelled_table(targets: Targets, labels: Any, who: str) -> np.ndarray:
     labels = check_labels(labels, conf.classes, unique=True)
     if labels is not None:
         first = "y1" if who == "cohen_kappa_score" else "y_true"
-        _labels_in_y_true(conf, labels, f"At least one label in `labels` must be present in "
-                          f"`{first}`", first)
+        _labels_in_y_true(
+            conf, labels, f"At least one label in `labels` must be present in `{first}`", first
+        )
     cm = _count.confusion_table(conf, targets.sample_weight, labels)
     if cm.shape == (1, 1):
         _warn_single_label()  # scikit-learn's confusion_matrix, called inside, warns
@@ -701,8 +750,10 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     """
     targets = check_targets(y_true, y_pred, sample_weight)
     if targets.multilabel:
-        raise ValueError("multilabel-indicator is not supported by matthews_corrcoef; "
-                         "it needs binary or multiclass 1-D labels.")
+        raise ValueError(
+            "multilabel-indicator is not supported by matthews_corrcoef; "
+            "it needs binary or multiclass 1-D labels."
+        )
     conf = _count.class_counts(targets.y_true, targets.y_pred, targets.sample_weight)
     if conf.classes.shape[0] == 1:
         _warn_single_label()  # scikit-learn's confusion_matrix warns here
@@ -812,7 +863,9 @@ def class_likelihood_ratios(
     return _rates.likelihood_ratios(tn, fp, fn, tp, replace_pos, replace_neg)
 
 
-def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None) -> float:
+def zero_one_loss(
+    y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None
+) -> float:
     """Fraction (or weighted number, ``normalize=False``) of samples predicted wrong.
 
     .. math:: L_{0/1} = 1 - \\mathrm{accuracy} = \\frac{\\sum_s w_s [\\hat y_s \\ne y_s]}{\\sum_s w_s}
@@ -831,6 +884,7 @@ def zero_one_loss(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_we
     targets = check_targets(y_true, y_pred, sample_weight)
     w = targets.sample_weight
     total = targets.n_samples if w is None else w.sum()
-    score = _rates.accuracy(_count.exact_match_count(targets.y_true, targets.y_pred, w), total,
-                            normalize)
+    score = _rates.accuracy(
+        _count.exact_match_count(targets.y_true, targets.y_pred, w), total, normalize
+    )
     return float(1 - score) if normalize else float(total - score)

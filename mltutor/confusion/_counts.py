@@ -314,8 +314,19 @@ def class_counts(
     else:
         classes = codes.labels(np.arange(codes.n) if class_codes is None else class_codes)
     total = codes.true.shape[0] if w is None else np.sum(w, dtype=np.float64)
-    return ClassCounts(classes, tp, true_sum, pred_sum, in_true, n_exact, total, tn_is_zero,
-                       codes, class_codes, table)
+    return ClassCounts(
+        classes,
+        tp,
+        true_sum,
+        pred_sum,
+        in_true,
+        n_exact,
+        total,
+        tn_is_zero,
+        codes,
+        class_codes,
+        table,
+    )
 
 
 def _tn_is_zero(
@@ -345,11 +356,18 @@ def one_vs_rest(counts: ClassCounts, labels: np.ndarray | None = None) -> PerCla
     >>> one_vs_rest(c, labels=np.array([2, 7]))
     PerClassCounts(tp=array([1, 0]), fp=array([1, 0]), fn=array([0, 0]), tn=array([2, 4]))
     """
-    tp, true_sum, pred_sum, tn_is_zero = counts.tp, counts.true_sum, counts.pred_sum, counts.tn_is_zero
+    tp, true_sum, pred_sum, tn_is_zero = (
+        counts.tp,
+        counts.true_sum,
+        counts.pred_sum,
+        counts.tn_is_zero,
+    )
     if labels is not None:
         labels = np.asarray(labels)
         pos, found = _lookup(counts.classes, labels)
-        tp, true_sum, pred_sum = (np.where(found, a[pos], 0).astype(a.dtype) for a in (tp, true_sum, pred_sum))
+        tp, true_sum, pred_sum = (
+            np.where(found, a[pos], 0).astype(a.dtype) for a in (tp, true_sum, pred_sum)
+        )
         if tn_is_zero is not None:
             tn_is_zero = found & tn_is_zero[pos]
     fp = pred_sum - tp
@@ -363,7 +381,9 @@ def one_vs_rest(counts: ClassCounts, labels: np.ndarray | None = None) -> PerCla
 def _lookup(classes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Index of each label in the sorted ``classes`` and whether it is there at all.  A label of
     another kind (a string among numbers, or the reverse) is simply not there."""
-    comparable = labels.dtype.kind != "O" and (labels.dtype.kind == "U") == (classes.dtype.kind == "U")
+    comparable = labels.dtype.kind != "O" and (labels.dtype.kind == "U") == (
+        classes.dtype.kind == "U"
+    )
     if not comparable or labels.size == 0:
         return np.zeros(labels.shape, dtype=np.intp), np.zeros(labels.shape, dtype=bool)
     pos = np.minimum(np.searchsorted(classes, labels), classes.shape[0] - 1)

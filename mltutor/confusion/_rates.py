@@ -187,13 +187,23 @@ def precision_recall_fscore(
     else:
         beta2 = beta**2
         denominator = beta2 * true_sum.astype(np.float64) + pred_sum.astype(np.float64)
-        f_score = ratio((1 + beta2) * tp.astype(np.float64), denominator, zero_division,
-                        metric="f-score", modifier="true nor predicted", **kw)
+        f_score = ratio(
+            (1 + beta2) * tp.astype(np.float64),
+            denominator,
+            zero_division,
+            metric="f-score",
+            modifier="true nor predicted",
+            **kw,
+        )
     if average is None:
         return precision, recall, f_score, true_sum
     weights = {"weighted": true_sum, "samples": sample_weight}.get(average)
-    return (nan_average(precision, weights), nan_average(recall, weights),
-            nan_average(f_score, weights), None)
+    return (
+        nan_average(precision, weights),
+        nan_average(recall, weights),
+        nan_average(f_score, weights),
+        None,
+    )
 
 
 def jaccard(
@@ -218,8 +228,15 @@ def jaccard(
     tp, union = counts.tp, counts.tp + counts.fp + counts.fn
     if average == "micro":
         tp, union = np.reshape(np.sum(tp), (1,)), np.reshape(np.sum(union), (1,))
-    score = ratio(tp, union, zero_division, metric="jaccard", modifier="true or predicted",
-                  average=average, warn_for=("jaccard",))
+    score = ratio(
+        tp,
+        union,
+        zero_division,
+        metric="jaccard",
+        modifier="true or predicted",
+        average=average,
+        warn_for=("jaccard",),
+    )
     if average is None:
         return score
     weights = {"weighted": counts.tp + counts.fn, "samples": sample_weight}.get(average)
@@ -248,7 +265,10 @@ def hamming(n_wrong: float, n_cells: float) -> float:
 
 
 def top_k_accuracy(
-    outranked_by: np.ndarray, k: int, sample_weight: np.ndarray | None = None, normalize: bool = True
+    outranked_by: np.ndarray,
+    k: int,
+    sample_weight: np.ndarray | None = None,
+    normalize: bool = True,
 ) -> float:
     """Fraction (or weighted number) of samples whose true class is among the ``k`` best scored.
 
@@ -285,8 +305,15 @@ def specificity(
     tn, fp = counts.tn, counts.fp
     if average == "micro":
         tn, fp = np.reshape(np.sum(tn), (1,)), np.reshape(np.sum(fp), (1,))
-    spec = ratio(tn, tn + fp, zero_division, metric="specificity", modifier="negative",
-                 average=average, warn_for=("specificity",))
+    spec = ratio(
+        tn,
+        tn + fp,
+        zero_division,
+        metric="specificity",
+        modifier="negative",
+        average=average,
+        warn_for=("specificity",),
+    )
     if average is None:
         return spec
     weights = {"weighted": counts.tp + counts.fn, "samples": sample_weight}.get(average)
@@ -383,9 +410,11 @@ def likelihood_ratios(
     (1.5, 0.75)
     """
     support_pos, support_neg = tp + fn, tn + fp
-    end = ("Use the `replace_undefined_by` param to control this behavior. To suppress this "
-           "warning or turn it into an error, see Python's `warnings` module and "
-           "`warnings.catch_warnings()`.")
+    end = (
+        "Use the `replace_undefined_by` param to control this behavior. To suppress this "
+        "warning or turn it into an error, see Python's `warnings` module and "
+        "`warnings.catch_warnings()`."
+    )
     if support_pos == 0:
         warn(
             "No samples of the positive class are present in `y_true`. "
@@ -394,18 +423,24 @@ def likelihood_ratios(
             UndefinedMetricWarning,
         )
     if fp == 0:
-        beginning = ("No samples were predicted for the positive class and "
-                     "`positive_likelihood_ratio` is " if tp == 0
-                     else "`positive_likelihood_ratio` is ill-defined and ")
+        beginning = (
+            "No samples were predicted for the positive class and `positive_likelihood_ratio` is "
+            if tp == 0
+            else "`positive_likelihood_ratio` is ill-defined and "
+        )
         # scikit-learn's message stops here (the rest of its sentence is a separate statement)
-        warn(beginning + "set to `np.nan`. Use the `replace_undefined_by` param to ",
-             UndefinedMetricWarning)
+        warn(
+            beginning + "set to `np.nan`. Use the `replace_undefined_by` param to ",
+            UndefinedMetricWarning,
+        )
         positive = replace_pos
     else:
         positive = _ratio_or_nan(tp * support_neg, fp * support_pos)
     if tn == 0:
-        warn("`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " + end,
-             UndefinedMetricWarning)
+        warn(
+            "`negative_likelihood_ratio` is ill-defined and set to `np.nan`. " + end,
+            UndefinedMetricWarning,
+        )
         negative = replace_neg
     else:
         negative = _ratio_or_nan(fn * support_neg, tn * support_pos)

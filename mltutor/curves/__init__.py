@@ -26,9 +26,15 @@ the sums of float weights depend on the order inside a run of ties, and matching
 the last bit needs its stable order.
 """
 
-
 from ._areas import average_precision_score, roc_auc_score, sorted_average_precision, sorted_roc_auc
-from ._counts import BinaryCounts, SortedClasses, binary_counts, cumulative_counts, sort_classes, sorted_counts
+from ._counts import (
+    BinaryCounts,
+    SortedClasses,
+    binary_counts,
+    cumulative_counts,
+    sort_classes,
+    sorted_counts,
+)
 from ._at_thresholds import confusion_matrix_at_thresholds, metric_at_thresholds
 from ._curves import (
     auc,

@@ -164,7 +164,9 @@ def _roc_auc_positive(
     return float(_mcclish(_partial_roc_area(fpr, tpr, max_fpr), max_fpr))
 
 
-def _roc_auc_column(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, max_fpr: float | None) -> float:
+def _roc_auc_column(
+    y: np.ndarray, s: np.ndarray, w: np.ndarray | None, max_fpr: float | None
+) -> float:
     """scikit-learn's ``_binary_roc_auc_score`` on one column of labels (positive class = 1)."""
     classes = unique_labels(y)
     if classes.shape[0] != 2:
@@ -221,7 +223,9 @@ def _rows_roc_auc(is_positive: np.ndarray, scores: np.ndarray, max_fpr: float | 
         crossing = (x0 < m) & (fpr > m)
         with np.errstate(divide="ignore", invalid="ignore"):
             y_m = y0 + (tpr - y0) * (m - x0) / (fpr - x0)
-        area = np.where(inside, (fpr - x0) * (tpr + y0) / 2, np.where(crossing, (m - x0) * (y0 + y_m) / 2, 0.0))
+        area = np.where(
+            inside, (fpr - x0) * (tpr + y0) / 2, np.where(crossing, (m - x0) * (y0 + y_m) / 2, 0.0)
+        )
     area = np.where(last, area, 0.0).sum(axis=1)
     if max_fpr is None or max_fpr == 1:
         return area
@@ -302,7 +306,9 @@ def _weighted_mean(values: np.ndarray, weights: np.ndarray | None) -> float:
     return float(np.dot(values, weights) / total)
 
 
-def _rows_score(metric: str, y: np.ndarray, s: np.ndarray, max_fpr: float | None, pos_label: Any) -> np.ndarray:
+def _rows_score(
+    metric: str, y: np.ndarray, s: np.ndarray, max_fpr: float | None, pos_label: Any
+) -> np.ndarray:
     """Per-row scores for ``average='samples'`` (rows are unweighted, as in scikit-learn)."""
     if metric == "ap":
         return _rows_average_precision(equals_label(y, pos_label), s)
@@ -428,7 +434,11 @@ def _multiclass_roc_auc(
             "Target scores need to be probabilities for multiclass roc_auc, i.e. they should sum "
             "up to 1.0 over classes"
         )
-    options = ("macro", "weighted", None) if multi_class == "ovo" else ("micro", "macro", "weighted", None)
+    options = (
+        ("macro", "weighted", None)
+        if multi_class == "ovo"
+        else ("micro", "macro", "weighted", None)
+    )
     if average not in options:
         raise ValueError(f"average must be one of {options} for multiclass problems")
     if average is None and multi_class == "ovo":
@@ -511,7 +521,9 @@ def average_precision_score(
     if y_type == "binary":
         present = unique_labels(y)
         if present.shape[0] == 2 and not contains(present, pos_label):
-            raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one of {present}")
+            raise ValueError(
+                f"pos_label={pos_label} is not a valid label. It should be one of {present}"
+            )
         s = column_or_1d(check_score_array(y_score, y.shape[0]), "y_score")
         w = check_area_weights(sample_weight, y.shape[0], average, y_type)
         return _average_precision_positive(equals_label(y, pos_label), s, w)

@@ -112,8 +112,12 @@ def _has_ties(sorted_values: np.ndarray) -> bool:
     return not bool(np.all(sorted_values[1:] != sorted_values[:-1]))
 
 
-def _split_counts(classes: SortedClasses, minority_at_or_above: np.ndarray, last: np.ndarray | None,
-                  thresholds: np.ndarray) -> BinaryCounts:
+def _split_counts(
+    classes: SortedClasses,
+    minority_at_or_above: np.ndarray,
+    last: np.ndarray | None,
+    thresholds: np.ndarray,
+) -> BinaryCounts:
     """``BinaryCounts`` from the minority counts at the (descending) indices ``last``: all samples
     at or above index ``k`` number ``k + 1`` (``last=None`` means every index)."""
     n = classes.scores.shape[0]

@@ -1,5 +1,4 @@
-"""Curves from the kernel's counts: ROC, precision-recall and DET, and the trapezoidal area.
-"""
+"""Curves from the kernel's counts: ROC, precision-recall and DET, and the trapezoidal area."""
 
 from __future__ import annotations
 

@@ -79,7 +79,9 @@ def _matrix(x: Any, name: str, *, keep_dtype: bool = False) -> np.ndarray:
             f"got an array of shape {a.shape}."
         )
     if a.size == 0:
-        raise ValueError(f"{name} is empty (shape {a.shape}); it needs at least one query and one document.")
+        raise ValueError(
+            f"{name} is empty (shape {a.shape}); it needs at least one query and one document."
+        )
     if a.dtype.kind == "f" and not np.isfinite(a).all():
         what = "NaN" if np.isnan(a).any() else "infinity"
         raise ValueError(f"{name} contains {what}; every entry must be finite.")
@@ -218,8 +220,9 @@ def recall_at_k(relevance: Any, scores: Any, k: int, *, ties: str = "first") -> 
     return _safe_ratio(_hits_at(lists, k), lists.n_relevant)
 
 
-def average_precision(relevance: Any, scores: Any, *, k: int | None = None,
-                      ties: str = "first") -> np.ndarray:
+def average_precision(
+    relevance: Any, scores: Any, *, k: int | None = None, ties: str = "first"
+) -> np.ndarray:
     """Average precision of each query's ranking (trec_eval's ``map``; ``map_cut_k`` with ``k``).
 
     .. math:: AP = \\frac{1}{R}\\sum_{i=1}^{n} P@i \\cdot \\mathrm{rel}_i
@@ -242,8 +245,9 @@ def average_precision(relevance: Any, scores: Any, *, k: int | None = None,
     return _safe_ratio(gained.sum(axis=1), lists.n_relevant)
 
 
-def mean_average_precision(relevance: Any, scores: Any, *, k: int | None = None,
-                           ties: str = "first") -> float:
+def mean_average_precision(
+    relevance: Any, scores: Any, *, k: int | None = None, ties: str = "first"
+) -> float:
     """MAP: the mean of :func:`average_precision` over queries (each query counts once).
 
     >>> mean_average_precision([[1, 0], [0, 1]], [[0.9, 0.1], [0.9, 0.1]])
@@ -285,8 +289,9 @@ def _discount(n_docs: int, k: int | None, log_base: float = 2) -> np.ndarray:
     return discount
 
 
-def _dcg(gains: np.ndarray, scores: np.ndarray, discount: np.ndarray, ties: str,
-         k: int | None = None) -> np.ndarray:
+def _dcg(
+    gains: np.ndarray, scores: np.ndarray, discount: np.ndarray, ties: str, k: int | None = None
+) -> np.ndarray:
     """DCG of every row.  ``gains`` float64; ``scores`` in any real dtype (never converted, so
     ties stay ties); ``discount`` is zero after rank ``k``.
 
@@ -310,8 +315,9 @@ def _dcg(gains: np.ndarray, scores: np.ndarray, discount: np.ndarray, ties: str,
     return np.take_along_axis(gains, order[:, :depth], axis=1) @ discount[:depth]
 
 
-def _tie_averaged_dcg(gains: np.ndarray, scores: np.ndarray, order: np.ndarray,
-                      discount: np.ndarray) -> np.ndarray:
+def _tie_averaged_dcg(
+    gains: np.ndarray, scores: np.ndarray, order: np.ndarray, discount: np.ndarray
+) -> np.ndarray:
     """DCG with every tied group's gains replaced by their mean, all queries at once.
 
     Group g spans ranks start_g .. end_g of its row; its mean gain fills each of those ranks, so
@@ -338,8 +344,9 @@ def _ideal_dcg(gains: np.ndarray, discount: np.ndarray) -> np.ndarray:
     return np.sort(gains, axis=1)[:, ::-1] @ discount
 
 
-def dcg_at_k(relevance: Any, scores: Any, k: int | None = None, *, ties: str = "average",
-             log_base: float = 2) -> np.ndarray:
+def dcg_at_k(
+    relevance: Any, scores: Any, k: int | None = None, *, ties: str = "average", log_base: float = 2
+) -> np.ndarray:
     """Discounted cumulative gain of each query's top ``k`` (all documents when ``k`` is None).
 
     .. math:: DCG@k = \\sum_{i=1}^{k} \\frac{\\mathrm{rel}_i}{\\log_b(i + 1)}
@@ -360,8 +367,9 @@ def dcg_at_k(relevance: Any, scores: Any, k: int | None = None, *, ties: str = "
     return _dcg(rel, sc, _discount(rel.shape[1], k, log_base), ties, k)
 
 
-def ndcg_at_k(relevance: Any, scores: Any, k: int | None = None, *,
-              ties: str = "average") -> np.ndarray:
+def ndcg_at_k(
+    relevance: Any, scores: Any, k: int | None = None, *, ties: str = "average"
+) -> np.ndarray:
     """Normalised DCG: DCG@k divided by the DCG@k of the ideal order, in [0, 1].
 
     .. math:: nDCG@k = \\frac{DCG@k}{IDCG@k}
@@ -401,20 +409,27 @@ def _sk_matrix(x: Any, name: str) -> np.ndarray:
     if a.ndim > 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_labels); got {a.ndim} dimensions.")
     if a.shape[0] == 0 or (a.ndim == 2 and a.shape[1] == 0):
-        raise ValueError(f"{name} is empty (shape {a.shape}); at least one sample and one label are needed.")
+        raise ValueError(
+            f"{name} is empty (shape {a.shape}); at least one sample and one label are needed."
+        )
     if a.dtype.kind == "f" and not np.isfinite(a).all():
         what = "NaN" if np.isnan(a).any() else "infinity"
         raise ValueError(f"Input {name} contains {what}.")
     return a
 
 
-def _sk_inputs(y_true: Any, y_score: Any, k: Any, sample_weight: Any, ignore_ties: Any,
-               *, ndcg: bool) -> tuple[np.ndarray, np.ndarray, int | None, Any, str]:
+def _sk_inputs(
+    y_true: Any, y_score: Any, k: Any, sample_weight: Any, ignore_ties: Any, *, ndcg: bool
+) -> tuple[np.ndarray, np.ndarray, int | None, Any, str]:
     k = check_cutoff(k, allow_none=True, allow_bool=True)
     if not isinstance(ignore_ties, (bool, np.bool_)):
         raise TypeError(f"ignore_ties must be a bool; got {ignore_ties!r}.")
-    if sample_weight is not None and (isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0):
-        raise TypeError(f"sample_weight must be an array-like with one weight per sample; got {sample_weight!r}.")
+    if sample_weight is not None and (
+        isinstance(sample_weight, (str, bytes)) or np.ndim(sample_weight) == 0
+    ):
+        raise TypeError(
+            f"sample_weight must be an array-like with one weight per sample; got {sample_weight!r}."
+        )
     t = _sk_matrix(y_true, "y_true")
     s = _sk_matrix(y_score, "y_score")
     lengths = [t.shape[0], s.shape[0]]
@@ -426,8 +441,10 @@ def _sk_inputs(y_true: Any, y_score: Any, k: Any, sample_weight: Any, ignore_tie
         if t.min() < 0:
             raise ValueError("ndcg_score should not be used on negative y_true values.")
         if t.ndim > 1 and t.shape[1] <= 1:
-            raise ValueError("Computing NDCG is only meaningful when there is more than 1 document. "
-                             f"Got {t.shape[1]} instead.")
+            raise ValueError(
+                "Computing NDCG is only meaningful when there is more than 1 document. "
+                f"Got {t.shape[1]} instead."
+            )
     if t.ndim == 1 or t.shape[1] == 1:  # scikit-learn's type_of_target calls these 1-D targets
         raise ValueError(
             "Only ('multilabel-indicator', 'continuous-multioutput', 'multiclass-multioutput') "
@@ -436,12 +453,21 @@ def _sk_inputs(y_true: Any, y_score: Any, k: Any, sample_weight: Any, ignore_tie
         )
     if s.shape != t.shape:
         raise ValueError(f"y_score must have the shape of y_true {t.shape}; got {s.shape}.")
-    w = check_sample_weight(sample_weight, t.shape[0], allow_all_zero=True, others="y_true and y_score")
+    w = check_sample_weight(
+        sample_weight, t.shape[0], allow_all_zero=True, others="y_true and y_score"
+    )
     return t.astype(np.float64, copy=False), s, k, w, "numpy" if ignore_ties else "average"
 
 
-def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: float = 2,
-              sample_weight: Any = None, ignore_ties: bool = False) -> float:
+def dcg_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: int | None = None,
+    log_base: float = 2,
+    sample_weight: Any = None,
+    ignore_ties: bool = False,
+) -> float:
     """Discounted cumulative gain, averaged over samples (scikit-learn's ``dcg_score``).
 
     .. math:: DCG@k = \\sum_{i=1}^{k} \\frac{y_{(i)}}{\\log_b(i + 1)}
@@ -479,8 +505,14 @@ def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: floa
     return float(np.average(gain, weights=w))
 
 
-def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight: Any = None,
-               ignore_ties: bool = False) -> float:
+def ndcg_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    k: int | None = None,
+    sample_weight: Any = None,
+    ignore_ties: bool = False,
+) -> float:
     """Normalised DCG, averaged over samples (scikit-learn's ``ndcg_score``).
 
     .. math:: nDCG@k = \\frac{DCG@k(y_\\text{score})}{DCG@k(\\text{ideal order})}

@@ -236,16 +236,28 @@ class ThresholdSweep:
             n = len(self)
             if rows is not None and rows < 1:
                 raise ValueError(f"rows must be >= 1, None or a list of thresholds; got {rows!r}.")
-            idx = np.arange(n) if rows is None or n <= rows else np.unique(
-                np.linspace(0, n - 1, int(rows)).round().astype(int)
+            idx = (
+                np.arange(n)
+                if rows is None or n <= rows
+                else np.unique(np.linspace(0, n - 1, int(rows)).round().astype(int))
             )
             points = [self.at(self.thresholds[i]) for i in idx]
         else:
             points = [self.at(t) for t in rows]
         weighted = not np.issubdtype(self.tp.dtype, np.integer)
         fmt_count = (lambda v: f"{v:.{digits}g}") if weighted else (lambda v: f"{v:d}")
-        header = ["threshold", "TP", "FP", "FN", "TN", "precision", "recall",
-                  f"F{self.beta:g}", "accuracy", "specificity"]
+        header = [
+            "threshold",
+            "TP",
+            "FP",
+            "FN",
+            "TN",
+            "precision",
+            "recall",
+            f"F{self.beta:g}",
+            "accuracy",
+            "specificity",
+        ]
         body = [
             [f"{p.threshold:.{max(digits, 4)}g}"]
             + [fmt_count(getattr(p, c)) for c in ("tp", "fp", "fn", "tn")]

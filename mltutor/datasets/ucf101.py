@@ -196,8 +196,10 @@ def split_counts(k: int) -> SplitCounts:
     """
     train_groups, test_groups = split_groups(k)
     table = _load_table()[1]
-    return SplitCounts(train=table[:, np.subtract(train_groups, 1)].sum(axis=1),
-                       test=table[:, np.subtract(test_groups, 1)].sum(axis=1))
+    return SplitCounts(
+        train=table[:, np.subtract(train_groups, 1)].sum(axis=1),
+        test=table[:, np.subtract(test_groups, 1)].sum(axis=1),
+    )
 
 
 def shared_groups(train_split: int, test_split: int) -> tuple[int, ...]:
@@ -258,4 +260,5 @@ def require_disjoint_groups(train_split: int, test_split: int) -> None:
             f"split {train_split}'s training part holds split {test_split}'s test groups "
             f"{shared[0]}-{shared[-1]} ({n_clips:,} test clips), so a model trained on split "
             f"{train_split} has seen every one of those test videos; test it on split "
-            f"{train_split}'s own test list")
+            f"{train_split}'s own test list"
+        )

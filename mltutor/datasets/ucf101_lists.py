@@ -47,8 +47,10 @@ from .ucf101 import CLASS_NAMES, N_GROUPS
 
 __all__ = ["SplitList", "read_class_index", "read_split_list"]
 
-_VIDEO = re.compile(r"^(?P<folder>[^/\\]+)[/\\]v_(?P<name>[^_/\\]+)_g(?P<group>\d+)_c(?P<clip>\d+)"
-                    r"\.avi$")
+_VIDEO = re.compile(
+    r"^(?P<folder>[^/\\]+)[/\\]v_(?P<name>[^_/\\]+)_g(?P<group>\d+)_c(?P<clip>\d+)"
+    r"\.avi$"
+)
 
 
 class SplitList(NamedTuple):
@@ -105,11 +107,14 @@ def read_class_index(path: str | PathLike) -> tuple[str, ...]:
             raise ValueError(f"{path}, line {lineno}: expected '<index> <ClassName>', got {line!r}")
         index, name = int(parts[0]), parts[1]
         if index != len(names) + 1:
-            raise ValueError(f"{path}, line {lineno}: expected class index {len(names) + 1}, "
-                             f"got {index}")
+            raise ValueError(
+                f"{path}, line {lineno}: expected class index {len(names) + 1}, got {index}"
+            )
         if name.lower() in seen:
-            raise ValueError(f"{path}, line {lineno}: class {name!r} repeats line "
-                             f"{seen[name.lower()]} (names are compared without case)")
+            raise ValueError(
+                f"{path}, line {lineno}: class {name!r} repeats line "
+                f"{seen[name.lower()]} (names are compared without case)"
+            )
         seen[name.lower()] = lineno
         names.append(name)
     if not names:
@@ -126,8 +131,10 @@ def _class_lookup(class_index: Sequence[str] | str | PathLike | None) -> dict[st
         names = tuple(class_index)
     lookup = {str(n).lower(): i for i, n in enumerate(names)}
     if len(lookup) != len(names):
-        raise ValueError("class_index holds names that differ only by case; they cannot be told "
-                         "apart in the list files")
+        raise ValueError(
+            "class_index holds names that differ only by case; they cannot be told "
+            "apart in the list files"
+        )
     return lookup
 
 
@@ -175,8 +182,9 @@ def read_split_list(
             raise ValueError(f"{where}: expected 'Folder/v_Name_gXX_cYY.avi [index]', got {line!r}")
         match = _VIDEO.match(parts[0])
         if match is None:
-            raise ValueError(f"{where}: {parts[0]!r} is not a video path of the form "
-                             "'Folder/v_Name_gXX_cYY.avi'")
+            raise ValueError(
+                f"{where}: {parts[0]!r} is not a video path of the form 'Folder/v_Name_gXX_cYY.avi'"
+            )
         folder, name = match["folder"], match["name"]
         if folder.lower() != name.lower():
             raise ValueError(f"{where}: folder {folder!r} and file name class {name!r} differ")
@@ -185,11 +193,14 @@ def read_split_list(
             raise ValueError(f"{where}: unknown class {folder!r} (not in the class index)")
         if len(parts) == 2:
             if not parts[1].isdigit():
-                raise ValueError(f"{where}: the class index must be a positive integer, got "
-                                 f"{parts[1]!r}")
+                raise ValueError(
+                    f"{where}: the class index must be a positive integer, got {parts[1]!r}"
+                )
             if int(parts[1]) != label + 1:
-                raise ValueError(f"{where}: class index {parts[1]} disagrees with folder "
-                                 f"{folder!r}, which is class {label + 1} in the class index")
+                raise ValueError(
+                    f"{where}: class index {parts[1]} disagrees with folder "
+                    f"{folder!r}, which is class {label + 1} in the class index"
+                )
         group, clip = int(match["group"]), int(match["clip"])
         if not 1 <= group <= N_GROUPS:
             raise ValueError(f"{where}: group {group} is outside 1 ... {N_GROUPS}")
@@ -205,5 +216,9 @@ def read_split_list(
         clips.append(clip)
     if not paths:
         raise ValueError(f"{path}: no videos found (empty file)")
-    return SplitList(np.array(paths, dtype=str), np.array(labels, dtype=np.int64),
-                     np.array(groups, dtype=np.int64), np.array(clips, dtype=np.int64))
+    return SplitList(
+        np.array(paths, dtype=str),
+        np.array(labels, dtype=np.int64),
+        np.array(groups, dtype=np.int64),
+        np.array(clips, dtype=np.int64),
+    )

@@ -185,8 +185,9 @@ class SimulatedUCF101:
         train = np.setdiff1d(np.arange(len(self)), test)
         return train, test
 
-    def validation_groups(self, train_idx, *, n_groups: int = 4, seed: int | None = None
-                          ) -> tuple[np.ndarray, np.ndarray]:
+    def validation_groups(
+        self, train_idx, *, n_groups: int = 4, seed: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Carve a group-disjoint validation set out of training clips.
 
         Parameters
@@ -219,10 +220,15 @@ class SimulatedUCF101:
         if train_idx.size and (train_idx.min() < 0 or train_idx.max() >= len(self)):
             raise ValueError(f"train_idx must index the {len(self)} clips")
         present = np.unique(self.groups[train_idx])
-        n_groups = check_scalar(n_groups, "n_groups", Integral, min_val=1,
-                                max_val=len(present) - 1,
-                                expected=f"an int between 1 and {len(present) - 1} (train_idx "
-                                f"holds {len(present)} groups)")
+        n_groups = check_scalar(
+            n_groups,
+            "n_groups",
+            Integral,
+            min_val=1,
+            max_val=len(present) - 1,
+            expected=f"an int between 1 and {len(present) - 1} (train_idx "
+            f"holds {len(present)} groups)",
+        )
         if seed is None:
             val_groups = present[-n_groups:]
         else:
@@ -316,21 +322,31 @@ def simulate_ucf101(
     except (TypeError, ValueError):
         raise TypeError("action_frames must be a pair of ints (min, max)") from None
     if not 1 <= lo <= hi <= n_frames:
-        raise ValueError(f"action_frames must satisfy 1 <= min <= max <= n_frames={n_frames}, "
-                         f"got {tuple(action_frames)}")
+        raise ValueError(
+            f"action_frames must satisfy 1 <= min <= max <= n_frames={n_frames}, "
+            f"got {tuple(action_frames)}"
+        )
     signal = check_scalar(signal, "signal", Real, min_val=0)
     group_scale = check_scalar(group_scale, "group_scale", Real, min_val=0)
     clip_scale = check_scalar(clip_scale, "clip_scale", Real, min_val=0)
     noise = check_scalar(noise, "noise", Real, min_val=0)
     pair_similarity = check_scalar(pair_similarity, "pair_similarity", Real, min_val=-1, max_val=1)
-    params = dict(n_frames=n_frames, dim=dim, seed=seed, action_frames=(lo, hi), signal=signal,
-                  group_scale=group_scale, clip_scale=clip_scale, noise=noise,
-                  pair_similarity=pair_similarity)
+    params = dict(
+        n_frames=n_frames,
+        dim=dim,
+        seed=seed,
+        action_frames=(lo, hi),
+        signal=signal,
+        group_scale=group_scale,
+        clip_scale=clip_scale,
+        noise=noise,
+        pair_similarity=pair_similarity,
+    )
 
     rng = np.random.default_rng(seed)
-    table = clips_per_group()                                   # (101, 25)
-    n_per_cell = table.reshape(-1)                              # class-major, then group
-    cell = np.repeat(np.arange(n_per_cell.size), n_per_cell)    # (class, group) cell of each clip
+    table = clips_per_group()  # (101, 25)
+    n_per_cell = table.reshape(-1)  # class-major, then group
+    cell = np.repeat(np.arange(n_per_cell.size), n_per_cell)  # (class, group) cell of each clip
     labels = cell // N_GROUPS
     groups = cell % N_GROUPS + 1
     starts = np.concatenate(([0], np.cumsum(n_per_cell)[:-1]))
@@ -355,10 +371,15 @@ def simulate_ucf101(
     features[rows, frames] += (signal * mu[labels[rows]]).astype(np.float32)
 
     return SimulatedUCF101(
-        features=_index_arrays(features), labels=_index_arrays(labels.astype(np.int64)),
-        groups=_index_arrays(groups.astype(np.int64)), clips=_index_arrays(clips.astype(np.int64)),
-        action_mask=_index_arrays(mask), signatures=_index_arrays(mu.astype(np.float32)),
-        class_names=tuple(CLASS_NAMES), params=params)
+        features=_index_arrays(features),
+        labels=_index_arrays(labels.astype(np.int64)),
+        groups=_index_arrays(groups.astype(np.int64)),
+        clips=_index_arrays(clips.astype(np.int64)),
+        action_mask=_index_arrays(mask),
+        signatures=_index_arrays(mu.astype(np.float32)),
+        class_names=tuple(CLASS_NAMES),
+        params=params,
+    )
 
 
 def keyframe_scores(features) -> np.ndarray:

@@ -71,7 +71,9 @@ def precision_envelope(precision: Any) -> np.ndarray:
     return np.maximum.accumulate(p[::-1])[::-1] if p.size else p.copy()
 
 
-def interpolated_average_precision(recall: Any, precision: Any, *, method: str = "all-point") -> float:
+def interpolated_average_precision(
+    recall: Any, precision: Any, *, method: str = "all-point"
+) -> float:
     r"""Average of the precision envelope :math:`\max_{r' \ge r} p(r')` over recall.
 
     Parameters
@@ -203,8 +205,9 @@ def detection_average_precision(
     return interpolated_average_precision(recall, precision, method=method)
 
 
-def recall_steps(n_positives: np.ndarray,
-                 recall_thresholds: np.ndarray = _COCO_RECALLS) -> np.ndarray:
+def recall_steps(
+    n_positives: np.ndarray, recall_thresholds: np.ndarray = _COCO_RECALLS
+) -> np.ndarray:
     r"""How many true positives a curve needs to reach each recall threshold, pycocotools' way.
 
     .. math:: c_r = \min\{c : c / n \ge r\}

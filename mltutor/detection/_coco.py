@@ -38,9 +38,19 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._validation.detection import CocoDetections, CocoGroundTruth, parse_coco_detections, parse_coco_gt
+from .._validation.detection import (
+    CocoDetections,
+    CocoGroundTruth,
+    parse_coco_detections,
+    parse_coco_gt,
+)
 from .._validation.keypoints import check_num_keypoints, check_sigmas, keypoint_records
-from .._validation.masks import image_sizes, parse_scored_records, result_boxes, result_segmentations
+from .._validation.masks import (
+    image_sizes,
+    parse_scored_records,
+    result_boxes,
+    result_segmentations,
+)
 from ._iou import _iou_xywh
 from .keypoints import COCO_SIGMAS, pair_oks
 from .mask._overlap import pair_iou
@@ -49,8 +59,16 @@ from .mask._segmentations import segmentations_to_rle_set
 from ._ap import coco_sampled_precision, recall_steps
 from ._matching import _stable_argsort, match_groups
 
-__all__ = ["evaluate_coco", "STAT_NAMES", "KEYPOINT_STAT_NAMES", "IOU_TYPES", "IOU_THRESHOLDS", "RECALL_THRESHOLDS",
-           "AREA_RANGES", "MAX_DETS"]
+__all__ = [
+    "evaluate_coco",
+    "STAT_NAMES",
+    "KEYPOINT_STAT_NAMES",
+    "IOU_TYPES",
+    "IOU_THRESHOLDS",
+    "RECALL_THRESHOLDS",
+    "AREA_RANGES",
+    "MAX_DETS",
+]
 
 #: The three evaluations of pycocotools' ``COCOeval`` — boxes, instance masks, keypoints.
 IOU_TYPES = ("bbox", "segm", "keypoints")
@@ -112,8 +130,12 @@ class _Setup:
 
 
 _BBOX = _Setup(MAX_DETS, AREA_RANGES, AREA_LABELS, _SUMMARY)
-_KEYPOINTS = _Setup((20,), (AREA_RANGES[0], AREA_RANGES[2], AREA_RANGES[3]), ("all", "medium", "large"),
-                    _KEYPOINT_SUMMARY)
+_KEYPOINTS = _Setup(
+    (20,),
+    (AREA_RANGES[0], AREA_RANGES[2], AREA_RANGES[3]),
+    ("all", "medium", "large"),
+    _KEYPOINT_SUMMARY,
+)
 
 
 def _outside(area: np.ndarray, ranges: tuple = AREA_RANGES) -> np.ndarray:
@@ -123,8 +145,9 @@ def _outside(area: np.ndarray, ranges: tuple = AREA_RANGES) -> np.ndarray:
     return (area[:, None] < lo) | (area[:, None] > hi)
 
 
-def _match(gt: CocoGroundTruth, dt: Any, setup: _Setup = _BBOX,
-           *args: Any) -> dict[str, np.ndarray]:
+def _match(
+    gt: CocoGroundTruth, dt: Any, setup: _Setup = _BBOX, *args: Any
+) -> dict[str, np.ndarray]:
     """Steps 1-3 with every detection's flags laid out in full, (n_det, A, T) ``tp`` and ``fp`` (in
     the ranked order, with its ``cat``, ``score``, ``rank`` and ``npig``): the plain picture of what
     the matching decides, for the chapter and the tests.  The evaluation itself uses
@@ -136,8 +159,14 @@ def _match(gt: CocoGroundTruth, dt: Any, setup: _Setup = _BBOX,
     counted = np.repeat(~m["outside"][:, :, None], n_t, axis=2)  # unmatched: counted where inside
     tp[cand] = m["tp"].T.reshape(-1, n_a, n_t)
     counted[cand] = m["counted"].T.reshape(-1, n_a, n_t)
-    return {"cat": m["cat"], "rank": m["rank"], "score": m["score"], "tp": tp, "fp": counted & ~tp,
-            "npig": m["npig"]}
+    return {
+        "cat": m["cat"],
+        "rank": m["rank"],
+        "score": m["score"],
+        "tp": tp,
+        "fp": counted & ~tp,
+        "npig": m["npig"],
+    }
 
 
 def _match_candidates(
@@ -164,11 +193,22 @@ def _match_candidates(
     if gt_ignore_extra is not None:
         gt_ignore |= gt_ignore_extra[:, None]
     if similarity is None:
+
         def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
             return _iou_xywh(dt.boxes[d], gt.boxes[g], gt.crowd[g])
+
         det_area = dt.boxes[:, 2] * dt.boxes[:, 3]
-    m = match_groups(dt.cat * n_img + dt.img, dt.score, gt.cat * n_img + gt.img, setup.max_dets[-1],
-                     similarity, gt_ignore, gt.crowd, IOU_THRESHOLDS, n_minor=n_img)
+    m = match_groups(
+        dt.cat * n_img + dt.img,
+        dt.score,
+        gt.cat * n_img + gt.img,
+        setup.max_dets[-1],
+        similarity,
+        gt_ignore,
+        gt.crowd,
+        IOU_THRESHOLDS,
+        n_minor=n_img,
+    )
     det_order, gt_order, cand = m.det_order, m.gt_order, m.candidates
     # pycocotools records the matched annotation's *id* and later reads id 0 as "unmatched".
     # An unmatched candidate (match -1) reads the appended row: not counted, not ignored.
@@ -212,10 +252,19 @@ def _running_count(flags: np.ndarray) -> np.ndarray:
     return out
 
 
-def _counted_before(flags_of: Callable[[np.ndarray], np.ndarray], inside: np.ndarray,
-                    is_cand: np.ndarray, cand_rows: np.ndarray, subset: np.ndarray,
-                    starts: np.ndarray, at: np.ndarray, col: np.ndarray, k: np.ndarray, T: int,
-                    found: tuple | None = None) -> np.ndarray:
+def _counted_before(
+    flags_of: Callable[[np.ndarray], np.ndarray],
+    inside: np.ndarray,
+    is_cand: np.ndarray,
+    cand_rows: np.ndarray,
+    subset: np.ndarray,
+    starts: np.ndarray,
+    at: np.ndarray,
+    col: np.ndarray,
+    k: np.ndarray,
+    T: int,
+    found: tuple | None = None,
+) -> np.ndarray:
     """For each (column ``col``, category ``k``, position ``at``) query: how many detections of
     ``subset`` (positions in the accumulation order, sorted) lie in that category before ``at`` (or
     at it) and are counted in that column.  ``starts[k]`` is where category *k* begins.
@@ -230,14 +279,18 @@ def _counted_before(flags_of: Callable[[np.ndarray], np.ndarray], inside: np.nda
     running = _running_count(flags_of(cand_rows[cand_pos]))  # (C, n_cand + 1)
     area = col // T
     if found is None:
-        found = (np.searchsorted(subset, at, side="right"),
-                 np.searchsorted(cand_pos, at, side="right"))
+        found = (
+            np.searchsorted(subset, at, side="right"),
+            np.searchsorted(cand_pos, at, side="right"),
+        )
     i, j = found
     i0, j0 = np.searchsorted(subset, starts), np.searchsorted(cand_pos, starts)
     return others[area, i] - others[area, i0[k]] + running[col, j] - running[col, j0[k]]
 
 
-def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _accumulate(
+    m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Step 4: precision (T, R, K, A, M), recall (T, K, A, M) and scores (T, R, K, A, M).
 
     pycocotools, for each category, area range, maxDets and IoU threshold: sorts the detections by
@@ -280,8 +333,19 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> 
     p_all = cand_pos[q]
     k_all = cat[p_all]
     everything = np.arange(n)
-    full_counted = _counted_before(counted_of, inside, is_cand, cand_row, everything, bounds[:-1],
-                                   p_all, col, k_all, T, found=(p_all + 1, q + 1))
+    full_counted = _counted_before(
+        counted_of,
+        inside,
+        is_cand,
+        cand_row,
+        everything,
+        bounds[:-1],
+        p_all,
+        col,
+        k_all,
+        T,
+        found=(p_all + 1, q + 1),
+    )
     # pycocotools' score at recall 0: the category's first detection (rank 0 in its group, kept by
     # every maxDets); elsewhere the score of the true positive read.
     first_score = np.zeros(K)
@@ -296,7 +360,10 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> 
         dropped = np.flatnonzero(rank >= max_det)
         if dropped.shape[0] == 0 and full is not None:
             precision[..., mi], scores[..., mi], recall[..., mi] = (
-                precision[..., full], scores[..., full], recall[..., full])
+                precision[..., full],
+                scores[..., full],
+                recall[..., full],
+            )
             continue
         keep = rank[p_all] < max_det
         p, k, c = p_all[keep], k_all[keep], col[keep]
@@ -304,12 +371,24 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> 
             n_counted, full = full_counted, mi
         elif dropped.shape[0] < n - dropped.shape[0]:
             n_counted = full_counted[keep] - _counted_before(
-                counted_of, inside, is_cand, cand_row, dropped, bounds[:-1], p, c, k, T)
+                counted_of, inside, is_cand, cand_row, dropped, bounds[:-1], p, c, k, T
+            )
         else:
-            n_counted = _counted_before(counted_of, inside, is_cand, cand_row,
-                                        np.flatnonzero(rank < max_det), bounds[:-1], p, c, k, T)
-        pr, read, n_tp = coco_sampled_precision(c * K + k, n_counted, curve_npig,
-                                                RECALL_THRESHOLDS, need)
+            n_counted = _counted_before(
+                counted_of,
+                inside,
+                is_cand,
+                cand_row,
+                np.flatnonzero(rank < max_det),
+                bounds[:-1],
+                p,
+                c,
+                k,
+                T,
+            )
+        pr, read, n_tp = coco_sampled_precision(
+            c * K + k, n_counted, curve_npig, RECALL_THRESHOLDS, need
+        )
         ss = np.where(read >= 0, np.r_[score[p], 0.0][read], 0.0)
         ss = np.where(at_zero, np.tile(first_score, C)[:, None], ss)
         precision[..., mi] = np.where(evaluated, pr.reshape(A, T, K, R), -1).transpose(1, 3, 2, 0)
@@ -319,7 +398,9 @@ def _accumulate(m: dict[str, np.ndarray], n_cat: int, setup: _Setup = _BBOX) -> 
     return precision, recall, scores
 
 
-def _summarize(precision: np.ndarray, recall: np.ndarray, setup: _Setup = _BBOX) -> dict[str, float]:
+def _summarize(
+    precision: np.ndarray, recall: np.ndarray, setup: _Setup = _BBOX
+) -> dict[str, float]:
     """Step 5: ``COCOeval.summarize()``'s numbers (mean over entries > -1, else -1)."""
     stats = {}
     for name, is_ap, iou, area, max_det in setup.summary:
@@ -349,10 +430,13 @@ def _segm_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any) -> tuple:
     anns = coco_gt["annotations"]
     missing = next((i for i, a in enumerate(anns) if "segmentation" not in a), None)
     if missing is not None:
-        raise ValueError(f"{_gt_where(missing)} has no 'segmentation'; iou_type='segm' needs a polygon list or "
-                         "an RLE for every annotation.")
-    gt_rles = segmentations_to_rle_set(tuple(a["segmentation"] for a in anns), heights[gt.img], widths[gt.img],
-                                       _gt_where)
+        raise ValueError(
+            f"{_gt_where(missing)} has no 'segmentation'; iou_type='segm' needs a polygon list or "
+            "an RLE for every annotation."
+        )
+    gt_rles = segmentations_to_rle_set(
+        tuple(a["segmentation"] for a in anns), heights[gt.img], widths[gt.img], _gt_where
+    )
     dt = parse_scored_records(detections, gt, "segmentation")
     dt_rles = segmentations_to_rle_set(dt.values, heights[dt.img], widths[dt.img], _dt_where)
     dt_pixels, gt_pixels = _area(dt_rles), _area(gt_rles)
@@ -362,11 +446,16 @@ def _segm_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any) -> tuple:
         # bounds the IoU by min/max of the areas (|g|/|d| for a crowd region).  So a pair whose
         # areas differ more than 2x keeps IoU 0 without counting: the matching cannot tell.
         a, b = dt_pixels[d], gt_pixels[g]
-        small, large = np.where(gt.crowd[g], b, np.minimum(a, b)), np.where(gt.crowd[g], a, np.maximum(a, b))
+        small, large = (
+            np.where(gt.crowd[g], b, np.minimum(a, b)),
+            np.where(gt.crowd[g], a, np.maximum(a, b)),
+        )
         can_match = np.flatnonzero(2 * small >= large)  # in integers: exact
         out = np.zeros(d.shape[0])
         # every mask is at its image's size (checked above), so no pair is pycocotools' -1
-        out[can_match] = pair_iou(dt_rles, gt_rles, d[can_match], g[can_match], gt.crowd, same_sizes=True)
+        out[can_match] = pair_iou(
+            dt_rles, gt_rles, d[can_match], g[can_match], gt.crowd, same_sizes=True
+        )
         return out
 
     boxes = result_boxes(detections)
@@ -384,8 +473,10 @@ def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas:
     for i, a in enumerate(anns):
         if "keypoints" not in a or "num_keypoints" not in a:
             key = "keypoints" if "keypoints" not in a else "num_keypoints"
-            raise ValueError(f"{_gt_where(i)} has no {key!r}; iou_type='keypoints' needs 'keypoints' and "
-                             "'num_keypoints' in every annotation.")
+            raise ValueError(
+                f"{_gt_where(i)} has no {key!r}; iou_type='keypoints' needs 'keypoints' and "
+                "'num_keypoints' in every annotation."
+            )
     gt_kpt = keypoint_records([a["keypoints"] for a in anns], k, _gt_where, flags=True)
     n_kpt = check_num_keypoints([a["num_keypoints"] for a in anns], _gt_where)
     dt = parse_scored_records(detections, gt, "keypoints")
@@ -396,10 +487,14 @@ def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas:
         dt_area = boxes[:, 2] * boxes[:, 3]
     elif segms is not None:
         heights, widths = image_sizes(coco_gt, gt.img_ids)
-        dt_area = _area(segmentations_to_rle_set(segms, heights[dt.img], widths[dt.img], _dt_where)).astype(np.float64)
+        dt_area = _area(
+            segmentations_to_rle_set(segms, heights[dt.img], widths[dt.img], _dt_where)
+        ).astype(np.float64)
     else:
         x, y = dt_kpt[:, :, 0], dt_kpt[:, :, 1]
-        dt_area = (x.max(axis=1) - x.min(axis=1)) * (y.max(axis=1) - y.min(axis=1)) if k else np.zeros(0)
+        dt_area = (
+            (x.max(axis=1) - x.min(axis=1)) * (y.max(axis=1) - y.min(axis=1)) if k else np.zeros(0)
+        )
 
     def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
         return pair_oks(dt_kpt, gt_kpt, gt.area, gt.boxes, sig, d, g)
@@ -408,8 +503,9 @@ def _keypoint_inputs(coco_gt: Any, gt: CocoGroundTruth, detections: Any, sigmas:
     return dt, _KEYPOINTS, similarity, dt_area, no_keypoints
 
 
-def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
-                  kpt_oks_sigmas: Any = None) -> dict[str, Any]:
+def evaluate_coco(
+    coco_gt: Any, detections: Any, *, iou_type: str = "bbox", kpt_oks_sigmas: Any = None
+) -> dict[str, Any]:
     r"""COCO detection metrics, equal to ``pycocotools.cocoeval.COCOeval`` for boxes, masks and keypoints.
 
     AP at one IoU threshold *t* and one category is the mean, over the 101 recall levels
@@ -510,7 +606,9 @@ def evaluate_coco(coco_gt: Any, detections: Any, *, iou_type: str = "bbox",
     if iou_type not in IOU_TYPES:
         raise ValueError(f"iou_type must be one of {list(IOU_TYPES)}; got {iou_type!r}.")
     if kpt_oks_sigmas is not None and iou_type != "keypoints":
-        raise ValueError(f"kpt_oks_sigmas is used only with iou_type='keypoints'; got iou_type={iou_type!r}.")
+        raise ValueError(
+            f"kpt_oks_sigmas is used only with iou_type='keypoints'; got iou_type={iou_type!r}."
+        )
     if hasattr(coco_gt, "dataset") and not isinstance(coco_gt, dict):  # a pycocotools COCO object
         coco_gt = coco_gt.dataset
     gt = parse_coco_gt(coco_gt)

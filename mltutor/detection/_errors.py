@@ -92,8 +92,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation.detection import (CocoDetections, CocoGroundTruth, check_error_thresholds,
-                                     parse_coco_detections, parse_coco_gt)
+from .._validation.detection import (
+    CocoDetections,
+    CocoGroundTruth,
+    check_error_thresholds,
+    parse_coco_detections,
+    parse_coco_gt,
+)
 from ._coco import AREA_RANGES, MAX_DETS, RECALL_THRESHOLDS
 from ._iou import _iou_xywh
 from ._ap import coco_sampled_precision
@@ -117,8 +122,17 @@ def _match(gt: CocoGroundTruth, dt: CocoDetections, t_f: float, gt_ignore: np.nd
     def iou(d: np.ndarray, g: np.ndarray) -> np.ndarray:
         return _iou_xywh(dt.boxes[d], gt.boxes[g], gt.crowd[g])
 
-    m = match_groups(dt.cat * n_img + dt.img, dt.score, gt.cat * n_img + gt.img, MAX_DETS[-1], iou,
-                     gt_ignore[:, None], gt.crowd, np.array([t_f]), n_minor=n_img)
+    m = match_groups(
+        dt.cat * n_img + dt.img,
+        dt.score,
+        gt.cat * n_img + gt.img,
+        MAX_DETS[-1],
+        iou,
+        gt_ignore[:, None],
+        gt.crowd,
+        np.array([t_f]),
+        n_minor=n_img,
+    )
     kept = np.zeros(n_det, dtype=bool)
     kept[m.det_order] = True
     matched = np.full(n_det, -1, dtype=np.int64)
@@ -174,8 +188,9 @@ def _coco_ap(cat, score, img, idx, tp, npos) -> float:
     cat, tp = cat[order], tp[order]
     bounds = np.searchsorted(cat, np.arange(npos.shape[0] + 1))
     hit = np.flatnonzero(tp)  # the true positives, by category then score
-    precision, _, _ = coco_sampled_precision(cat[hit], hit - bounds[cat[hit]] + 1, npos,
-                                             RECALL_THRESHOLDS)
+    precision, _, _ = coco_sampled_precision(
+        cat[hit], hit - bounds[cat[hit]] + 1, npos, RECALL_THRESHOLDS
+    )
     aps = precision[npos > 0].mean(axis=1)
     return float(np.mean(aps)) if aps.shape[0] else -1.0
 
@@ -251,8 +266,10 @@ def error_breakdown(
     dt = parse_coco_detections(detections, gt)
     if (gt.ann_id == 0).any():
         i = int(np.argmax(gt.ann_id == 0))
-        raise ValueError(f"coco_gt['annotations'][{i}] has id 0; pycocotools reads a match to id 0 "
-                         "as 'unmatched', so error_breakdown needs non-zero annotation ids.")
+        raise ValueError(
+            f"coco_gt['annotations'][{i}] has id 0; pycocotools reads a match to id 0 "
+            "as 'unmatched', so error_breakdown needs non-zero annotation ids."
+        )
     n_det, n_gt, n_cat = dt.score.shape[0], gt.ann_id.shape[0], gt.cat_ids.shape[0]
     lo, hi = AREA_RANGES[0]
     gt_ignore = gt.crowd | (gt.area < lo) | (gt.area > hi)
@@ -260,8 +277,10 @@ def error_breakdown(
 
     kept, matched = _match(gt, dt, t_f, gt_ignore)
     hit = matched >= 0
-    ignored = kept & ((hit & gt_ignore[np.maximum(matched, 0)] if n_gt else hit)
-                      | (~hit & (dt.boxes[:, 2] * dt.boxes[:, 3] > hi)))
+    ignored = kept & (
+        (hit & gt_ignore[np.maximum(matched, 0)] if n_gt else hit)
+        | (~hit & (dt.boxes[:, 2] * dt.boxes[:, 3] > hi))
+    )
     tp = kept & hit & ~ignored
     fp = kept & ~tp & ~ignored
     detected = np.zeros(n_gt, dtype=bool)
@@ -331,6 +350,11 @@ def error_breakdown(
         "detection_cause": det_cause.astype(str),
         "detection_target": det_target,
         "annotation_cause": ann_cause.astype(str),
-        "params": {"foreground_iou": t_f, "background_iou": t_b, "max_dets": MAX_DETS[-1],
-                   "cat_ids": gt.cat_ids.tolist(), "img_ids": gt.img_ids.tolist()},
+        "params": {
+            "foreground_iou": t_f,
+            "background_iou": t_b,
+            "max_dets": MAX_DETS[-1],
+            "cat_ids": gt.cat_ids.tolist(),
+            "img_ids": gt.img_ids.tolist(),
+        },
     }

@@ -37,11 +37,19 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["match_detections", "greedy_match", "group_pairs", "rank_in_groups", "match_groups",
-           "GroupMatch"]
+__all__ = [
+    "match_detections",
+    "greedy_match",
+    "group_pairs",
+    "rank_in_groups",
+    "match_groups",
+    "GroupMatch",
+]
 
 
-def group_pairs(det_group: np.ndarray, gt_group_sorted: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def group_pairs(
+    det_group: np.ndarray, gt_group_sorted: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (detection, ground truth) pair that shares a group, without a loop.
 
     Parameters
@@ -78,8 +86,9 @@ def _stable_argsort(key: np.ndarray) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-def rank_in_groups(group: np.ndarray, score: np.ndarray, max_det: int,
-                   n_minor: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def rank_in_groups(
+    group: np.ndarray, score: np.ndarray, max_det: int, n_minor: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """pycocotools' order of the detections: by group, then by descending score (a stable sort: tied
     scores keep the input order, as its mergesort), only the ``max_det`` best of each group.
 
@@ -186,8 +195,15 @@ def match_groups(
     pair_det, pair_gt, pair_iou = pair_det[keep], pair_gt[keep], pair_iou[keep]
     new = np.r_[True, pair_det[1:] != pair_det[:-1]] if pair_det.shape[0] else np.zeros(0, bool)
     candidates = pair_det[new]  # pair_det is sorted: each detection's pairs are contiguous
-    match = greedy_match(np.cumsum(new) - 1, pair_gt, pair_iou, rank[candidates],
-                         gt_ignore[gt_order], gt_crowd[gt_order], iou_thresholds)
+    match = greedy_match(
+        np.cumsum(new) - 1,
+        pair_gt,
+        pair_iou,
+        rank[candidates],
+        gt_ignore[gt_order],
+        gt_crowd[gt_order],
+        iou_thresholds,
+    )
     return GroupMatch(det_order, rank, gt_order, candidates, match)
 
 
@@ -213,14 +229,18 @@ def _match_uncontested(det, gt, iou, det_rank, gt_crowd, thr, match):
 
 def _match_sequential(det, gt, iou, det_rank, gt_ignore, gt_crowd, thr, match):
     """The general case: step k handles the k-th detection of every group at once."""
-    order = np.argsort(det_rank[det], kind="stable")  # keeps each detection's pairs together, in order
+    order = np.argsort(
+        det_rank[det], kind="stable"
+    )  # keeps each detection's pairs together, in order
     det, gt, iou = det[order], gt[order], iou[order]
     taken = np.zeros((gt_ignore.shape[0], gt_ignore.shape[1], thr.shape[0]), dtype=bool)
     seg_start = np.flatnonzero(np.r_[True, det[1:] != det[:-1]])
     seg_rank = det_rank[det[seg_start]]
     rank_bounds = np.flatnonzero(np.diff(seg_rank)) + 1
     seg_end = np.r_[seg_start[1:], det.shape[0]]
-    for s0, s1 in zip(np.r_[0, rank_bounds].tolist(), np.r_[rank_bounds, seg_start.shape[0]].tolist()):
+    for s0, s1 in zip(
+        np.r_[0, rank_bounds].tolist(), np.r_[rank_bounds, seg_start.shape[0]].tolist()
+    ):
         p0, p1 = int(seg_start[s0]), int(seg_end[s1 - 1])
         starts = seg_start[s0:s1] - p0
         g, v = gt[p0:p1], iou[p0:p1]
@@ -228,11 +248,15 @@ def _match_sequential(det, gt, iou, det_rank, gt_ignore, gt_crowd, thr, match):
         eligible = free & (v[:, None, None] >= thr)
         # Non-ignored candidates score their IoU (>= 0.5); ignored ones IoU - 1 (exact for IoU in
         # [0.5, 1], and below every non-ignored candidate); the rest -2.
-        key = np.where(eligible, np.where(gt_ignore[g], v[:, None] - 1.0, v[:, None])[:, :, None], -2.0)
+        key = np.where(
+            eligible, np.where(gt_ignore[g], v[:, None] - 1.0, v[:, None])[:, :, None], -2.0
+        )
         best = np.maximum.reduceat(key, starts, axis=0)  # (detections, A, T)
         # The last pair attaining the best key wins a tie, as in pycocotools' loop.
         at_best = key == np.repeat(best, np.diff(np.r_[starts, p1 - p0]), axis=0)
-        pick = np.maximum.reduceat(np.where(at_best, np.arange(p1 - p0)[:, None, None], -1), starts, axis=0)
+        pick = np.maximum.reduceat(
+            np.where(at_best, np.arange(p1 - p0)[:, None, None], -1), starts, axis=0
+        )
         si, ai, ti = np.nonzero(best > -1.5)
         chosen = g[pick[si, ai, ti]]
         taken[chosen, ai, ti] = True
@@ -337,14 +361,18 @@ def match_detections(
     n_det, n_gt = iou.shape
     thr = np.atleast_1d(np.asarray(iou_threshold, dtype=np.float64))
     if thr.ndim != 1 or not np.all(np.isfinite(thr)):
-        raise ValueError(f"iou_threshold must be a finite number or a 1-D sequence; got {iou_threshold!r}.")
+        raise ValueError(
+            f"iou_threshold must be a finite number or a 1-D sequence; got {iou_threshold!r}."
+        )
 
     def flags(value: Any, name: str) -> np.ndarray:
         if value is None:
             return np.zeros(n_gt, dtype=bool)
         arr = np.asarray(value, dtype=bool).reshape(-1)
         if arr.shape[0] != n_gt:
-            raise ValueError(f"{name} must hold one flag per ground-truth box ({n_gt}); got {arr.shape[0]}.")
+            raise ValueError(
+                f"{name} must hold one flag per ground-truth box ({n_gt}); got {arr.shape[0]}."
+            )
         return arr
 
     ignore, crowd = flags(gt_ignore, "gt_ignore"), flags(gt_crowd, "gt_crowd")

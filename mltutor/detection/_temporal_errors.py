@@ -175,12 +175,15 @@ def temporal_error_breakdown(
     alpha = check_scalar(tiou_threshold, "tiou_threshold", Real, expected="a number")
     beta = check_scalar(background_tiou, "background_tiou", Real, expected="a number")
     if not 0.0 < beta < alpha < 1.0:
-        raise ValueError("need 0 < background_tiou < tiou_threshold < 1; got "
-                         f"background_tiou={beta}, tiou_threshold={alpha}")
+        raise ValueError(
+            "need 0 < background_tiou < tiou_threshold < 1; got "
+            f"background_tiou={beta}, tiou_threshold={alpha}"
+        )
     edges = np.asarray(length_bins, dtype=np.float64)
     if edges.ndim != 1 or edges.size < 2 or np.isnan(edges).any() or np.any(np.diff(edges) <= 0):
-        raise ValueError("length_bins must be increasing edges (at least two); "
-                         f"got {length_bins!r}")
+        raise ValueError(
+            f"length_bins must be increasing edges (at least two); got {length_bins!r}"
+        )
 
     gt = parse_ground_truth(ground_truth, None)
     dt = parse_predictions(predictions)
@@ -205,8 +208,9 @@ def temporal_error_breakdown(
     gs, ge = gt.start[g_order][p_gt], gt.end[g_order][p_gt]
     p_iou = _tiou(dt.start[p_det], dt.end[p_det], gs, ge)
     n_g = g_order.size
-    match = greedy_match(p_det, p_gt, p_iou, d_rank, np.zeros((n_g, 1), bool),
-                         np.zeros(n_g, bool), np.array([alpha]))[:, 0, 0]
+    match = greedy_match(
+        p_det, p_gt, p_iou, d_rank, np.zeros((n_g, 1), bool), np.zeros(n_g, bool), np.array([alpha])
+    )[:, 0, 0]
     tp = match >= 0
     found = np.zeros(n_g, dtype=bool)
     found[match[tp]] = True
@@ -238,7 +242,9 @@ def temporal_error_breakdown(
     missed_by_length = []
     for low, high in zip(edges[:-1], edges[1:]):
         inside = (length >= low) & (length < high)
-        missed_by_length.append((float(low), float(high), int(inside.sum()),
-                                 int((inside & ~found_input).sum())))
-    return TemporalErrorBreakdown(map=base, cause=cause, counts=counts, delta_map=delta,
-                                  missed_by_length=missed_by_length)
+        missed_by_length.append(
+            (float(low), float(high), int(inside.sum()), int((inside & ~found_input).sum()))
+        )
+    return TemporalErrorBreakdown(
+        map=base, cause=cause, counts=counts, delta_map=delta, missed_by_length=missed_by_length
+    )

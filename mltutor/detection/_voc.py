@@ -150,15 +150,26 @@ def evaluate_voc(
     order = np.argsort(-scores, kind="stable")
     order = order[np.argsort(dt_cls[order], kind="stable")]  # by class, then descending score
     tp, fp, ignored = _voc_match(
-        _to_xywh(gt.boxes, fmt), gt_cls * n_img + gt.img, difficult,
-        _to_xywh(dt.boxes, fmt)[order], (dt_cls * n_img + dt.img)[order], thr,
+        _to_xywh(gt.boxes, fmt),
+        gt_cls * n_img + gt.img,
+        difficult,
+        _to_xywh(dt.boxes, fmt)[order],
+        (dt_cls * n_img + dt.img)[order],
+        thr,
     )
     kept = ~ignored
     n_pos = np.bincount(gt_cls[~difficult], minlength=classes.shape[0])
     bounds = np.searchsorted(dt_cls[order], np.arange(classes.shape[0] + 1))
 
-    result: dict[str, Any] = {"mAP": float("nan"), "AP": {}, "precision": {}, "recall": {},
-                              "scores": {}, "is_tp": {}, "n_positives": {}}
+    result: dict[str, Any] = {
+        "mAP": float("nan"),
+        "AP": {},
+        "precision": {},
+        "recall": {},
+        "scores": {},
+        "is_tp": {},
+        "n_positives": {},
+    }
     for c, label in enumerate(classes.tolist()):
         sl = slice(bounds[c], bounds[c + 1])
         k = kept[sl]

@@ -32,11 +32,41 @@ __all__ = ["COCO_SIGMAS", "oks"]
 
 #: pycocotools' ``Params.kpt_oks_sigmas`` — the spreads of the 17 COCO person keypoints (nose, eyes,
 #: ears, shoulders, elbows, wrists, hips, knees, ankles), in that order.
-COCO_SIGMAS = np.array([.26, .25, .25, .35, .35, .79, .79, .72, .72, .62, .62, 1.07, 1.07, .87, .87, .89, .89]) / 10.0
+COCO_SIGMAS = (
+    np.array(
+        [
+            0.26,
+            0.25,
+            0.25,
+            0.35,
+            0.35,
+            0.79,
+            0.79,
+            0.72,
+            0.72,
+            0.62,
+            0.62,
+            1.07,
+            1.07,
+            0.87,
+            0.87,
+            0.89,
+            0.89,
+        ]
+    )
+    / 10.0
+)
 
 
-def pair_oks(dt_xy: np.ndarray, gt_kpt: np.ndarray, gt_area: np.ndarray, gt_box: np.ndarray,
-             sigmas: np.ndarray, pair_dt: np.ndarray, pair_gt: np.ndarray) -> np.ndarray:
+def pair_oks(
+    dt_xy: np.ndarray,
+    gt_kpt: np.ndarray,
+    gt_area: np.ndarray,
+    gt_box: np.ndarray,
+    sigmas: np.ndarray,
+    pair_dt: np.ndarray,
+    pair_gt: np.ndarray,
+) -> np.ndarray:
     """OKS of the listed (detection, ground truth) pairs, pycocotools' ``computeOks`` vectorised.
 
     ``dt_xy`` (n_dt, K, 2+), ``gt_kpt`` (n_gt, K, 3), ``gt_area`` (n_gt,), ``gt_box`` (n_gt, 4) xywh.
@@ -46,7 +76,7 @@ def pair_oks(dt_xy: np.ndarray, gt_kpt: np.ndarray, gt_area: np.ndarray, gt_box:
     out = np.empty(pair_dt.shape[0])
     var = (sigmas * 2) ** 2
     for lo in range(0, pair_dt.shape[0], 1 << 16):  # bounded memory: (chunk, K) temporaries
-        pd, pg = pair_dt[lo:lo + (1 << 16)], pair_gt[lo:lo + (1 << 16)]
+        pd, pg = pair_dt[lo : lo + (1 << 16)], pair_gt[lo : lo + (1 << 16)]
         g = gt_kpt[pg]
         d = dt_xy[pd]
         labelled = g[:, :, 2] > 0
@@ -66,12 +96,13 @@ def pair_oks(dt_xy: np.ndarray, gt_kpt: np.ndarray, gt_area: np.ndarray, gt_box:
         e = (dx**2 + dy**2) / var / (gt_area[pg] + np.spacing(1))[:, None] / 2
         np.exp(-e, out=e)
         e[~labelled] = 0.0
-        out[lo:lo + pd.shape[0]] = e.sum(axis=1) / labelled.sum(axis=1)
+        out[lo : lo + pd.shape[0]] = e.sum(axis=1) / labelled.sum(axis=1)
     return out
 
 
-def oks(dt_keypoints: Any, gt_keypoints: Any, gt_areas: Any, gt_boxes: Any = None,
-        sigmas: Any = None) -> np.ndarray:
+def oks(
+    dt_keypoints: Any, gt_keypoints: Any, gt_areas: Any, gt_boxes: Any = None, sigmas: Any = None
+) -> np.ndarray:
     """OKS of every detection with every ground-truth object of one image (pycocotools' rule).
 
     Parameters
@@ -99,20 +130,56 @@ def oks(dt_keypoints: Any, gt_keypoints: Any, gt_areas: Any, gt_boxes: Any = Non
     """
     sig = check_sigmas(sigmas, "sigmas", COCO_SIGMAS)
     k = sig.shape[0]
-    dt = np.asarray(dt_keypoints, dtype=np.float64).reshape(-1, 3 * k) if np.size(dt_keypoints) else np.zeros((0, 3 * k))
-    gt = np.asarray(gt_keypoints, dtype=np.float64).reshape(-1, 3 * k) if np.size(gt_keypoints) else np.zeros((0, 3 * k))
-    dt = np.stack([check_keypoint_array(row, k, f"dt_keypoints[{i}]", flags=False) for i, row in enumerate(dt)]) \
-        if dt.shape[0] else np.zeros((0, k, 3))
-    gt = np.stack([check_keypoint_array(row, k, f"gt_keypoints[{i}]", flags=True) for i, row in enumerate(gt)]) \
-        if gt.shape[0] else np.zeros((0, k, 3))
+    dt = (
+        np.asarray(dt_keypoints, dtype=np.float64).reshape(-1, 3 * k)
+        if np.size(dt_keypoints)
+        else np.zeros((0, 3 * k))
+    )
+    gt = (
+        np.asarray(gt_keypoints, dtype=np.float64).reshape(-1, 3 * k)
+        if np.size(gt_keypoints)
+        else np.zeros((0, 3 * k))
+    )
+    dt = (
+        np.stack(
+            [
+                check_keypoint_array(row, k, f"dt_keypoints[{i}]", flags=False)
+                for i, row in enumerate(dt)
+            ]
+        )
+        if dt.shape[0]
+        else np.zeros((0, k, 3))
+    )
+    gt = (
+        np.stack(
+            [
+                check_keypoint_array(row, k, f"gt_keypoints[{i}]", flags=True)
+                for i, row in enumerate(gt)
+            ]
+        )
+        if gt.shape[0]
+        else np.zeros((0, k, 3))
+    )
     area = np.asarray(gt_areas, dtype=np.float64).reshape(-1)
     if area.shape[0] != gt.shape[0] or not (np.isfinite(area) & (area >= 0)).all():
-        raise ValueError(f"gt_areas must hold one finite, non-negative area per ground-truth object ({gt.shape[0]}).")
-    box = np.zeros((gt.shape[0], 4)) if gt_boxes is None else np.asarray(gt_boxes, dtype=np.float64).reshape(-1, 4)
+        raise ValueError(
+            f"gt_areas must hold one finite, non-negative area per ground-truth object ({gt.shape[0]})."
+        )
+    box = (
+        np.zeros((gt.shape[0], 4))
+        if gt_boxes is None
+        else np.asarray(gt_boxes, dtype=np.float64).reshape(-1, 4)
+    )
     if box.shape[0] != gt.shape[0] or not np.isfinite(box).all():
-        raise ValueError(f"gt_boxes must hold one finite [x, y, width, height] per ground-truth object ({gt.shape[0]}).")
+        raise ValueError(
+            f"gt_boxes must hold one finite [x, y, width, height] per ground-truth object ({gt.shape[0]})."
+        )
     if gt_boxes is None and (gt[:, :, 2] == 0).all(axis=1).any():
-        raise ValueError("gt_boxes is needed: a ground-truth object without labelled keypoints is scored against "
-                         "its box.")
+        raise ValueError(
+            "gt_boxes is needed: a ground-truth object without labelled keypoints is scored against "
+            "its box."
+        )
     m, n = dt.shape[0], gt.shape[0]
-    return pair_oks(dt, gt, area, box, sig, np.repeat(np.arange(m), n), np.tile(np.arange(n), m)).reshape(m, n)
+    return pair_oks(
+        dt, gt, area, box, sig, np.repeat(np.arange(m), n), np.tile(np.arange(n), m)
+    ).reshape(m, n)

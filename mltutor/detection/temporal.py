@@ -243,18 +243,32 @@ def _codes(labels: list, classes: list) -> np.ndarray:
 def _problem(gt: Segments, pr: Segments, ambiguous: str | None) -> _Problem:
     classes = sorted({v for v in gt.label if v != ambiguous} if ambiguous else set(gt.label))
     if not classes:
-        raise ValueError("ground_truth holds no segment to detect (after the subset filter): "
-                         "mAP is undefined without ground truth.")
+        raise ValueError(
+            "ground_truth holds no segment to detect (after the subset filter): "
+            "mAP is undefined without ground truth."
+        )
     if len({issubclass(t, str) for t in set(map(type, classes)) | set(map(type, pr.label))}) > 1:
-        raise ValueError("ground_truth and predictions must use labels of one kind: all strings "
-                         "or all integers.")
+        raise ValueError(
+            "ground_truth and predictions must use labels of one kind: all strings or all integers."
+        )
     index = {v: i for i, v in enumerate(gt.videos)}
     for v in pr.videos:
         index.setdefault(v, len(index))
     pr_video = np.array([index[v] for v in pr.videos], dtype=np.int64)[pr.video]
     gt_class = _codes(gt.label, classes)
-    return _Problem(classes, len(index), gt.video, gt.start, gt.end, gt_class,
-                    pr_video, pr.start, pr.end, _codes(pr.label, classes), pr.score)
+    return _Problem(
+        classes,
+        len(index),
+        gt.video,
+        gt.start,
+        gt.end,
+        gt_class,
+        pr_video,
+        pr.start,
+        pr.end,
+        _codes(pr.label, classes),
+        pr.score,
+    )
 
 
 def _unknown_labels(p: _Problem, pr: Segments) -> list:
@@ -274,8 +288,15 @@ def _rank_within(groups: np.ndarray) -> np.ndarray:
 def _result(ap: np.ndarray, p: _Problem, thresholds: np.ndarray, protocol: str):
     per_threshold = ap.mean(axis=0)
     n_pos = np.bincount(p.gt_class[p.gt_class >= 0], minlength=len(p.labels)).astype(np.int64)
-    return TemporalDetectionResult(float(per_threshold.mean()), per_threshold, ap, list(p.labels),
-                                   thresholds.copy(), n_pos, protocol)
+    return TemporalDetectionResult(
+        float(per_threshold.mean()),
+        per_threshold,
+        ap,
+        list(p.labels),
+        thresholds.copy(),
+        n_pos,
+        protocol,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -302,15 +323,22 @@ def _activitynet_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
     pair_det, pair_gt, iou = pair_det[near], pair_gt[near], iou[near]
     cand = np.unique(pair_det)
     no_flags = np.zeros((n_gt, 1), dtype=bool)
-    match = greedy_match(np.searchsorted(cand, pair_det), pair_gt, iou,
-                         _rank_within(det_group)[cand], no_flags, no_flags[:, 0], thresholds)
+    match = greedy_match(
+        np.searchsorted(cand, pair_det),
+        pair_gt,
+        iou,
+        _rank_within(det_group)[cand],
+        no_flags,
+        no_flags[:, 0],
+        thresholds,
+    )
     tp = np.zeros((n_pr, thresholds.shape[0]), dtype=bool)  # in class/score order
     tp[cand] = match[:, 0, :] >= 0
     bounds = np.searchsorted(p.pr_class[order], np.arange(n_cls + 1))
     n_pos = np.bincount(p.gt_class, minlength=n_cls)
     ap = np.zeros((n_cls, thresholds.shape[0]))
     for c in range(n_cls):
-        hits = tp[bounds[c]:bounds[c + 1]]
+        hits = tp[bounds[c] : bounds[c + 1]]
         if not hits.shape[0]:
             continue  # no prediction of this class: AP 0, as the reference
         ctp = np.cumsum(hits, axis=0, dtype=np.float64)
@@ -420,13 +448,15 @@ def _thumos_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
     gt_group = p.gt_class[gt_order] * p.n_videos + p.gt_video[gt_order]
     # Roles swapped: each ground-truth segment (in annotation order) picks a detection.
     pair_gt, pair_det, _ = group_pairs(gt_group, det_group)
-    ov = _thumos_overlap(p.gt_start[gt_order][pair_gt], p.gt_end[gt_order][pair_gt],
-                         ds[pair_det], de[pair_det])
+    ov = _thumos_overlap(
+        p.gt_start[gt_order][pair_gt], p.gt_end[gt_order][pair_gt], ds[pair_det], de[pair_det]
+    )
     n_det = det_group.shape[0]
     no_flags = np.zeros((n_det, 1), dtype=bool)
     strict = np.nextafter(thresholds, np.inf)  # overlap > t  <=>  overlap >= nextafter(t)
-    match = greedy_match(pair_gt, pair_det, ov, _rank_within(gt_group), no_flags,
-                         no_flags[:, 0], strict)[:, 0, :]  # (n_gt, T): detection taken or -1
+    match = greedy_match(
+        pair_gt, pair_det, ov, _rank_within(gt_group), no_flags, no_flags[:, 0], strict
+    )[:, 0, :]  # (n_gt, T): detection taken or -1
     tp = np.zeros((n_det, n_t), dtype=bool)
     gi, ti = np.nonzero(match >= 0)
     tp[match[gi, ti], ti] = True
@@ -523,12 +553,18 @@ def evaluate_thumos14(
     p = _problem(gt, pr, ambiguous=AMBIGUOUS)
     unknown = _unknown_labels(p, pr)
     if unknown:
-        warn(f"predictions: {int((p.pr_class < 0).sum())} detection(s) with labels that no "
-             f"ground-truth segment has ({unknown[:5]}) are skipped, as THUMOS'14's scorer skips "
-             "classes that are not among its detection classes.")
+        warn(
+            f"predictions: {int((p.pr_class < 0).sum())} detection(s) with labels that no "
+            f"ground-truth segment has ({unknown[:5]}) are skipped, as THUMOS'14's scorer skips "
+            "classes that are not among its detection classes."
+        )
     return _result(_thumos_ap(p, thresholds), p, thresholds, "thumos14")
 
+
 from ._temporal_errors import (  # noqa: E402  (the DETAD-style breakdown, chapter 8b)
-    ERROR_KINDS, TemporalErrorBreakdown, temporal_error_breakdown)
+    ERROR_KINDS,
+    TemporalErrorBreakdown,
+    temporal_error_breakdown,
+)
 
 __all__ += ["ERROR_KINDS", "TemporalErrorBreakdown", "temporal_error_breakdown"]

@@ -11,4 +11,17 @@ because the package under test has the same bug.
 """
 
 #: Modules holding exercises, in course order.
-CHAPTERS = ("confusion_matrix", "accuracy_trap", "precision_recall", "f1_fbeta", "averaging", "roc_pr", "prediction_sets", "map_detection", "masks_keypoints_errors", "ucf101_case_study", "video_detection", "monitoring")
+CHAPTERS = (
+    "confusion_matrix",
+    "accuracy_trap",
+    "precision_recall",
+    "f1_fbeta",
+    "averaging",
+    "roc_pr",
+    "prediction_sets",
+    "map_detection",
+    "masks_keypoints_errors",
+    "ucf101_case_study",
+    "video_detection",
+    "monitoring",
+)

@@ -46,8 +46,8 @@ def balanced_accuracy(cm, adjusted=False):
     occur) maps to 0 and a perfect score to 1.
     """
     cm = np.asarray(cm, dtype=float)
-    support = cm.sum(axis=1)           # true samples of each class
-    occurs = support > 0               # classes with no true samples are left out
+    support = cm.sum(axis=1)  # true samples of each class
+    occurs = support > 0  # classes with no true samples are left out
     recall = np.diag(cm)[occurs] / support[occurs]
     score = recall.mean()
     if adjusted:
@@ -60,10 +60,10 @@ def weighted_recall(y_true, y_pred):
     """Per-class recall, averaged with weights proportional to each class's true count."""
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     classes, true_index = np.unique(y_true, return_inverse=True)
-    support = np.bincount(true_index)                              # n_k
-    hits = np.bincount(true_index, weights=(y_pred == y_true))     # TP_k
+    support = np.bincount(true_index)  # n_k
+    hits = np.bincount(true_index, weights=(y_pred == y_true))  # TP_k
     recall = hits / support
-    weights = support / support.sum()                              # n_k / N
+    weights = support / support.sum()  # n_k / N
     return float(np.sum(weights * recall))
 
 
@@ -75,7 +75,7 @@ def mcc_and_kappa(cm):
     mcc = (tp * tn - fp * fn) / denominator if denominator > 0 else 0.0  # 0/0: scikit-learn's 0
     shares = cm / cm.sum()
     p_observed = np.trace(shares)
-    p_chance = shares.sum(axis=1) @ shares.sum(axis=0)   # true share x predicted share, per class
+    p_chance = shares.sum(axis=1) @ shares.sum(axis=0)  # true share x predicted share, per class
     return float(mcc), float((p_observed - p_chance) / (1 - p_chance))
 
 
@@ -98,23 +98,14 @@ def _labels_from_cm(cm, seed):
 
 
 #: Three classes with supports 150, 100 and 50 — accuracy 0.75, macro recall 0.733.
-CM_THREE = _a([[120, 20, 10],
-               [15, 70, 15],
-               [5, 10, 35]])
-_CM_BINARY = _a([[50, 10],
-                 [5, 35]])
-_CM_CLASS_1_MISSING = _a([[8, 2, 1],
-                          [0, 0, 0],
-                          [1, 3, 5]])
+CM_THREE = _a([[120, 20, 10], [15, 70, 15], [5, 10, 35]])
+_CM_BINARY = _a([[50, 10], [5, 35]])
+_CM_CLASS_1_MISSING = _a([[8, 2, 1], [0, 0, 0], [1, 3, 5]])
 
 #: ex4 — 1,000 card payments (940 legitimate, 40 stolen card, 20 account takeover).
 #: Model A always answers "legitimate"; model B is a real model.
-CM_ALWAYS_LEGITIMATE = _a([[940, 0, 0],
-                           [40, 0, 0],
-                           [20, 0, 0]])
-CM_MODEL = _a([[880, 40, 20],
-               [8, 30, 2],
-               [4, 2, 14]])
+CM_ALWAYS_LEGITIMATE = _a([[940, 0, 0], [40, 0, 0], [20, 0, 0]])
+CM_MODEL = _a([[880, 40, 20], [8, 30, 2], [4, 2, 14]])
 
 _rng = np.random.default_rng(2)
 _PETS = _rng.permutation(_a(["dog"] * 270 + ["cat"] * 30, str))
@@ -148,19 +139,14 @@ ex2 = Exercise(
     cases=[
         case(_CM_BINARY, note="two classes"),
         case(CM_THREE, note="three classes, supports 150, 100 and 50"),
-        case(_a([[40, 0, 10],
-                 [5, 0, 15],
-                 [2, 0, 28]]), note="class 1 is never predicted"),
+        case(_a([[40, 0, 10], [5, 0, 15], [2, 0, 28]]), note="class 1 is never predicted"),
         case(_CM_CLASS_1_MISSING, note="class 1 never occurs but is predicted"),
-        case(_a([[6, 0, 2],
-                 [0, 0, 0],
-                 [1, 0, 9]]), note="class 1 occurs nowhere"),
+        case(_a([[6, 0, 2], [0, 0, 0], [1, 0, 9]]), note="class 1 occurs nowhere"),
         case(CM_ALWAYS_LEGITIMATE, note="always the majority class"),
         case(_CM_BINARY, adjusted=True, note="adjusted, two classes"),
         case(_CM_CLASS_1_MISSING, adjusted=True, note="adjusted, class 1 never occurs"),
         case(CM_ALWAYS_LEGITIMATE, adjusted=True, note="adjusted, always the majority class"),
-        case(_a([[1, 9],
-                 [8, 2]]), adjusted=True, note="adjusted, worse than chance"),
+        case(_a([[1, 9], [8, 2]]), adjusted=True, note="adjusted, worse than chance"),
     ],
     hints=[
         "Recall of class k is the diagonal entry over its row sum: `np.diag(cm) / cm.sum(axis=1)`. "
@@ -179,10 +165,15 @@ ex3 = Exercise(
     reference=weighted_recall,
     cases=[
         case(_a([0, 1, 2, 2, 1, 0, 2, 2]), _a([0, 2, 2, 2, 1, 1, 0, 2]), note="three classes"),
-        case(_a(["cat", "dog", "dog", "dog", "cat"], str), _a(["dog", "dog", "dog", "cat", "cat"], str),
-             note="string labels"),
+        case(
+            _a(["cat", "dog", "dog", "dog", "cat"], str),
+            _a(["dog", "dog", "dog", "cat", "cat"], str),
+            note="string labels",
+        ),
         case(_a([0, 0, 1, 1, 1, 2]), _a([0, 0, 0, 1, 0, 0]), note="class 2 is never predicted"),
-        case(_a([0, 1, 1, 0, 1]), _a([0, 2, 1, 2, 1]), note="class 2 is predicted but never occurs"),
+        case(
+            _a([0, 1, 1, 0, 1]), _a([0, 2, 1, 2, 1]), note="class 2 is predicted but never occurs"
+        ),
         case(*_labels_from_cm(CM_THREE, seed=3), note="300 samples, supports 150, 100 and 50"),
         case(_a([5, 3, 5, 1]), _a([5, 3, 5, 1]), note="every prediction right"),
         case(_a([0, 1, 2, 0]), _a([1, 2, 0, 2]), note="every prediction wrong"),
@@ -203,8 +194,10 @@ def _changes() -> tuple[float, float]:
     def acc(cm):
         return np.trace(cm) / cm.sum()
 
-    return (float(acc(CM_MODEL) - acc(CM_ALWAYS_LEGITIMATE)),
-            float(balanced_accuracy(CM_MODEL) - balanced_accuracy(CM_ALWAYS_LEGITIMATE)))
+    return (
+        float(acc(CM_MODEL) - acc(CM_ALWAYS_LEGITIMATE)),
+        float(balanced_accuracy(CM_MODEL) - balanced_accuracy(CM_ALWAYS_LEGITIMATE)),
+    )
 
 
 ex4 = ValueExercise(
@@ -270,21 +263,29 @@ ex5 = ChoiceExercise(
     title="The fraud queue",
     variable="answer_5",
     options={
-        "a": ("A: its accuracy is higher",
-              "99.5 % is exactly the share of legitimate transactions, what a model that never "
-              "flags anything gets: A catches no fraud at all. Accuracy rewards it for the easy "
-              "majority."),
-        "b": ("B: it catches 800 of the 1,000 frauds, and its 6,500 flags fit in the queue",
-              "B finds 80 % of the fraud; its lower accuracy comes from 5,700 false alarms, which "
-              "the review queue can absorb. The decision rests on recall and on the number of "
-              "flags, not on accuracy."),
-        "c": ("neither: 97.05 % and 99.5 % are too close to tell apart",
-              "the two models are not close at all: one finds 800 frauds, the other none. Accuracy"
-              " hides the difference because fraud is rare."),
-        "d": ("A, after tuning it to an accuracy above 99.5 %",
-              "an accuracy above 99.5 % only means fewer than 1,000 errors in all, which is "
-              "possible with most of the fraud still missed; tuning for accuracy does not aim at "
-              "fraud."),
+        "a": (
+            "A: its accuracy is higher",
+            "99.5 % is exactly the share of legitimate transactions, what a model that never "
+            "flags anything gets: A catches no fraud at all. Accuracy rewards it for the easy "
+            "majority.",
+        ),
+        "b": (
+            "B: it catches 800 of the 1,000 frauds, and its 6,500 flags fit in the queue",
+            "B finds 80 % of the fraud; its lower accuracy comes from 5,700 false alarms, which "
+            "the review queue can absorb. The decision rests on recall and on the number of "
+            "flags, not on accuracy.",
+        ),
+        "c": (
+            "neither: 97.05 % and 99.5 % are too close to tell apart",
+            "the two models are not close at all: one finds 800 frauds, the other none. Accuracy"
+            " hides the difference because fraud is rare.",
+        ),
+        "d": (
+            "A, after tuning it to an accuracy above 99.5 %",
+            "an accuracy above 99.5 % only means fewer than 1,000 errors in all, which is "
+            "possible with most of the fraud still missed; tuning for accuracy does not aim at "
+            "fraud.",
+        ),
     },
     answer="b",
     hints=[
@@ -302,13 +303,13 @@ ex6 = ValueExercise(
     rtol=0.0,
     atol=0.001,
     wrong_answers=[
-        (0.995,
-         "that is its plain accuracy: balanced accuracy averages the recall of the two classes, "
-         "each with the same weight."),
-        (0.0,
-         "0 is its recall on fraud only; the legitimate class counts too, with recall 1."),
-        (1.0,
-         "1 is its recall on legitimate transactions only; fraud counts too, with recall 0."),
+        (
+            0.995,
+            "that is its plain accuracy: balanced accuracy averages the recall of the two classes, "
+            "each with the same weight.",
+        ),
+        (0.0, "0 is its recall on fraud only; the legitimate class counts too, with recall 1."),
+        (1.0, "1 is its recall on legitimate transactions only; fraud counts too, with recall 0."),
     ],
     hints=[
         "Its recall on fraud is 0 / 1,000 and on legitimate transactions 199,000 / 199,000.",
@@ -399,30 +400,55 @@ def _wrong_ex3_weighted_precision(y_true, y_pred):
     precision = np.divide(tp, predicted, out=np.zeros_like(tp), where=predicted > 0)
     return float(np.sum(support / support.sum() * precision))
 
+
 ex1.misconceptions = [
-    Misconception("smallest_class", "the share of the smallest class, not the largest",
-                  _wrong_ex1_smallest_class),
-    Misconception("error_rate", "the error rate of the baseline (1 − its accuracy)",
-                  _wrong_ex1_error_rate),
-    Misconception("uniform_guess", "1 / number of classes: a uniform guess, not the majority class",
-                  _wrong_ex1_uniform_guess),
+    Misconception(
+        "smallest_class",
+        "the share of the smallest class, not the largest",
+        _wrong_ex1_smallest_class,
+    ),
+    Misconception(
+        "error_rate", "the error rate of the baseline (1 − its accuracy)", _wrong_ex1_error_rate
+    ),
+    Misconception(
+        "uniform_guess",
+        "1 / number of classes: a uniform guess, not the majority class",
+        _wrong_ex1_uniform_guess,
+    ),
 ]
 ex2.misconceptions = [
-    Misconception("weighted_not_macro", "support-weighted recall (which is plain accuracy) instead of the macro mean",
-                  _wrong_ex2_weighted_instead_of_macro),
-    Misconception("column_sums", "dividing by column sums (or a transposed matrix): the mean precision, not the "
-                  "mean recall",
-                  _wrong_ex2_predicted_counts),
-    Misconception("ignores_adjusted", "`adjusted=True` ignored: chance is not subtracted and rescaled",
-                  _wrong_ex2_ignores_adjusted),
+    Misconception(
+        "weighted_not_macro",
+        "support-weighted recall (which is plain accuracy) instead of the macro mean",
+        _wrong_ex2_weighted_instead_of_macro,
+    ),
+    Misconception(
+        "column_sums",
+        "dividing by column sums (or a transposed matrix): the mean precision, not the mean recall",
+        _wrong_ex2_predicted_counts,
+    ),
+    Misconception(
+        "ignores_adjusted",
+        "`adjusted=True` ignored: chance is not subtracted and rescaled",
+        _wrong_ex2_ignores_adjusted,
+    ),
 ]
 ex3.misconceptions = [
-    Misconception("macro_recall", "the plain (macro) mean of recalls, without the support weights",
-                  _wrong_ex3_macro_recall),
-    Misconception("weights_from_predictions", "weights from the predicted counts instead of the true counts (support)",
-                  _wrong_ex3_weights_from_predictions),
-    Misconception("weighted_precision", "support-weighted precision instead of recall",
-                  _wrong_ex3_weighted_precision),
+    Misconception(
+        "macro_recall",
+        "the plain (macro) mean of recalls, without the support weights",
+        _wrong_ex3_macro_recall,
+    ),
+    Misconception(
+        "weights_from_predictions",
+        "weights from the predicted counts instead of the true counts (support)",
+        _wrong_ex3_weights_from_predictions,
+    ),
+    Misconception(
+        "weighted_precision",
+        "support-weighted precision instead of recall",
+        _wrong_ex3_weighted_precision,
+    ),
 ]
 
 
@@ -449,10 +475,20 @@ def _wrong_ex7_informedness(cm):
 
 
 ex7.misconceptions = [
-    Misconception("kappa_without_chance", "kappa without the correction for chance: the plain "
-                  "agreement (accuracy)", _wrong_ex7_kappa_without_chance),
-    Misconception("chance_from_truth_only", "chance agreement from the true class shares alone "
-                  "(squared), instead of true share × predicted share", _wrong_ex7_chance_from_truth_only),
-    Misconception("informedness", "recall + specificity − 1 (informedness, adjusted balanced "
-                  "accuracy) instead of MCC", _wrong_ex7_informedness),
+    Misconception(
+        "kappa_without_chance",
+        "kappa without the correction for chance: the plain agreement (accuracy)",
+        _wrong_ex7_kappa_without_chance,
+    ),
+    Misconception(
+        "chance_from_truth_only",
+        "chance agreement from the true class shares alone "
+        "(squared), instead of true share × predicted share",
+        _wrong_ex7_chance_from_truth_only,
+    ),
+    Misconception(
+        "informedness",
+        "recall + specificity − 1 (informedness, adjusted balanced accuracy) instead of MCC",
+        _wrong_ex7_informedness,
+    ),
 ]

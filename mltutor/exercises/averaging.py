@@ -38,10 +38,10 @@ def averaged_f1(cm):
     tp = np.diag(cm)
     fp = cm.sum(axis=0) - tp
     fn = cm.sum(axis=1) - tp
-    seen = (tp + fp + fn) > 0          # classes that occur in the truth or the predictions
+    seen = (tp + fp + fn) > 0  # classes that occur in the truth or the predictions
     tp, fp, fn = tp[seen], fp[seen], fn[seen]
-    f1 = 2 * tp / (2 * tp + fp + fn)   # per class; no 0/0 left after dropping unseen classes
-    support = tp + fn                  # row sums: how often each class really occurs
+    f1 = 2 * tp / (2 * tp + fp + fn)  # per class; no 0/0 left after dropping unseen classes
+    support = tp + fn  # row sums: how often each class really occurs
     macro = float(f1.mean())
     micro = float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum()))
     weighted = float(np.sum(support * f1) / support.sum())
@@ -89,9 +89,7 @@ def _a(values, dtype=int):
     return np.array(values, dtype=dtype)
 
 
-_CM_STORY = _a([[120, 20, 10],
-                [15, 70, 15],
-                [5, 10, 35]])
+_CM_STORY = _a([[120, 20, 10], [15, 70, 15], [5, 10, 35]])
 
 ex1 = Exercise(
     "ex1",
@@ -100,22 +98,15 @@ ex1 = Exercise(
     outputs=("macro", "micro", "weighted"),
     cases=[
         case(_CM_STORY, note="the chapter's three classes, supports 150/100/50"),
-        case(_a([[50, 0, 0],
-                 [10, 0, 0],
-                 [5, 0, 5]]), note="class 1 is never predicted"),
-        case(_a([[8, 2, 0, 0],
-                 [1, 6, 0, 0],
-                 [0, 0, 0, 0],
-                 [2, 1, 0, 4]]), note="class 2 never occurs at all"),
-        case(_a([[2, 3],
-                 [1, 94]]), note="a rare class next to a large one"),
-        case(_a([[5, 0, 2],
-                 [0, 0, 0],
-                 [0, 3, 9]]), note="class 1 is predicted but never true"),
-        case(_a([[0, 4],
-                 [6, 0]]), note="every prediction wrong"),
-        case(_a([[40, 10],
-                 [10, 40]]), note="symmetric errors: all three averages agree"),
+        case(_a([[50, 0, 0], [10, 0, 0], [5, 0, 5]]), note="class 1 is never predicted"),
+        case(
+            _a([[8, 2, 0, 0], [1, 6, 0, 0], [0, 0, 0, 0], [2, 1, 0, 4]]),
+            note="class 2 never occurs at all",
+        ),
+        case(_a([[2, 3], [1, 94]]), note="a rare class next to a large one"),
+        case(_a([[5, 0, 2], [0, 0, 0], [0, 3, 9]]), note="class 1 is predicted but never true"),
+        case(_a([[0, 4], [6, 0]]), note="every prediction wrong"),
+        case(_a([[40, 10], [10, 40]]), note="symmetric errors: all three averages agree"),
     ],
     hints=[
         "Start from the per-class counts: `tp = np.diag(cm)`, `fp` = column sums minus `tp`, "
@@ -130,14 +121,8 @@ ex1 = Exercise(
     ],
 )
 
-_Y3 = _a([[1, 0, 1],
-          [0, 1, 0],
-          [1, 1, 0],
-          [0, 0, 1]])
-_P3 = _a([[1, 0, 0],
-          [0, 1, 1],
-          [1, 1, 0],
-          [1, 0, 0]])
+_Y3 = _a([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]])
+_P3 = _a([[1, 0, 0], [0, 1, 1], [1, 1, 0], [1, 0, 0]])
 
 ex2 = Exercise(
     "ex2",
@@ -145,13 +130,21 @@ ex2 = Exercise(
     reference=samples_f1,
     cases=[
         case(_Y3, _P3, note="four samples, three labels"),
-        case(_a([[1, 0], [0, 0], [0, 1]]), _a([[1, 0], [0, 0], [1, 1]]),
-             note="a sample with no true and no predicted label"),
-        case(_a([[1, 1, 0, 0], [0, 0, 0, 1]]), _a([[0, 0, 0, 0], [0, 0, 0, 0]]),
-             note="nothing predicted at all"),
-        case(_a([[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 1]]),
-             _a([[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 0, 1]]),
-             note="macro over labels would differ from the mean over samples"),
+        case(
+            _a([[1, 0], [0, 0], [0, 1]]),
+            _a([[1, 0], [0, 0], [1, 1]]),
+            note="a sample with no true and no predicted label",
+        ),
+        case(
+            _a([[1, 1, 0, 0], [0, 0, 0, 1]]),
+            _a([[0, 0, 0, 0], [0, 0, 0, 0]]),
+            note="nothing predicted at all",
+        ),
+        case(
+            _a([[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 1]]),
+            _a([[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 0, 1]]),
+            note="macro over labels would differ from the mean over samples",
+        ),
         case(_a([[1, 0, 1, 1]]), _a([[1, 1, 0, 1]]), note="a single sample"),
         case(_a([[0, 1], [1, 0]]), _a([[1, 0], [0, 1]]), note="every label wrong"),
         case(_a([[1, 1], [0, 1]], bool), _a([[1, 0], [0, 1]], bool), note="boolean matrices"),
@@ -174,11 +167,18 @@ ex3 = Exercise(
     cases=[
         case(_Y3, _P3, note="four samples, three labels"),
         case(_a([[1, 0, 0, 0, 1]]), _a([[1, 0, 0, 0, 0]]), note="one wrong label out of five"),
-        case(_a([[0, 0], [0, 0], [0, 0]]), _a([[0, 0], [0, 0], [0, 0]]), note="all empty, all right"),
+        case(
+            _a([[0, 0], [0, 0], [0, 0]]), _a([[0, 0], [0, 0], [0, 0]]), note="all empty, all right"
+        ),
         case(_a([[1, 1, 1], [0, 0, 0]]), _a([[0, 0, 0], [1, 1, 1]]), note="every decision wrong"),
-        case(_a([[1, 0], [1, 1], [0, 1], [0, 0]]), _a([[0, 1], [1, 1], [0, 1], [0, 0]]),
-             note="a false positive and a false negative in the same row"),
-        case(_a([0, 2, 1, 2, 2]), _a([0, 1, 1, 2, 0]), note="multiclass 1-D labels: the error rate"),
+        case(
+            _a([[1, 0], [1, 1], [0, 1], [0, 0]]),
+            _a([[0, 1], [1, 1], [0, 1], [0, 0]]),
+            note="a false positive and a false negative in the same row",
+        ),
+        case(
+            _a([0, 2, 1, 2, 2]), _a([0, 1, 1, 2, 0]), note="multiclass 1-D labels: the error rate"
+        ),
     ],
     hints=[
         "Each entry of the indicator matrix is one yes/no decision. `Y_true != Y_pred` marks the "
@@ -195,17 +195,39 @@ ex4 = Exercise(
     title="Which classes enter the macro mean?",
     reference=macro_f1_over,
     cases=[
-        case(_a([0, 1, 2, 2, 1, 0]), _a([0, 2, 2, 2, 1, 0]), labels=[0, 1, 2],
-             note="labels lists exactly the classes present"),
-        case(_a([0, 1, 2, 2, 1, 0]), _a([0, 2, 2, 2, 1, 0]), labels=[0, 1, 2, 3, 4],
-             note="two listed classes never occur"),
-        case(_a([0, 1, 2, 2, 1, 0]), _a([0, 2, 2, 2, 1, 0]), labels=[2, 1],
-             note="class 0 is present but not listed"),
-        case(_a(["cat", "dog", "dog", "ant"], str), _a(["cat", "cat", "dog", "ant"], str),
-             labels=["ant", "cat", "dog", "eel"], note="string labels with an absent one"),
-        case(_a([0, 0, 1, 1]), _a([0, 3, 1, 1]), labels=[0, 1],
-             note="class 3 is predicted but not listed"),
-        case(_a([5, 5, 5]), _a([5, 5, 5]), labels=[5, 6], note="a perfect model and an absent class"),
+        case(
+            _a([0, 1, 2, 2, 1, 0]),
+            _a([0, 2, 2, 2, 1, 0]),
+            labels=[0, 1, 2],
+            note="labels lists exactly the classes present",
+        ),
+        case(
+            _a([0, 1, 2, 2, 1, 0]),
+            _a([0, 2, 2, 2, 1, 0]),
+            labels=[0, 1, 2, 3, 4],
+            note="two listed classes never occur",
+        ),
+        case(
+            _a([0, 1, 2, 2, 1, 0]),
+            _a([0, 2, 2, 2, 1, 0]),
+            labels=[2, 1],
+            note="class 0 is present but not listed",
+        ),
+        case(
+            _a(["cat", "dog", "dog", "ant"], str),
+            _a(["cat", "cat", "dog", "ant"], str),
+            labels=["ant", "cat", "dog", "eel"],
+            note="string labels with an absent one",
+        ),
+        case(
+            _a([0, 0, 1, 1]),
+            _a([0, 3, 1, 1]),
+            labels=[0, 1],
+            note="class 3 is predicted but not listed",
+        ),
+        case(
+            _a([5, 5, 5]), _a([5, 5, 5]), labels=[5, 6], note="a perfect model and an absent class"
+        ),
     ],
     hints=[
         "Loop over `labels`, not over the classes in the data: those are the classes of the mean, "
@@ -243,19 +265,27 @@ ex6 = ChoiceExercise(
     title="Does the model serve the rare classes?",
     variable="answer_6",
     options={
-        "a": ("micro-averaged F1",
-              "micro F1 pools the counts of all clips, so the big classes dominate it; for single-"
-              "label data it equals accuracy, which a model can keep high while failing the tail."),
-        "b": ("macro-averaged F1",
-              "every class counts once, however few clips it has, so a neglected rare class pulls "
-              "the mean down as much as a neglected big one."),
-        "c": ("support-weighted F1",
-              "weighting by support gives the ten largest classes half of the weight, so the rare "
-              "classes barely move it."),
-        "d": ("samples-averaged F1",
-              "samples averaging is for multi-label data, a mean over samples of each sample's F1;"
-              " on one-hot rows (one label per clip) it is just accuracy again, and on plain class"
-              " labels scikit-learn refuses it."),
+        "a": (
+            "micro-averaged F1",
+            "micro F1 pools the counts of all clips, so the big classes dominate it; for single-"
+            "label data it equals accuracy, which a model can keep high while failing the tail.",
+        ),
+        "b": (
+            "macro-averaged F1",
+            "every class counts once, however few clips it has, so a neglected rare class pulls "
+            "the mean down as much as a neglected big one.",
+        ),
+        "c": (
+            "support-weighted F1",
+            "weighting by support gives the ten largest classes half of the weight, so the rare "
+            "classes barely move it.",
+        ),
+        "d": (
+            "samples-averaged F1",
+            "samples averaging is for multi-label data, a mean over samples of each sample's F1;"
+            " on one-hot rows (one label per clip) it is just accuracy again, and on plain class"
+            " labels scikit-learn refuses it.",
+        ),
     },
     answer="b",
     hints=[
@@ -270,18 +300,26 @@ ex7 = ChoiceExercise(
     title="Tags for a shop's products",
     variable="answer_7",
     options={
-        "a": ("subset accuracy (the share of products whose tag set is exactly right)",
-              "subset accuracy gives no partial credit: a product with 9 of 10 tags right counts "
-              "as wrong, as much as one with none."),
-        "b": ("macro-averaged F1 over the 300 tags",
-              "macro F1 is a mean over *tags*: it tells how well a typical tag is predicted, not "
-              "how well a typical product's set is."),
-        "c": ("samples-averaged F1",
-              "it computes F1 between the true and the predicted set of each product and averages "
-              "over products: per-product quality with partial credit."),
-        "d": ("micro-averaged F1 over all product–tag pairs",
-              "micro F1 pools all pairs, so products with many tags weigh more; it is not a mean "
-              "over products."),
+        "a": (
+            "subset accuracy (the share of products whose tag set is exactly right)",
+            "subset accuracy gives no partial credit: a product with 9 of 10 tags right counts "
+            "as wrong, as much as one with none.",
+        ),
+        "b": (
+            "macro-averaged F1 over the 300 tags",
+            "macro F1 is a mean over *tags*: it tells how well a typical tag is predicted, not "
+            "how well a typical product's set is.",
+        ),
+        "c": (
+            "samples-averaged F1",
+            "it computes F1 between the true and the predicted set of each product and averages "
+            "over products: per-product quality with partial credit.",
+        ),
+        "d": (
+            "micro-averaged F1 over all product–tag pairs",
+            "micro F1 pools all pairs, so products with many tags weigh more; it is not a mean "
+            "over products.",
+        ),
     },
     answer="c",
     hints=[
@@ -321,8 +359,11 @@ def _wrong_ex1_absent_classes_count_as_zero(cm):
     tp, fp, fn = _wrong_counts(cm)
     f1 = _wrong_f1(tp, fp, fn)
     support = tp + fn
-    return (float(f1.mean()), float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
-            float(np.sum(support * f1) / support.sum()))
+    return (
+        float(f1.mean()),
+        float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
+        float(np.sum(support * f1) / support.sum()),
+    )
 
 
 def _wrong_ex1_f1_of_macro_precision_and_recall(cm):
@@ -333,9 +374,11 @@ def _wrong_ex1_f1_of_macro_precision_and_recall(cm):
     r = np.divide(tp, tp + fn, out=np.zeros_like(tp), where=tp + fn > 0).mean()
     f1 = _wrong_f1(tp, fp, fn)
     support = tp + fn
-    return (float(2 * p * r / (p + r)) if p + r else 0.0,
-            float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
-            float(np.sum(support * f1) / support.sum()))
+    return (
+        float(2 * p * r / (p + r)) if p + r else 0.0,
+        float(2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())),
+        float(np.sum(support * f1) / support.sum()),
+    )
 
 
 def _wrong_ex2_macro_instead_of_samples(Y_true, Y_pred):
@@ -397,41 +440,73 @@ def _wrong_ex4_micro_over_labels(y_true, y_pred, labels):
         fn += np.sum((y_true == k) & (y_pred != k))
     return float(2 * tp / (2 * tp + fp + fn)) if tp + fp + fn else 0.0
 
+
 ex1.misconceptions = [
-    Misconception("micro_for_macro", "micro-averaged F1 where the macro average was asked for",
-                  _wrong_ex1_micro_instead_of_macro),
-    Misconception("absent_classes_as_zero",
-                  "classes that never occur and are never predicted counted as F1 = 0, instead of "
-                  "being left out",
-                  _wrong_ex1_absent_classes_count_as_zero),
-    Misconception("f1_of_means",
-                  "the F1 of macro precision and macro recall, instead of the mean of the per-class "
-                  "F1s",
-                  _wrong_ex1_f1_of_macro_precision_and_recall),
+    Misconception(
+        "micro_for_macro",
+        "micro-averaged F1 where the macro average was asked for",
+        _wrong_ex1_micro_instead_of_macro,
+    ),
+    Misconception(
+        "absent_classes_as_zero",
+        "classes that never occur and are never predicted counted as F1 = 0, instead of "
+        "being left out",
+        _wrong_ex1_absent_classes_count_as_zero,
+    ),
+    Misconception(
+        "f1_of_means",
+        "the F1 of macro precision and macro recall, instead of the mean of the per-class F1s",
+        _wrong_ex1_f1_of_macro_precision_and_recall,
+    ),
 ]
 ex2.misconceptions = [
-    Misconception("macro_for_samples", "a mean over labels (macro) instead of over samples",
-                  _wrong_ex2_macro_instead_of_samples),
-    Misconception("micro_for_samples", "one F1 from all counts pooled (micro) instead of a mean over samples",
-                  _wrong_ex2_micro_instead_of_samples),
-    Misconception("jaccard", "the Jaccard index |A∩B| / |A∪B| instead of F1 per sample",
-                  _wrong_ex2_jaccard_instead_of_f1),
+    Misconception(
+        "macro_for_samples",
+        "a mean over labels (macro) instead of over samples",
+        _wrong_ex2_macro_instead_of_samples,
+    ),
+    Misconception(
+        "micro_for_samples",
+        "one F1 from all counts pooled (micro) instead of a mean over samples",
+        _wrong_ex2_micro_instead_of_samples,
+    ),
+    Misconception(
+        "jaccard",
+        "the Jaccard index |A∩B| / |A∪B| instead of F1 per sample",
+        _wrong_ex2_jaccard_instead_of_f1,
+    ),
 ]
 ex3.misconceptions = [
-    Misconception("divides_by_samples", "dividing the wrong labels by the number of samples only, not samples × labels",
-                  _wrong_ex3_divides_by_samples_only),
-    Misconception("subset_loss",
-                  "the subset zero-one loss (a sample counts as wrong if any label is), not the "
-                  "Hamming loss",
-                  _wrong_ex3_subset_zero_one_loss),
-    Misconception("accuracy_not_loss", "the share of right labels (1 − Hamming loss)",
-                  _wrong_ex3_accuracy_instead_of_loss),
+    Misconception(
+        "divides_by_samples",
+        "dividing the wrong labels by the number of samples only, not samples × labels",
+        _wrong_ex3_divides_by_samples_only,
+    ),
+    Misconception(
+        "subset_loss",
+        "the subset zero-one loss (a sample counts as wrong if any label is), not the Hamming loss",
+        _wrong_ex3_subset_zero_one_loss,
+    ),
+    Misconception(
+        "accuracy_not_loss",
+        "the share of right labels (1 − Hamming loss)",
+        _wrong_ex3_accuracy_instead_of_loss,
+    ),
 ]
 ex4.misconceptions = [
-    Misconception("ignores_labels", "`labels` ignored: the mean runs over the classes that occur",
-                  _wrong_ex4_ignores_labels),
-    Misconception("absent_listed_skipped", "listed classes that never occur left out, instead of scoring 0",
-                  _wrong_ex4_absent_listed_classes_skipped),
-    Misconception("micro_over_labels", "micro F1 over the listed classes instead of the macro mean",
-                  _wrong_ex4_micro_over_labels),
+    Misconception(
+        "ignores_labels",
+        "`labels` ignored: the mean runs over the classes that occur",
+        _wrong_ex4_ignores_labels,
+    ),
+    Misconception(
+        "absent_listed_skipped",
+        "listed classes that never occur left out, instead of scoring 0",
+        _wrong_ex4_absent_listed_classes_skipped,
+    ),
+    Misconception(
+        "micro_over_labels",
+        "micro F1 over the listed classes instead of the macro mean",
+        _wrong_ex4_micro_over_labels,
+    ),
 ]

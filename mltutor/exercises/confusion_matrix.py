@@ -31,8 +31,8 @@ __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7"]
 
 def count_outcomes(y_true, y_pred, pos_label=1):
     """Return (tp, fp, fn, tn) when `pos_label` is the positive class."""
-    actual = np.asarray(y_true) == pos_label      # truly positive
-    predicted = np.asarray(y_pred) == pos_label   # predicted positive
+    actual = np.asarray(y_true) == pos_label  # truly positive
+    predicted = np.asarray(y_pred) == pos_label  # predicted positive
     tp = int(np.sum(actual & predicted))
     fp = int(np.sum(~actual & predicted))
     fn = int(np.sum(actual & ~predicted))
@@ -54,7 +54,7 @@ def precision_recall_per_class(cm):
     cm = np.asarray(cm, dtype=float)
     tp = np.diag(cm)
     predicted = cm.sum(axis=0)  # column sums: how often each class was predicted
-    actual = cm.sum(axis=1)     # row sums: how often each class really occurs
+    actual = cm.sum(axis=1)  # row sums: how often each class really occurs
     precision = np.divide(tp, predicted, out=np.zeros_like(tp), where=predicted > 0)
     recall = np.divide(tp, actual, out=np.zeros_like(tp), where=actual > 0)
     return precision, recall
@@ -84,11 +84,8 @@ def _simulated_cm(n_classes: int, n_per_class: int, p_right: float, seed: int) -
     return confusion_matrix(y_true, y_pred, n_classes)
 
 
-_CM_3 = _a([[5, 1, 0],
-            [2, 3, 1],
-            [0, 2, 6]])
-_CM_BINARY = _a([[50, 10],
-                 [5, 35]])
+_CM_3 = _a([[5, 1, 0], [2, 3, 1], [0, 2, 6]])
+_CM_BINARY = _a([[50, 10], [5, 35]])
 _CM_101 = _simulated_cm(101, 20, p_right=0.6, seed=101)
 
 ex1 = Exercise(
@@ -97,14 +94,25 @@ ex1 = Exercise(
     reference=count_outcomes,
     outputs=("tp", "fp", "fn", "tn"),
     cases=[
-        case(_a([1, 0, 1, 1, 0, 0, 1, 0]), _a([1, 1, 0, 1, 1, 0, 1, 0]), pos_label=1,
-             note="binary labels"),
-        case(_a([0, 0, 1, 1, 0]), _a([0, 1, 1, 0, 0]), pos_label=0,
-             note="the positive class is 0"),
-        case(_a(["spam", "ham", "spam", "ham", "ham"], str), _a(["spam", "spam", "ham", "ham", "spam"], str),
-             pos_label="spam", note="string labels"),
-        case(_a([0, 1, 2, 2, 1, 0]), _a([0, 2, 2, 1, 1, 1]), pos_label=2,
-             note="three classes, one of them positive"),
+        case(
+            _a([1, 0, 1, 1, 0, 0, 1, 0]),
+            _a([1, 1, 0, 1, 1, 0, 1, 0]),
+            pos_label=1,
+            note="binary labels",
+        ),
+        case(_a([0, 0, 1, 1, 0]), _a([0, 1, 1, 0, 0]), pos_label=0, note="the positive class is 0"),
+        case(
+            _a(["spam", "ham", "spam", "ham", "ham"], str),
+            _a(["spam", "spam", "ham", "ham", "spam"], str),
+            pos_label="spam",
+            note="string labels",
+        ),
+        case(
+            _a([0, 1, 2, 2, 1, 0]),
+            _a([0, 2, 2, 1, 1, 1]),
+            pos_label=2,
+            note="three classes, one of them positive",
+        ),
         case(_a([0, 0, 0]), _a([0, 1, 0]), pos_label=1, note="the positive class never occurs"),
         case(_a([1, 0, 1, 0]), _a([0, 1, 0, 1]), pos_label=1, note="every prediction wrong"),
         case(_a([1, 1, 1]), _a([1, 1, 1]), pos_label=1, note="one class only"),
@@ -125,11 +133,16 @@ ex2 = Exercise(
     title="The confusion matrix with one bincount",
     reference=confusion_matrix,
     cases=[
-        case(_a([0, 1, 2, 2, 1, 0, 2]), _a([0, 2, 2, 0, 1, 0, 2]), n_classes=3,
-             note="three classes"),
+        case(
+            _a([0, 1, 2, 2, 1, 0, 2]), _a([0, 2, 2, 0, 1, 0, 2]), n_classes=3, note="three classes"
+        ),
         case(_a([0, 1, 2, 1]), _a([0, 1, 1, 2]), n_classes=4, note="class 3 never occurs"),
-        case(_a([0, 1, 1, 0, 1]), _a([0, 2, 1, 1, 1]), n_classes=3,
-             note="class 2 is predicted but never true"),
+        case(
+            _a([0, 1, 1, 0, 1]),
+            _a([0, 2, 1, 1, 1]),
+            n_classes=3,
+            note="class 2 is predicted but never true",
+        ),
         case(_a([1, 2, 2]), _a([2, 2, 1]), n_classes=3, note="class 0 never occurs"),
         case(_a([1, 1]), _a([1, 1]), n_classes=2, note="one class only"),
         case(_a([0, 0, 0]), _a([0, 0, 0]), n_classes=1, note="a single class"),
@@ -152,18 +165,12 @@ ex3 = Exercise(
     outputs=("precision", "recall"),
     cases=[
         case(_CM_3, note="three classes"),
-        case(_a([[4, 0, 1],
-                 [2, 0, 3],
-                 [0, 0, 5]]), note="class 1 is never predicted"),
-        case(_a([[3, 1, 0],
-                 [0, 0, 0],
-                 [1, 2, 4]]), note="class 1 never occurs"),
+        case(_a([[4, 0, 1], [2, 0, 3], [0, 0, 5]]), note="class 1 is never predicted"),
+        case(_a([[3, 1, 0], [0, 0, 0], [1, 2, 4]]), note="class 1 never occurs"),
         case(_a([[7]]), note="one class only"),
-        case(_a([[0, 3],
-                 [4, 0]]), note="every prediction wrong"),
+        case(_a([[0, 3], [4, 0]]), note="every prediction wrong"),
         case(_CM_BINARY, note="two classes"),
-        case(_a([[0, 0],
-                 [0, 0]]), note="no samples at all"),
+        case(_a([[0, 0], [0, 0]]), note="no samples at all"),
         case(_simulated_cm(6, 5, p_right=0.5, seed=6), note="six classes"),
     ],
     hints=[
@@ -183,15 +190,9 @@ ex4 = Exercise(
         case(_CM_BINARY, note="two classes"),
         case(_CM_3, note="three classes"),
         case(_CM_101, note="101 balanced classes, about 60 % right"),
-        case(_a([[0, 2, 3],
-                 [1, 0, 4],
-                 [2, 2, 0]]), note="every prediction wrong"),
-        case(_a([[4, 0, 0],
-                 [0, 7, 0],
-                 [0, 0, 1]]), note="every prediction right"),
-        case(_a([[90, 0, 0],
-                 [5, 0, 0],
-                 [5, 0, 0]]), note="one class dominates"),
+        case(_a([[0, 2, 3], [1, 0, 4], [2, 2, 0]]), note="every prediction wrong"),
+        case(_a([[4, 0, 0], [0, 7, 0], [0, 0, 1]]), note="every prediction right"),
+        case(_a([[90, 0, 0], [5, 0, 0], [5, 0, 0]]), note="one class dominates"),
         case(_a([[9]]), note="one class only"),
     ],
     hints=[
@@ -234,22 +235,30 @@ ex6 = ChoiceExercise(
     title="A positive screening result",
     variable="answer_6",
     options={
-        "a": ("TP / (TP + FN) = 27 / 30, the sensitivity (recall)",
-              "27 / 30 is the share of the *sick* who test positive. Her question starts from the "
-              "other end: what she knows is that she is among the 60 who tested positive; whether "
-              "she is among the 30 who are sick is what she asks."),
-        "b": ("TP / (TP + FP) = 27 / 60, the positive predictive value (precision)",
-              "among the 60 positive results, 27 are sick: a positive result means the disease "
-              "about 45 % of the time, although the test finds 90 % of the sick. The other 33 "
-              "are false alarms, which is why a positive screen is followed by a confirmatory "
-              "test."),
-        "c": ("(TP + TN) / N, the accuracy",
-              "accuracy mixes the people who tested negative into the answer; most of the 1,000 "
-              "are healthy and correctly negative, so it says little about what a positive result "
-              "means."),
-        "d": ("TN / (TN + FP), the specificity",
-              "specificity is about the healthy: the share of them who test negative. It does not "
-              "start from a positive result either."),
+        "a": (
+            "TP / (TP + FN) = 27 / 30, the sensitivity (recall)",
+            "27 / 30 is the share of the *sick* who test positive. Her question starts from the "
+            "other end: what she knows is that she is among the 60 who tested positive; whether "
+            "she is among the 30 who are sick is what she asks.",
+        ),
+        "b": (
+            "TP / (TP + FP) = 27 / 60, the positive predictive value (precision)",
+            "among the 60 positive results, 27 are sick: a positive result means the disease "
+            "about 45 % of the time, although the test finds 90 % of the sick. The other 33 "
+            "are false alarms, which is why a positive screen is followed by a confirmatory "
+            "test.",
+        ),
+        "c": (
+            "(TP + TN) / N, the accuracy",
+            "accuracy mixes the people who tested negative into the answer; most of the 1,000 "
+            "are healthy and correctly negative, so it says little about what a positive result "
+            "means.",
+        ),
+        "d": (
+            "TN / (TN + FP), the specificity",
+            "specificity is about the healthy: the share of them who test negative. It does not "
+            "start from a positive result either.",
+        ),
     },
     answer="b",
     hints=[
@@ -264,19 +273,27 @@ ex7 = ChoiceExercise(
     title="Whose convention?",
     variable="answer_7",
     options={
-        "a": ("the recall of cat, as he says",
-              "with predictions in the rows, the *cat* row holds everything *predicted* cat; "
-              "dividing by it answers *of what I called cat, how much was cat?*, which is not "
-              "recall."),
-        "b": ("the precision of cat",
-              "the row holds every sample predicted as cat, so diagonal / row sum is the share of "
-              "cat predictions that were right: precision. Which axis is which is a convention; "
-              "check it before reading recall or precision off a matrix."),
-        "c": ("the accuracy of the classifier",
-              "accuracy uses the whole diagonal over the whole matrix, not one row."),
-        "d": ("the specificity of cat",
-              "specificity counts the true non-cats that were not called cat; one row's diagonal "
-              "entry is a count of correct cat predictions instead."),
+        "a": (
+            "the recall of cat, as he says",
+            "with predictions in the rows, the *cat* row holds everything *predicted* cat; "
+            "dividing by it answers *of what I called cat, how much was cat?*, which is not "
+            "recall.",
+        ),
+        "b": (
+            "the precision of cat",
+            "the row holds every sample predicted as cat, so diagonal / row sum is the share of "
+            "cat predictions that were right: precision. Which axis is which is a convention; "
+            "check it before reading recall or precision off a matrix.",
+        ),
+        "c": (
+            "the accuracy of the classifier",
+            "accuracy uses the whole diagonal over the whole matrix, not one row.",
+        ),
+        "d": (
+            "the specificity of cat",
+            "specificity counts the true non-cats that were not called cat; one row's diagonal "
+            "entry is a count of correct cat predictions instead.",
+        ),
     },
     answer="b",
     hints=[
@@ -294,8 +311,12 @@ ex7 = ChoiceExercise(
 
 def _wrong_outcomes(y_true, y_pred, pos_label):
     actual, predicted = y_true == pos_label, y_pred == pos_label
-    return (int(np.sum(actual & predicted)), int(np.sum(~actual & predicted)),
-            int(np.sum(actual & ~predicted)), int(np.sum(~actual & ~predicted)))
+    return (
+        int(np.sum(actual & predicted)),
+        int(np.sum(~actual & predicted)),
+        int(np.sum(actual & ~predicted)),
+        int(np.sum(~actual & ~predicted)),
+    )
 
 
 def _wrong_ex1_fp_fn_swapped(y_true, y_pred, pos_label=1):
@@ -313,7 +334,9 @@ def _wrong_ex1_pos_label_ignored(y_true, y_pred, pos_label=1):
 
 
 def _wrong_ex2_transposed(y_true, y_pred, n_classes):
-    return np.bincount(n_classes * y_pred + y_true, minlength=n_classes**2).reshape(n_classes, n_classes)
+    return np.bincount(n_classes * y_pred + y_true, minlength=n_classes**2).reshape(
+        n_classes, n_classes
+    )
 
 
 def _wrong_ex2_no_minlength(y_true, y_pred, n_classes):
@@ -366,39 +389,72 @@ def _wrong_ex4_trace_over_classes(cm):
     cm = np.asarray(cm)
     return float(np.trace(cm) / cm.shape[0])
 
+
 ex1.misconceptions = [
-    Misconception("fp_fn_swapped", "fp and fn swapped (a false positive is predicted positive, actually negative)",
-                  _wrong_ex1_fp_fn_swapped),
-    Misconception("ravel_order", "scikit-learn's `ravel()` order (tn, fp, fn, tp) instead of (tp, fp, fn, tn)",
-                  _wrong_ex1_sklearn_ravel_order),
-    Misconception("pos_label_ignored", "`pos_label` ignored: label 1 is always taken as the positive class",
-                  _wrong_ex1_pos_label_ignored),
+    Misconception(
+        "fp_fn_swapped",
+        "fp and fn swapped (a false positive is predicted positive, actually negative)",
+        _wrong_ex1_fp_fn_swapped,
+    ),
+    Misconception(
+        "ravel_order",
+        "scikit-learn's `ravel()` order (tn, fp, fn, tp) instead of (tp, fp, fn, tn)",
+        _wrong_ex1_sklearn_ravel_order,
+    ),
+    Misconception(
+        "pos_label_ignored",
+        "`pos_label` ignored: label 1 is always taken as the positive class",
+        _wrong_ex1_pos_label_ignored,
+    ),
 ]
 ex2.misconceptions = [
-    Misconception("transposed", "the transposed matrix: rows must be the true class, columns the prediction",
-                  _wrong_ex2_transposed),
-    Misconception("size_from_data", "the size taken from the labels that occur, not from `n_classes`",
-                  _wrong_ex2_size_from_the_data),
-    Misconception("no_minlength",
-                  "`np.bincount` without `minlength=n_classes**2`, so missing pairs at the end are "
-                  "cut off",
-                  _wrong_ex2_no_minlength),
+    Misconception(
+        "transposed",
+        "the transposed matrix: rows must be the true class, columns the prediction",
+        _wrong_ex2_transposed,
+    ),
+    Misconception(
+        "size_from_data",
+        "the size taken from the labels that occur, not from `n_classes`",
+        _wrong_ex2_size_from_the_data,
+    ),
+    Misconception(
+        "no_minlength",
+        "`np.bincount` without `minlength=n_classes**2`, so missing pairs at the end are cut off",
+        _wrong_ex2_no_minlength,
+    ),
 ]
 ex3.misconceptions = [
-    Misconception("axes_swapped",
-                  "precision and recall swapped (precision divides by a column sum, recall by a row "
-                  "sum)",
-                  _wrong_ex3_axes_swapped),
-    Misconception("nan_for_zero_division", "a NaN for a class never predicted or never present, instead of `zero_division`",
-                  _wrong_ex3_forgets_zero_division),
-    Misconception("divides_by_total", "dividing by the total count instead of by the row or column sums",
-                  _wrong_ex3_divides_by_total),
+    Misconception(
+        "axes_swapped",
+        "precision and recall swapped (precision divides by a column sum, recall by a row sum)",
+        _wrong_ex3_axes_swapped,
+    ),
+    Misconception(
+        "nan_for_zero_division",
+        "a NaN for a class never predicted or never present, instead of `zero_division`",
+        _wrong_ex3_forgets_zero_division,
+    ),
+    Misconception(
+        "divides_by_total",
+        "dividing by the total count instead of by the row or column sums",
+        _wrong_ex3_divides_by_total,
+    ),
 ]
 ex4.misconceptions = [
-    Misconception("summed_tn", "one-vs-rest (TP + TN) summed over classes and divided by C·N",
-                  _wrong_ex4_summed_tn),
-    Misconception("mean_recall", "the mean of the per-class recalls (balanced accuracy), not accuracy",
-                  _wrong_ex4_mean_recall),
-    Misconception("trace_over_classes", "the trace divided by the number of classes instead of the number of samples",
-                  _wrong_ex4_trace_over_classes),
+    Misconception(
+        "summed_tn",
+        "one-vs-rest (TP + TN) summed over classes and divided by C·N",
+        _wrong_ex4_summed_tn,
+    ),
+    Misconception(
+        "mean_recall",
+        "the mean of the per-class recalls (balanced accuracy), not accuracy",
+        _wrong_ex4_mean_recall,
+    ),
+    Misconception(
+        "trace_over_classes",
+        "the trace divided by the number of classes instead of the number of samples",
+        _wrong_ex4_trace_over_classes,
+    ),
 ]

@@ -48,16 +48,16 @@ def best_fbeta_threshold(y_true, y_score, beta=1.0):
     """The threshold t (a distinct score) maximising F-beta of `score >= t`; ties -> highest t."""
     y_true = np.asarray(y_true)
     y_score = np.asarray(y_score, dtype=float)
-    order = np.argsort(-y_score, kind="stable")            # highest score first
+    order = np.argsort(-y_score, kind="stable")  # highest score first
     scores, positive = y_score[order], y_true[order] == 1
-    tp = np.cumsum(positive)                               # predicted positive: the first k
+    tp = np.cumsum(positive)  # predicted positive: the first k
     fp = np.cumsum(~positive)
-    last = np.r_[scores[1:] != scores[:-1], True]          # end of each group of tied scores
+    last = np.r_[scores[1:] != scores[:-1], True]  # end of each group of tied scores
     thresholds, tp, fp = scores[last], tp[last], fp[last]
     fn = positive.sum() - tp
     b2 = beta**2
     fbeta = (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)  # tp + fp >= 1 here: no 0/0
-    best = int(np.argmax(fbeta))                           # the first maximum = highest threshold
+    best = int(np.argmax(fbeta))  # the first maximum = highest threshold
     return float(thresholds[best]), float(fbeta[best])
 
 
@@ -109,7 +109,14 @@ ex2 = Exercise(
         case(40, 40, 10, beta=1.0, note="P = 0.5, R = 0.8"),
         case(40, 40, 10, beta=2.0, note="the same counts, F2"),
         case(30, 5, 25, beta=0.5, note="F0.5"),
-        case(0, 0, 7, beta=1.0, zero_division=1.0, note="nothing predicted positive, 7 positives missed"),
+        case(
+            0,
+            0,
+            7,
+            beta=1.0,
+            zero_division=1.0,
+            note="nothing predicted positive, 7 positives missed",
+        ),
         case(0, 4, 0, beta=1.0, zero_division=1.0, note="no positives, 4 false alarms"),
         case(0, 0, 0, beta=1.0, note="no positives anywhere, zero_division = 0"),
         case(0, 0, 0, beta=2.0, zero_division=1.0, note="no positives anywhere, zero_division = 1"),
@@ -133,19 +140,40 @@ ex3 = Exercise(
     outputs=("threshold", "fbeta"),
     cases=[
         case(np.array([0, 0, 1, 1]), np.array([10, 40, 35, 80]), beta=1.0, note="four samples"),
-        case(np.array([0, 0, 1, 1]), np.array([10, 40, 35, 80]), beta=0.5,
-             note="four samples, F0.5"),
-        case(np.array([1, 0, 1, 0, 1, 0]), np.array([90, 70, 70, 70, 40, 20]), beta=1.0,
-             note="tied scores with different labels"),
-        case(np.array([1, 1, 0, 0, 1]), np.array([80, 50, 50, 50, 20]), beta=1.0,
-             note="a group of tied scores that no threshold can split"),
-        case(np.array([1, 0, 0, 1, 0]), np.array([90, 80, 60, 40, 20]), beta=1.0,
-             note="two thresholds give the same best F1"),
-        case(np.array([1, 1, 0, 0, 1]), np.array([90, 80, 60, 30, 30]), beta=2.0,
-             note="F2 prefers a lower threshold than F1 (30 against 80)"),
+        case(
+            np.array([0, 0, 1, 1]), np.array([10, 40, 35, 80]), beta=0.5, note="four samples, F0.5"
+        ),
+        case(
+            np.array([1, 0, 1, 0, 1, 0]),
+            np.array([90, 70, 70, 70, 40, 20]),
+            beta=1.0,
+            note="tied scores with different labels",
+        ),
+        case(
+            np.array([1, 1, 0, 0, 1]),
+            np.array([80, 50, 50, 50, 20]),
+            beta=1.0,
+            note="a group of tied scores that no threshold can split",
+        ),
+        case(
+            np.array([1, 0, 0, 1, 0]),
+            np.array([90, 80, 60, 40, 20]),
+            beta=1.0,
+            note="two thresholds give the same best F1",
+        ),
+        case(
+            np.array([1, 1, 0, 0, 1]),
+            np.array([90, 80, 60, 30, 30]),
+            beta=2.0,
+            note="F2 prefers a lower threshold than F1 (30 against 80)",
+        ),
         case(np.array([1, 1, 1]), np.array([20, 90, 60]), beta=1.0, note="only positives"),
-        case(np.array([0, 1, 0, 0]), np.array([95, 92, 5, 2]), beta=1.0,
-             note="the best threshold is above 85"),
+        case(
+            np.array([0, 1, 0, 0]),
+            np.array([95, 92, 5, 2]),
+            beta=1.0,
+            note="the best threshold is above 85",
+        ),
         case(_Y40, _S40, beta=1.0, note="40 samples with ties"),
         case(_Y300, _S300, beta=2.0, note="300 samples, 10 % positive, F2"),
     ],
@@ -189,20 +217,28 @@ ex5 = ChoiceExercise(
     title="Which β for a fraud detector?",
     variable="answer_5",
     options={
-        "a": ("F0.5",
-              "β < 1 weights precision more than recall: it favours a detector that flags little, "
-              "which is the wrong way round when misses are expensive."),
-        "b": ("F2",
-              "β = 2 gives recall more weight than precision, which suits a detector whose misses "
-              "are expensive. β states a trade between recall and precision, not a cost ratio: F2 "
-              "does not mean that a miss costs four false alarms (chapter 4). When the two costs "
-              "are known, the cost-optimal threshold of chapter 3 uses them directly."),
-        "c": ("F1, because it is the standard",
-              "F1 weights precision and recall alike; nothing in the scenario says they matter "
-              "alike."),
-        "d": ("accuracy",
-              "fraud is rare, so accuracy is dominated by the legitimate transactions and barely "
-              "moves when frauds are missed."),
+        "a": (
+            "F0.5",
+            "β < 1 weights precision more than recall: it favours a detector that flags little, "
+            "which is the wrong way round when misses are expensive.",
+        ),
+        "b": (
+            "F2",
+            "β = 2 gives recall more weight than precision, which suits a detector whose misses "
+            "are expensive. β states a trade between recall and precision, not a cost ratio: F2 "
+            "does not mean that a miss costs four false alarms (chapter 4). When the two costs "
+            "are known, the cost-optimal threshold of chapter 3 uses them directly.",
+        ),
+        "c": (
+            "F1, because it is the standard",
+            "F1 weights precision and recall alike; nothing in the scenario says they matter "
+            "alike.",
+        ),
+        "d": (
+            "accuracy",
+            "fraud is rare, so accuracy is dominated by the legitimate transactions and barely "
+            "moves when frauds are missed.",
+        ),
     },
     answer="b",
     hints=[
@@ -216,17 +252,25 @@ ex6 = ChoiceExercise(
     title="What F1 does not see",
     variable="answer_6",
     options={
-        "a": ("adding 10,000 defect-free items that the detector correctly passes",
-              "F1 = 2TP / (2TP + FP + FN) has no TN in it, so correctly passed items never move "
-              "it: F1 cannot tell a test set with many easy negatives from one with few."),
-        "b": ("two missed defects becoming detected",
-              "that turns two false negatives into true positives, which raises F1."),
-        "c": ("adding 100 defect-free items that the detector wrongly flags",
-              "those are 100 new false positives; they lower precision and F1 (unless the "
-              "detector finds no defect at all, when both are already 0)."),
-        "d": ("adding 100 defects that the detector misses",
-              "those are 100 new false negatives; they lower recall and F1 (unless the "
-              "detector finds no defect at all, when both are already 0)."),
+        "a": (
+            "adding 10,000 defect-free items that the detector correctly passes",
+            "F1 = 2TP / (2TP + FP + FN) has no TN in it, so correctly passed items never move "
+            "it: F1 cannot tell a test set with many easy negatives from one with few.",
+        ),
+        "b": (
+            "two missed defects becoming detected",
+            "that turns two false negatives into true positives, which raises F1.",
+        ),
+        "c": (
+            "adding 100 defect-free items that the detector wrongly flags",
+            "those are 100 new false positives; they lower precision and F1 (unless the "
+            "detector finds no defect at all, when both are already 0).",
+        ),
+        "d": (
+            "adding 100 defects that the detector misses",
+            "those are 100 new false negatives; they lower recall and F1 (unless the "
+            "detector finds no defect at all, when both are already 0).",
+        ),
     },
     answer="a",
     hints=[
@@ -320,29 +364,46 @@ def _wrong_ex3_beta_not_squared(y_true, y_score, beta=1.0):
     last = np.r_[s[1:] != s[:-1], True]
     return _wrong_best(s[last], tp[last], fp[last], pos.sum(), beta)
 
+
 ex1.misconceptions = [
-    Misconception("beta_not_squared", "β instead of β² in the formula",
-                  _wrong_ex1_beta_not_squared),
-    Misconception("roles_swapped", "precision and recall swapped in the formula: β weights recall, not precision",
-                  _wrong_ex1_roles_swapped),
-    Misconception("arithmetic_mean", "a weighted arithmetic mean instead of the weighted harmonic mean",
-                  _wrong_ex1_arithmetic_mean),
+    Misconception(
+        "beta_not_squared", "β instead of β² in the formula", _wrong_ex1_beta_not_squared
+    ),
+    Misconception(
+        "roles_swapped",
+        "precision and recall swapped in the formula: β weights recall, not precision",
+        _wrong_ex1_roles_swapped,
+    ),
+    Misconception(
+        "arithmetic_mean",
+        "a weighted arithmetic mean instead of the weighted harmonic mean",
+        _wrong_ex1_arithmetic_mean,
+    ),
 ]
 ex2.misconceptions = [
-    Misconception("beta_squared_on_fp", "β² on the false positives instead of the false negatives",
-                  _wrong_ex2_beta_squared_on_fp),
-    Misconception("beta_not_squared", "β instead of β² in the formula",
-                  _wrong_ex2_beta_not_squared),
-    Misconception("undefined_when_precision_is",
-                  "`zero_division` whenever precision is 0/0, though F-β = (1+β²)TP / ((1+β²)TP + "
-                  "β²FN + FP) is defined then",
-                  _wrong_ex2_undefined_when_precision_is),
+    Misconception(
+        "beta_squared_on_fp",
+        "β² on the false positives instead of the false negatives",
+        _wrong_ex2_beta_squared_on_fp,
+    ),
+    Misconception(
+        "beta_not_squared", "β instead of β² in the formula", _wrong_ex2_beta_not_squared
+    ),
+    Misconception(
+        "undefined_when_precision_is",
+        "`zero_division` whenever precision is 0/0, though F-β = (1+β²)TP / ((1+β²)TP + "
+        "β²FN + FP) is defined then",
+        _wrong_ex2_undefined_when_precision_is,
+    ),
 ]
 ex3.misconceptions = [
-    Misconception("ties_not_grouped", "tied scores treated one by one instead of as one threshold",
-                  _wrong_ex3_tied_scores_not_grouped),
-    Misconception("strict_greater", "`>` for `>=` at the threshold",
-                  _wrong_ex3_strictly_greater),
-    Misconception("beta_not_squared", "β instead of β² in the formula",
-                  _wrong_ex3_beta_not_squared),
+    Misconception(
+        "ties_not_grouped",
+        "tied scores treated one by one instead of as one threshold",
+        _wrong_ex3_tied_scores_not_grouped,
+    ),
+    Misconception("strict_greater", "`>` for `>=` at the threshold", _wrong_ex3_strictly_greater),
+    Misconception(
+        "beta_not_squared", "β instead of β² in the formula", _wrong_ex3_beta_not_squared
+    ),
 ]

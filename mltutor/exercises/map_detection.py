@@ -72,11 +72,11 @@ def average_precision(is_tp, n_gt):
     is_tp = np.asarray(is_tp, dtype=bool)
     if is_tp.size == 0:
         return 0.0
-    tp = np.cumsum(is_tp)    # hits so far
-    fp = np.cumsum(~is_tp)   # false positives so far
+    tp = np.cumsum(is_tp)  # hits so far
+    fp = np.cumsum(~is_tp)  # false positives so far
     recall, precision = tp / n_gt, tp / (tp + fp)
     envelope = np.maximum.accumulate(precision[::-1])[::-1]  # best precision at this recall or more
-    recall_step = np.diff(recall, prepend=0.0)                # > 0 only at true positives
+    recall_step = np.diff(recall, prepend=0.0)  # > 0 only at true positives
     return float(np.sum(recall_step * envelope))
 
 
@@ -149,23 +149,51 @@ ex2 = Exercise(
     reference=match_image,
     solution=lambda: inspect.getsource(iou) + "\n\n" + inspect.getsource(match_image),
     cases=[
-        case(_f([[0, 0, 10, 10], [20, 1, 30, 11], [1, 0, 11, 10]]), _f([0.9, 0.8, 0.7]), _G2,
-             note="two objects found, plus a duplicate of the first"),
-        case(_f([[1, 0, 11, 10], [0, 0, 10, 10]]), _f([0.6, 0.95]), _G2[:1],
-             note="detections not sorted by score"),
-        case(_f([[2, 0, 12, 10], [0, 0, 10, 10]]), _f([0.9, 0.8]), _G2[:1],
-             note="the better box has the lower score"),
-        case(_f([[0, 0, 10, 10], [1, 0, 11, 10]]), _f([0.9, 0.8]),
-             _f([[0, 0, 10, 10], [3, 0, 13, 10]]),
-             note="two overlapping objects: the second detection takes the free one"),
+        case(
+            _f([[0, 0, 10, 10], [20, 1, 30, 11], [1, 0, 11, 10]]),
+            _f([0.9, 0.8, 0.7]),
+            _G2,
+            note="two objects found, plus a duplicate of the first",
+        ),
+        case(
+            _f([[1, 0, 11, 10], [0, 0, 10, 10]]),
+            _f([0.6, 0.95]),
+            _G2[:1],
+            note="detections not sorted by score",
+        ),
+        case(
+            _f([[2, 0, 12, 10], [0, 0, 10, 10]]),
+            _f([0.9, 0.8]),
+            _G2[:1],
+            note="the better box has the lower score",
+        ),
+        case(
+            _f([[0, 0, 10, 10], [1, 0, 11, 10]]),
+            _f([0.9, 0.8]),
+            _f([[0, 0, 10, 10], [3, 0, 13, 10]]),
+            note="two overlapping objects: the second detection takes the free one",
+        ),
         case(_f([[0, 0, 10, 20]]), _f([0.5]), _G2[:1], note="IoU exactly 0.5"),
-        case(_f([[0, 0, 10, 10], [50, 50, 60, 60]]), _f([0.9, 0.8]), np.zeros((0, 4)),
-             note="no ground truth in the image"),
+        case(
+            _f([[0, 0, 10, 10], [50, 50, 60, 60]]),
+            _f([0.9, 0.8]),
+            np.zeros((0, 4)),
+            note="no ground truth in the image",
+        ),
         case(np.zeros((0, 4)), np.zeros(0), _G2, note="no detections in the image"),
-        case(_f([[0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10]]), _f([0.5, 0.5, 0.5]), _G2[:1],
-             note="three identical detections with the same score"),
-        case(_f([[0, 0, 10, 10], [22, 0, 32, 10]]), _f([0.9, 0.8]), _G2, iou_threshold=0.75,
-             note="a stricter threshold"),
+        case(
+            _f([[0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10]]),
+            _f([0.5, 0.5, 0.5]),
+            _G2[:1],
+            note="three identical detections with the same score",
+        ),
+        case(
+            _f([[0, 0, 10, 10], [22, 0, 32, 10]]),
+            _f([0.9, 0.8]),
+            _G2,
+            iou_threshold=0.75,
+            note="a stricter threshold",
+        ),
     ],
     hints=[
         "Visit the detections from the highest score down: `np.argsort(-scores, kind='stable')` "
@@ -211,8 +239,9 @@ ex4 = Exercise(
     reference=voc07_average_precision,
     cases=[
         case(_b([1, 0, 1]), 2, note="hit, miss, hit"),
-        case(_b([1, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1]), 10,
-             note="ten objects: recall passes exactly 0.3"),
+        case(
+            _b([1, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1]), 10, note="ten objects: recall passes exactly 0.3"
+        ),
         case(_b([1, 1, 1, 1, 1, 1, 0, 1]), 10, note="recall stops at exactly 0.7"),
         case(_b([0, 1, 1, 0, 1]), 3, note="a false positive first"),
         case(_b([1, 0, 0, 1, 1, 0, 1]), 5, note="precision rises again after a dip"),
@@ -232,18 +261,24 @@ ex4 = Exercise(
 
 # One image, one class, three objects, four detections (continuous coordinates).
 EX5_GT = _f([[0, 0, 100, 100], [200, 0, 300, 100], [0, 200, 100, 300]])
-EX5_DETECTIONS = _f([[4, 0, 104, 100],       # object 0, shifted by 4 pixels
-                     [218, 0, 318, 100],     # object 1, shifted by 18
-                     [150, 150, 190, 190],   # nothing there
-                     [0, 228, 100, 328]])    # object 2, shifted by 28
+EX5_DETECTIONS = _f(
+    [
+        [4, 0, 104, 100],  # object 0, shifted by 4 pixels
+        [218, 0, 318, 100],  # object 1, shifted by 18
+        [150, 150, 190, 190],  # nothing there
+        [0, 228, 100, 328],
+    ]
+)  # object 2, shifted by 28
 EX5_SCORES = _f([0.9, 0.8, 0.7, 0.6])
 
 
 def _ex5_answer():
     voc = average_precision(match_image(EX5_DETECTIONS, EX5_SCORES, EX5_GT, 0.5), len(EX5_GT))
     thresholds = np.linspace(0.5, 0.95, 10)  # as pycocotools
-    per_threshold = [_coco_ap(match_image(EX5_DETECTIONS, EX5_SCORES, EX5_GT, t), len(EX5_GT))
-                     for t in thresholds]
+    per_threshold = [
+        _coco_ap(match_image(EX5_DETECTIONS, EX5_SCORES, EX5_GT, t), len(EX5_GT))
+        for t in thresholds
+    ]
     return voc, float(np.mean(per_threshold))
 
 
@@ -317,17 +352,25 @@ ex6 = ChoiceExercise(
     title="A metric for a grasping robot",
     variable="answer_6",
     options={
-        "a": ("AP at IoU 0.5 (the PASCAL VOC measure)",
-              "at IoU 0.5 a box can be far off and still count as a hit, so AP50 does not reward "
-              "the tight boxes the robot needs."),
-        "b": ("COCO's AP, averaged over IoU thresholds 0.5 to 0.95",
-              "averaging over thresholds up to 0.95 gives credit to tight boxes and penalises "
-              "loose ones, which is what a grasp needs. AP at IoU 0.75 alone would also point that"
-              " way."),
-        "c": ("the accuracy of the predicted class labels",
-              "class accuracy ignores where the boxes are, which is what the robot depends on."),
-        "d": ("recall at IoU 0.1",
-              "IoU 0.1 counts almost any overlap as found, and recall ignores false detections."),
+        "a": (
+            "AP at IoU 0.5 (the PASCAL VOC measure)",
+            "at IoU 0.5 a box can be far off and still count as a hit, so AP50 does not reward "
+            "the tight boxes the robot needs.",
+        ),
+        "b": (
+            "COCO's AP, averaged over IoU thresholds 0.5 to 0.95",
+            "averaging over thresholds up to 0.95 gives credit to tight boxes and penalises "
+            "loose ones, which is what a grasp needs. AP at IoU 0.75 alone would also point that"
+            " way.",
+        ),
+        "c": (
+            "the accuracy of the predicted class labels",
+            "class accuracy ignores where the boxes are, which is what the robot depends on.",
+        ),
+        "d": (
+            "recall at IoU 0.1",
+            "IoU 0.1 counts almost any overlap as found, and recall ignores false detections.",
+        ),
     },
     answer="b",
     hints=[
@@ -341,20 +384,28 @@ ex7 = ChoiceExercise(
     title="More low-scoring boxes",
     variable="answer_7",
     options={
-        "a": ("lower it, since most extra boxes are false positives",
-              "the extra boxes come last in the ranking; the interpolated precision at a recall "
-              "level is the best precision at that recall *or beyond*, so extra points at the end "
-              "cannot lower it at the recall levels already reached."),
-        "b": ("never lower it; raise it if some of the extra boxes find objects missed so far",
-              "the extra boxes only add points at the end of the ranking: the earlier envelope can"
-              " only rise, and every newly found object adds a recall step. So AP alone does not "
-              "punish a flood of low-scoring boxes; COCO's cap of 100 detections per image and "
-              "category limits how many of them count."),
-        "c": ("nothing at all",
-              "an extra box that matches a missed object raises recall, and with it the AP."),
-        "d": ("lower it only at high IoU thresholds",
-              "the argument does not depend on the IoU threshold: at any threshold, boxes appended"
-              " at the end of the ranking cannot lower the interpolated AP."),
+        "a": (
+            "lower it, since most extra boxes are false positives",
+            "the extra boxes come last in the ranking; the interpolated precision at a recall "
+            "level is the best precision at that recall *or beyond*, so extra points at the end "
+            "cannot lower it at the recall levels already reached.",
+        ),
+        "b": (
+            "never lower it; raise it if some of the extra boxes find objects missed so far",
+            "the extra boxes only add points at the end of the ranking: the earlier envelope can"
+            " only rise, and every newly found object adds a recall step. So AP alone does not "
+            "punish a flood of low-scoring boxes; COCO's cap of 100 detections per image and "
+            "category limits how many of them count.",
+        ),
+        "c": (
+            "nothing at all",
+            "an extra box that matches a missed object raises recall, and with it the AP.",
+        ),
+        "d": (
+            "lower it only at high IoU thresholds",
+            "the argument does not depend on the IoU threshold: at any threshold, boxes appended"
+            " at the end of the ranking cannot lower the interpolated AP.",
+        ),
     },
     answer="b",
     hints=[
@@ -474,38 +525,70 @@ def _wrong_ex4_divide_by_ten(is_tp, n_gt):
 def _wrong_ex4_all_point_instead(is_tp, n_gt):
     return average_precision(is_tp, n_gt)
 
+
 ex1.misconceptions = [
-    Misconception("union_not_subtracted", "the union as area A + area B, without subtracting the overlap",
-                  _wrong_ex1_union_without_subtracting),
-    Misconception("plus_one_pixel", "the old +1-pixel convention for widths and heights",
-                  _wrong_ex1_plus_one_pixel),
-    Misconception("over_smaller_box", "the overlap divided by the smaller box's area instead of the union",
-                  _wrong_ex1_over_smaller_box),
+    Misconception(
+        "union_not_subtracted",
+        "the union as area A + area B, without subtracting the overlap",
+        _wrong_ex1_union_without_subtracting,
+    ),
+    Misconception(
+        "plus_one_pixel",
+        "the old +1-pixel convention for widths and heights",
+        _wrong_ex1_plus_one_pixel,
+    ),
+    Misconception(
+        "over_smaller_box",
+        "the overlap divided by the smaller box's area instead of the union",
+        _wrong_ex1_over_smaller_box,
+    ),
 ]
 ex2.misconceptions = [
-    Misconception("gt_matched_twice", "a ground-truth box matched by more than one detection",
-                  _wrong_ex2_gt_matched_twice),
-    Misconception("input_order", "the order mixed up: match detections by decreasing score, and return the result in "
-                  "input order",
-                  _wrong_ex2_input_order),
-    Misconception("strict_greater", "IoU `>` threshold instead of `>=`",
-                  _wrong_ex2_strictly_above_threshold),
+    Misconception(
+        "gt_matched_twice",
+        "a ground-truth box matched by more than one detection",
+        _wrong_ex2_gt_matched_twice,
+    ),
+    Misconception(
+        "input_order",
+        "the order mixed up: match detections by decreasing score, and return the result in "
+        "input order",
+        _wrong_ex2_input_order,
+    ),
+    Misconception(
+        "strict_greater", "IoU `>` threshold instead of `>=`", _wrong_ex2_strictly_above_threshold
+    ),
 ]
 ex3.misconceptions = [
-    Misconception("no_envelope", "precision at each step without the upper envelope (COCO/VOC-2010 interpolation)",
-                  _wrong_ex3_no_envelope),
-    Misconception("only_found_objects", "recall divided by the objects found, not by all ground-truth objects",
-                  _wrong_ex3_only_found_objects),
-    Misconception("eleven_points", "the VOC 2007 11-point average instead of the all-point area",
-                  _wrong_ex3_eleven_points),
+    Misconception(
+        "no_envelope",
+        "precision at each step without the upper envelope (COCO/VOC-2010 interpolation)",
+        _wrong_ex3_no_envelope,
+    ),
+    Misconception(
+        "only_found_objects",
+        "recall divided by the objects found, not by all ground-truth objects",
+        _wrong_ex3_only_found_objects,
+    ),
+    Misconception(
+        "eleven_points",
+        "the VOC 2007 11-point average instead of the all-point area",
+        _wrong_ex3_eleven_points,
+    ),
 ]
 ex4.misconceptions = [
-    Misconception("no_envelope",
-                  "the precision at the first point reaching each recall level, not the best "
-                  "precision from there on",
-                  _wrong_ex4_no_envelope),
-    Misconception("divide_by_ten", "the sum over 11 recall levels divided by 10",
-                  _wrong_ex4_divide_by_ten),
-    Misconception("all_point", "the all-point area instead of the 11-point average",
-                  _wrong_ex4_all_point_instead),
+    Misconception(
+        "no_envelope",
+        "the precision at the first point reaching each recall level, not the best "
+        "precision from there on",
+        _wrong_ex4_no_envelope,
+    ),
+    Misconception(
+        "divide_by_ten", "the sum over 11 recall levels divided by 10", _wrong_ex4_divide_by_ten
+    ),
+    Misconception(
+        "all_point",
+        "the all-point area instead of the 11-point average",
+        _wrong_ex4_all_point_instead,
+    ),
 ]

@@ -119,22 +119,35 @@ ex1 = Exercise(
     title="The F1 of a window of batches",
     reference=window_f1,
     cases=[
-        case([(_a([1, 0, 0, 0]), _a([1, 1, 1, 1])), (_a([1, 1, 1, 1]), _a([1, 1, 1, 0]))],
-             note="two batches of four: the batch mean and the pooled F1 differ"),
+        case(
+            [(_a([1, 0, 0, 0]), _a([1, 1, 1, 1])), (_a([1, 1, 1, 1]), _a([1, 1, 1, 0]))],
+            note="two batches of four: the batch mean and the pooled F1 differ",
+        ),
         case(_batches([20] * 10, 0.05, seed=1), note="ten batches of 20, 5 % positives"),
         case(_batches([50, 5, 200, 12], 0.2, seed=2), note="batches of different sizes"),
-        case([(_a([0, 0, 0]), _a([0, 0, 0])), (_a([1, 0, 1]), _a([1, 0, 0]))],
-             note="a batch with no positive and no positive prediction (F1 0/0 in that batch)"),
-        case([(_a([0, 0]), _a([0, 0])), (_a([0, 0, 0]), _a([0, 0, 0]))],
-             note="no positive anywhere: 0/0 for the window, return 0.0"),
+        case(
+            [(_a([0, 0, 0]), _a([0, 0, 0])), (_a([1, 0, 1]), _a([1, 0, 0]))],
+            note="a batch with no positive and no positive prediction (F1 0/0 in that batch)",
+        ),
+        case(
+            [(_a([0, 0]), _a([0, 0])), (_a([0, 0, 0]), _a([0, 0, 0]))],
+            note="no positive anywhere: 0/0 for the window, return 0.0",
+        ),
         case([(_a([1, 1, 0]), _a([0, 0, 1]))], note="a single batch"),
         case(_batches([100] * 30, 0.02, seed=3), note="thirty batches of 100, 2 % positives"),
     ],
     misconceptions=[
-        Misconception("mean_of_batch_f1", "the mean of the batches' F1 (the post's monitor) "
-                      "instead of the F1 of the pooled counts", _mean_of_batch_f1),
-        Misconception("size_weighted_batch_f1", "the batches' F1 weighted by batch size, still "
-                      "not the F1 of the pooled counts", _weighted_batch_f1),
+        Misconception(
+            "mean_of_batch_f1",
+            "the mean of the batches' F1 (the post's monitor) "
+            "instead of the F1 of the pooled counts",
+            _mean_of_batch_f1,
+        ),
+        Misconception(
+            "size_weighted_batch_f1",
+            "the batches' F1 weighted by batch size, still not the F1 of the pooled counts",
+            _weighted_batch_f1,
+        ),
         Misconception("last_batch_only", "the F1 of the last batch only", _last_batch_only),
     ],
     hints=[
@@ -156,18 +169,31 @@ ex2 = Exercise(
         case(_a([0, 0, 1, 1, 1, 1]), 0.1, 0.5, note="two correct, then four errors"),
         case(_a([1, 0, 0, 0, 0, 0, 0, 0]), 0.2, 0.4, note="one error, then a long quiet run"),
         case(_a([0] * 10), 0.1, 0.3, note="no error at all: the statistic stays at 0"),
-        case((_RNG.random(200) < 0.15).astype(int), 0.15, 0.2,
-             note="200 labels at the in-control error rate"),
+        case(
+            (_RNG.random(200) < 0.15).astype(int),
+            0.15,
+            0.2,
+            note="200 labels at the in-control error rate",
+        ),
         case((_RNG.random(200) < 0.3).astype(int), 0.15, 0.3, note="200 labels after a drop"),
         case(_a([1, 1, 0, 1, 0, 0, 1, 1, 1, 0]), 0.3, 0.6, note="ten labels, p0 = 0.3"),
     ],
     misconceptions=[
-        Misconception("no_reset", "a running sum of the log-likelihood ratios, without "
-                      "restarting at 0", _no_reset),
-        Misconception("ratio_upside_down", "log(p0 / p1) instead of log(p1 / p0): it detects a "
-                      "fall in the error rate", _ratio_upside_down),
-        Misconception("errors_only", "adding log(p1 / p0) for an error and nothing for a correct "
-                      "prediction", _errors_only),
+        Misconception(
+            "no_reset",
+            "a running sum of the log-likelihood ratios, without restarting at 0",
+            _no_reset,
+        ),
+        Misconception(
+            "ratio_upside_down",
+            "log(p0 / p1) instead of log(p1 / p0): it detects a fall in the error rate",
+            _ratio_upside_down,
+        ),
+        Misconception(
+            "errors_only",
+            "adding log(p1 / p0) for an error and nothing for a correct prediction",
+            _errors_only,
+        ),
     ],
     hints=[
         "For an error (x = 1) add log(p1 / p0); for a correct prediction add "
@@ -183,21 +209,29 @@ ex3 = ChoiceExercise(
     title="A daily accuracy rule over a year",
     variable="answer_3",
     options={
-        "a": ("About 5 %: the threshold 0.82 is about two standard errors below 0.85",
-              "that is the false-alarm probability of one check (about 0.10 in chapter 9 for "
-              "200 labels, since 0.82 sits about 1.2 standard errors below 0.85); a year "
-              "holds 365 checks, and 1 - (1 - 0.10)^365 is 1.0000 to four decimals."),
-        "b": ("Close to certain: each day's check has a false-alarm probability near 0.10, and "
-              "365 of them compound",
-              "with a per-day probability p the chance of at least one alarm in a year is "
-              "1 - (1 - p)^365; the chapter computes it exactly and by simulating 2000 years."),
-        "c": ("Zero, since the model never changed",
-              "the model did not change but the day's accuracy is a proportion of 200 noisy "
-              "outcomes; it falls below 0.82 on about one day in ten."),
-        "d": ("It cannot be known without the labels of the coming year",
-              "the false-alarm rate of a rule on a model that did not change is a property of "
-              "the rule and the noise: the binomial distribution gives it before any label "
-              "arrives."),
+        "a": (
+            "About 5 %: the threshold 0.82 is about two standard errors below 0.85",
+            "that is the false-alarm probability of one check (about 0.10 in chapter 9 for "
+            "200 labels, since 0.82 sits about 1.2 standard errors below 0.85); a year "
+            "holds 365 checks, and 1 - (1 - 0.10)^365 is 1.0000 to four decimals.",
+        ),
+        "b": (
+            "Close to certain: each day's check has a false-alarm probability near 0.10, and "
+            "365 of them compound",
+            "with a per-day probability p the chance of at least one alarm in a year is "
+            "1 - (1 - p)^365; the chapter computes it exactly and by simulating 2000 years.",
+        ),
+        "c": (
+            "Zero, since the model never changed",
+            "the model did not change but the day's accuracy is a proportion of 200 noisy "
+            "outcomes; it falls below 0.82 on about one day in ten.",
+        ),
+        "d": (
+            "It cannot be known without the labels of the coming year",
+            "the false-alarm rate of a rule on a model that did not change is a property of "
+            "the rule and the noise: the binomial distribution gives it before any label "
+            "arrives.",
+        ),
     },
     answer="b",
     hints=[
@@ -212,24 +246,32 @@ ex4 = ChoiceExercise(
     title="A drift alarm, and no accuracy drop",
     variable="answer_4",
     options={
-        "a": ("Retrain at once: a PSI of 3 means the model is broken",
-              "a PSI measures how far the scores' distribution moved, not whether the model is "
-              "wrong; in chapter 9 a PSI of 3.288 came with accuracy rising from 0.770 to "
-              "0.912."),
-        "b": ("Look at the labelled accuracy and its interval: the scores moved, but the "
-              "labels so far show no drop; keep watching the labelled error rate with an alarm "
-              "whose false-alarm rate is controlled",
-              "drift is a reason to look, and labels (late as they are) are what measure "
-              "degradation; the error-rate monitor or a CUSUM tells you when they show one."),
-        "c": ("Ignore drift statistics from now on: they are useless",
-              "drift can come before a drop that the late labels have not yet shown, and under "
-              "prior shift it tells you the prevalence moved (so precision did); it is a "
-              "reason to look, not a verdict."),
-        "d": ("Trust the accuracy estimated from the model's own probabilities: it shows no "
-              "drop, so nothing changed",
-              "that estimate assumes the probabilities are calibrated on the deployed data; "
-              "under concept shift in chapter 9 it reported 0.773 while the true accuracy was "
-              "0.637."),
+        "a": (
+            "Retrain at once: a PSI of 3 means the model is broken",
+            "a PSI measures how far the scores' distribution moved, not whether the model is "
+            "wrong; in chapter 9 a PSI of 3.288 came with accuracy rising from 0.770 to "
+            "0.912.",
+        ),
+        "b": (
+            "Look at the labelled accuracy and its interval: the scores moved, but the "
+            "labels so far show no drop; keep watching the labelled error rate with an alarm "
+            "whose false-alarm rate is controlled",
+            "drift is a reason to look, and labels (late as they are) are what measure "
+            "degradation; the error-rate monitor or a CUSUM tells you when they show one.",
+        ),
+        "c": (
+            "Ignore drift statistics from now on: they are useless",
+            "drift can come before a drop that the late labels have not yet shown, and under "
+            "prior shift it tells you the prevalence moved (so precision did); it is a "
+            "reason to look, not a verdict.",
+        ),
+        "d": (
+            "Trust the accuracy estimated from the model's own probabilities: it shows no "
+            "drop, so nothing changed",
+            "that estimate assumes the probabilities are calibrated on the deployed data; "
+            "under concept shift in chapter 9 it reported 0.773 while the true accuracy was "
+            "0.637.",
+        ),
     },
     answer="b",
     hints=[

@@ -67,8 +67,8 @@ def review_band(y_true, y_score, low, high):
     """
     y_true = np.asarray(y_true)
     y_score = np.asarray(y_score)
-    covered = (y_score < low) | (y_score >= high)   # decided automatically
-    decision = (y_score >= high).astype(int)        # 1 above the band, 0 below it
+    covered = (y_score < low) | (y_score >= high)  # decided automatically
+    decision = (y_score >= high).astype(int)  # 1 above the band, 0 below it
     coverage = covered.mean() if y_true.size else 0.0
     n_covered = covered.sum()
     correct = np.sum(covered & (decision == y_true))
@@ -129,13 +129,21 @@ ex2 = Exercise(
     cases=[
         case(_Y5, _S5, 0.5, note="five samples, threshold 0.5"),
         case(_Y5, _S5, 0.7, note="five samples, threshold 0.7"),
-        case(_a([1, 0, 1, 0, 1], int), _a([0.8, 0.6, 0.6, 0.3, 0.2]), 0.6,
-             note="scores equal to the threshold"),
+        case(
+            _a([1, 0, 1, 0, 1], int),
+            _a([0.8, 0.6, 0.6, 0.3, 0.2]),
+            0.6,
+            note="scores equal to the threshold",
+        ),
         case(_Y5, _S5, 0.95, note="threshold above every score"),
         case(_a([0, 0, 0, 0], int), _a([0.1, 0.7, 0.4, 0.9]), 0.5, note="no positives at all"),
-        case(_a([1, 0, 1, 1], int), _a([0.3, 0.2, 0.9, 0.1]), 0.0, note="threshold 0: flag everything"),
-        case(_a([1, 1, 0, 0, 0], int), _a([0.2, 0.1, 0.9, 0.8, 0.7]), 0.5,
-             note="every flag wrong"),
+        case(
+            _a([1, 0, 1, 1], int),
+            _a([0.3, 0.2, 0.9, 0.1]),
+            0.0,
+            note="threshold 0: flag everything",
+        ),
+        case(_a([1, 1, 0, 0, 0], int), _a([0.2, 0.1, 0.9, 0.8, 0.7]), 0.5, note="every flag wrong"),
         case(_Y_BIG, _S_BIG, 0.35, note="400 calibrated scores with ties, threshold 0.35"),
     ],
     hints=[
@@ -175,17 +183,42 @@ ex4 = Exercise(
     reference=review_band,
     outputs=("coverage", "accuracy"),
     cases=[
-        case(_a([1, 0, 1, 0, 1, 0, 0, 1], int), _a([0.9, 0.1, 0.6, 0.55, 0.3, 0.8, 0.2, 0.72]),
-             0.5, 0.7, note="a band from 0.5 to 0.7"),
-        case(_a([1, 0, 1, 0, 1, 0], int), _a([0.5, 0.7, 0.65, 0.2, 0.95, 0.1]), 0.5, 0.7,
-             note="scores exactly on the band's edges"),
-        case(_a([0, 1, 1, 0, 0, 0], int), _a([0.45, 0.35, 0.9, 0.1, 0.65, 0.2]), 0.3, 0.6,
-             note="a band that does not start at 0.5"),
-        case(_a([0, 1, 0, 1, 0, 1], int), _a([0.55, 0.85, 0.3, 0.7, 0.65, 0.95]), 0.6, 0.8,
-             note="a band above 0.5"),
+        case(
+            _a([1, 0, 1, 0, 1, 0, 0, 1], int),
+            _a([0.9, 0.1, 0.6, 0.55, 0.3, 0.8, 0.2, 0.72]),
+            0.5,
+            0.7,
+            note="a band from 0.5 to 0.7",
+        ),
+        case(
+            _a([1, 0, 1, 0, 1, 0], int),
+            _a([0.5, 0.7, 0.65, 0.2, 0.95, 0.1]),
+            0.5,
+            0.7,
+            note="scores exactly on the band's edges",
+        ),
+        case(
+            _a([0, 1, 1, 0, 0, 0], int),
+            _a([0.45, 0.35, 0.9, 0.1, 0.65, 0.2]),
+            0.3,
+            0.6,
+            note="a band that does not start at 0.5",
+        ),
+        case(
+            _a([0, 1, 0, 1, 0, 1], int),
+            _a([0.55, 0.85, 0.3, 0.7, 0.65, 0.95]),
+            0.6,
+            0.8,
+            note="a band above 0.5",
+        ),
         case(_a([1, 0, 1], int), _a([0.55, 0.6, 0.65]), 0.5, 0.7, note="everything goes to review"),
-        case(_a([1, 0, 0, 1], int), _a([0.8, 0.2, 0.4, 0.9]), 0.5, 0.5,
-             note="an empty band: no review"),
+        case(
+            _a([1, 0, 0, 1], int),
+            _a([0.8, 0.2, 0.4, 0.9]),
+            0.5,
+            0.5,
+            note="an empty band: no review",
+        ),
         case(_Y_BIG, _S_BIG, 0.2, 0.6, note="400 calibrated scores, band from 0.2 to 0.6"),
     ],
     hints=[
@@ -242,21 +275,31 @@ ex6 = ValueExercise(
     rtol=0.0,
     atol=0.001,
     wrong_answers=[
-        (0.95,
-         "that threshold swaps the roles of the two costs: expensive misses call for a *low* "
-         "threshold, so that more is flagged."),
-        (0.05,
-         "5 / (5 + 95) charges the 5 € review to the legitimate transactions only, but every "
-         "flagged transaction is reviewed, frauds included: a caught fraud costs 5 €, not 0. "
-         "Compare the expected cost of flagging with that of not flagging."),
-        (0.5,
-         "0.5 minimises the number of errors, which is right only when both errors cost the same."),
-        (90 / 95,
-         "that threshold swaps the roles of the two costs: expensive misses call for a *low* "
-         "threshold, so that more is flagged, and this one flags almost nothing."),
-        (5 / 90,
-         "that divides one cost by the other; the threshold is the probability at which the "
-         "expected cost of flagging equals the expected cost of not flagging."),
+        (
+            0.95,
+            "that threshold swaps the roles of the two costs: expensive misses call for a *low* "
+            "threshold, so that more is flagged.",
+        ),
+        (
+            0.05,
+            "5 / (5 + 95) charges the 5 € review to the legitimate transactions only, but every "
+            "flagged transaction is reviewed, frauds included: a caught fraud costs 5 €, not 0. "
+            "Compare the expected cost of flagging with that of not flagging.",
+        ),
+        (
+            0.5,
+            "0.5 minimises the number of errors, which is right only when both errors cost the same.",
+        ),
+        (
+            90 / 95,
+            "that threshold swaps the roles of the two costs: expensive misses call for a *low* "
+            "threshold, so that more is flagged, and this one flags almost nothing.",
+        ),
+        (
+            5 / 90,
+            "that divides one cost by the other; the threshold is the probability at which the "
+            "expected cost of flagging equals the expected cost of not flagging.",
+        ),
     ],
     hints=[
         "List what each decision costs. Flagging: the 5 € review, whether or not the transaction "
@@ -274,27 +317,37 @@ ex7 = ChoiceExercise(
     title="An operating point for screening",
     variable="answer_7",
     options={
-        "a": ("0.5, because the model is calibrated",
-              "0.5 minimises errors when a miss and a false alarm cost the same; here a miss costs"
-              " far more, and the programme sets a recall target that 0.5 need not meet."),
-        "b": ("the highest threshold at which a one-sided 95 % lower confidence bound for the "
-              "recall, computed from the validation positives, is at least 0.95",
-              "the bound keeps a margin for the sampling noise of the validation recall, so the "
-              "target holds in the population in at least 95 % of validation studies (for "
-              "continuous scores and validation positives drawn independently from that "
-              "population), and it shows when there are too few positives to promise it. "
-              "Among the thresholds that qualify the highest sends the fewest people to the "
-              "follow-up: the bound, like the recall, never rises with the threshold."),
-        "c": ("the highest threshold whose recall on validation data is at least 0.95",
-              "that threshold sits at the edge of a noisy estimate: on the population it will "
-              "screen, its recall falls below 0.95 about half the time (chapter 3 simulates it), "
-              "and the programme asks for at least 95 %. It needs a margin."),
-        "d": ("the threshold with the highest precision",
-              "the highest precision usually comes at a high threshold that sends few people on "
-              "and misses many of the sick: the opposite of what the programme asks."),
-        "e": ("the threshold with the highest accuracy",
-              "when the sick are rare, the most accurate threshold tends to flag few people, and "
-              "accuracy does not see the misses the programme cares about."),
+        "a": (
+            "0.5, because the model is calibrated",
+            "0.5 minimises errors when a miss and a false alarm cost the same; here a miss costs"
+            " far more, and the programme sets a recall target that 0.5 need not meet.",
+        ),
+        "b": (
+            "the highest threshold at which a one-sided 95 % lower confidence bound for the "
+            "recall, computed from the validation positives, is at least 0.95",
+            "the bound keeps a margin for the sampling noise of the validation recall, so the "
+            "target holds in the population in at least 95 % of validation studies (for "
+            "continuous scores and validation positives drawn independently from that "
+            "population), and it shows when there are too few positives to promise it. "
+            "Among the thresholds that qualify the highest sends the fewest people to the "
+            "follow-up: the bound, like the recall, never rises with the threshold.",
+        ),
+        "c": (
+            "the highest threshold whose recall on validation data is at least 0.95",
+            "that threshold sits at the edge of a noisy estimate: on the population it will "
+            "screen, its recall falls below 0.95 about half the time (chapter 3 simulates it), "
+            "and the programme asks for at least 95 %. It needs a margin.",
+        ),
+        "d": (
+            "the threshold with the highest precision",
+            "the highest precision usually comes at a high threshold that sends few people on "
+            "and misses many of the sick: the opposite of what the programme asks.",
+        ),
+        "e": (
+            "the threshold with the highest accuracy",
+            "when the sick are rare, the most accurate threshold tends to flag few people, and "
+            "accuracy does not see the misses the programme cares about.",
+        ),
     },
     answer="b",
     hints=[
@@ -368,7 +421,9 @@ def _wrong_ex3_always_half(c_fp, c_fn):
     return 0.5
 
 
-def _wrong_band(y_true, y_score, low, high, *, in_band=None, decide_at=None, over_all=False, nan=False):
+def _wrong_band(
+    y_true, y_score, low, high, *, in_band=None, decide_at=None, over_all=False, nan=False
+):
     if in_band is None:
         in_band = (y_score >= low) & (y_score < high)
     covered = ~in_band
@@ -393,39 +448,57 @@ def _wrong_ex4_accuracy_over_all_cases(y_true, y_score, low, high):
 def _wrong_ex4_band_includes_high(y_true, y_score, low, high):
     return _wrong_band(y_true, y_score, low, high, in_band=(y_score >= low) & (y_score <= high))
 
+
 ex1.misconceptions = [
-    Misconception("swapped", "precision and recall swapped",
-                  _wrong_ex1_swapped),
-    Misconception("epsilon",
-                  "an epsilon in the denominator, tp / (tp + fp + 1e-6), which also makes a perfect "
-                  "score 0.999999",
-                  _wrong_ex1_epsilon),
-    Misconception("ignores_zero_division", "`zero_division` ignored: every 0/0 becomes 0",
-                  _wrong_ex1_ignores_zero_division),
+    Misconception("swapped", "precision and recall swapped", _wrong_ex1_swapped),
+    Misconception(
+        "epsilon",
+        "an epsilon in the denominator, tp / (tp + fp + 1e-6), which also makes a perfect "
+        "score 0.999999",
+        _wrong_ex1_epsilon,
+    ),
+    Misconception(
+        "ignores_zero_division",
+        "`zero_division` ignored: every 0/0 becomes 0",
+        _wrong_ex1_ignores_zero_division,
+    ),
 ]
 ex2.misconceptions = [
-    Misconception("strict_greater", "`>` for `>=`: a score equal to the threshold must count as positive",
-                  _wrong_ex2_strict_greater),
-    Misconception("swapped", "precision and recall swapped",
-                  _wrong_ex2_swapped),
-    Misconception("arithmetic_mean", "F1 as the arithmetic mean (P + R) / 2 instead of the harmonic mean",
-                  _wrong_ex2_arithmetic_mean),
+    Misconception(
+        "strict_greater",
+        "`>` for `>=`: a score equal to the threshold must count as positive",
+        _wrong_ex2_strict_greater,
+    ),
+    Misconception("swapped", "precision and recall swapped", _wrong_ex2_swapped),
+    Misconception(
+        "arithmetic_mean",
+        "F1 as the arithmetic mean (P + R) / 2 instead of the harmonic mean",
+        _wrong_ex2_arithmetic_mean,
+    ),
 ]
 ex3.misconceptions = [
-    Misconception("swapped_costs", "the costs swapped, c_fn / (c_fp + c_fn)",
-                  _wrong_ex3_swapped_costs),
-    Misconception("ratio", "the cost ratio c_fp / c_fn instead of c_fp / (c_fp + c_fn)",
-                  _wrong_ex3_ratio),
-    Misconception("always_half", "the threshold 0.5 whatever the costs",
-                  _wrong_ex3_always_half),
+    Misconception(
+        "swapped_costs", "the costs swapped, c_fn / (c_fp + c_fn)", _wrong_ex3_swapped_costs
+    ),
+    Misconception(
+        "ratio", "the cost ratio c_fp / c_fn instead of c_fp / (c_fp + c_fn)", _wrong_ex3_ratio
+    ),
+    Misconception("always_half", "the threshold 0.5 whatever the costs", _wrong_ex3_always_half),
 ]
 ex4.misconceptions = [
-    Misconception("coverage_of_band",
-                  "the share *in* the review band as coverage, instead of the share decided "
-                  "automatically",
-                  _wrong_ex4_coverage_of_the_band),
-    Misconception("accuracy_over_all", "accuracy averaged over all cases instead of the covered ones",
-                  _wrong_ex4_accuracy_over_all_cases),
-    Misconception("band_includes_high", "a band that includes `high` (score <= high) instead of low <= score < high",
-                  _wrong_ex4_band_includes_high),
+    Misconception(
+        "coverage_of_band",
+        "the share *in* the review band as coverage, instead of the share decided automatically",
+        _wrong_ex4_coverage_of_the_band,
+    ),
+    Misconception(
+        "accuracy_over_all",
+        "accuracy averaged over all cases instead of the covered ones",
+        _wrong_ex4_accuracy_over_all_cases,
+    ),
+    Misconception(
+        "band_includes_high",
+        "a band that includes `high` (score <= high) instead of low <= score < high",
+        _wrong_ex4_band_includes_high,
+    ),
 ]

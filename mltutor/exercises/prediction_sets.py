@@ -78,29 +78,46 @@ ex1 = Exercise(
         case(_scores(25, seed=5), 0.5, note="the same 25 scores, alpha = 0.5"),
         case(np.sort(_scores(40, seed=6))[::-1].copy(), 0.3, note="40 scores in decreasing order"),
         case(_scores(25, seed=7), 0.03, note="alpha below 1 / (n + 1): no finite threshold"),
-        case(_scores(39, seed=8) + 1.0, 0.025, note="39 scores, alpha = 0.025: the rank is n itself"),
-        case(_scores(29, seed=9), 0.7, note="29 scores, alpha = 0.7: (n + 1)(1 - alpha) = 9 exactly"),
+        case(
+            _scores(39, seed=8) + 1.0, 0.025, note="39 scores, alpha = 0.025: the rank is n itself"
+        ),
+        case(
+            _scores(29, seed=9), 0.7, note="29 scores, alpha = 0.7: (n + 1)(1 - alpha) = 9 exactly"
+        ),
         case(_scores(99, seed=1), 0.1, note="99 scores, alpha = 0.1"),
         case(_scores(500, seed=2), 0.1, note="500 scores, alpha = 0.1"),
         case(_scores(200, seed=3, decimals=1), 0.25, note="200 scores with many ties"),
         case(_scores(30, seed=4), 0.9, note="30 scores, alpha = 0.9: a low rank"),
     ],
     misconceptions=[
-        Misconception("plain_quantile", "the plain (1 - alpha) quantile of the n scores, "
-                      "without the n + 1 correction",
-                      lambda scores, alpha: float(np.quantile(scores, 1 - alpha))),
-        Misconception("n_not_n_plus_1", "rank ceil(n (1 - alpha)) instead of "
-                      "ceil((n + 1)(1 - alpha))",
-                      lambda scores, alpha: float(np.sort(scores)[max(math.ceil(
-                          round(len(scores) * (1 - alpha), 9)), 1) - 1])),
-        Misconception("clipped_rank", "the largest score when the rank passes n, instead of "
-                      "an infinite threshold",
-                      lambda scores, alpha: float(np.sort(scores)[min(math.ceil(
-                          round((len(scores) + 1) * (1 - alpha), 9)), len(scores)) - 1])),
-        Misconception("zero_based_rank", "index k instead of k - 1 into the sorted scores (one "
-                      "rank too high)",
-                      lambda scores, alpha: float(np.sort(scores)[math.ceil(
-                          round((len(scores) + 1) * (1 - alpha), 9))])),
+        Misconception(
+            "plain_quantile",
+            "the plain (1 - alpha) quantile of the n scores, without the n + 1 correction",
+            lambda scores, alpha: float(np.quantile(scores, 1 - alpha)),
+        ),
+        Misconception(
+            "n_not_n_plus_1",
+            "rank ceil(n (1 - alpha)) instead of ceil((n + 1)(1 - alpha))",
+            lambda scores, alpha: float(
+                np.sort(scores)[max(math.ceil(round(len(scores) * (1 - alpha), 9)), 1) - 1]
+            ),
+        ),
+        Misconception(
+            "clipped_rank",
+            "the largest score when the rank passes n, instead of an infinite threshold",
+            lambda scores, alpha: float(
+                np.sort(scores)[
+                    min(math.ceil(round((len(scores) + 1) * (1 - alpha), 9)), len(scores)) - 1
+                ]
+            ),
+        ),
+        Misconception(
+            "zero_based_rank",
+            "index k instead of k - 1 into the sorted scores (one rank too high)",
+            lambda scores, alpha: float(
+                np.sort(scores)[math.ceil(round((len(scores) + 1) * (1 - alpha), 9))]
+            ),
+        ),
     ],
     hints=[
         "Sort the scores. The threshold is the k-th smallest of them, k = ⌈(n + 1)(1 − α)⌉: "
@@ -112,6 +129,7 @@ ex1 = Exercise(
         "α = 0.7); round it (e.g. to 9 decimals) before taking the ceiling.",
     ],
 )
+
 
 def _wrong_lac(cal_proba, cal_labels, test_proba, alpha, mistake):
     """The known wrong versions of ``lac_sets``."""
@@ -133,26 +151,41 @@ ex2 = Exercise(
     reference=lac_sets,
     solution=lambda: inspect.getsource(conformal_threshold) + "\n\n" + inspect.getsource(lac_sets),
     cases=[
-        case(_a([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.6, 0.3, 0.1]]),
-             _a([0, 1, 1, 0], int), _a([[0.5, 0.4, 0.1], [0.2, 0.2, 0.6]]), 0.4,
-             note="four calibration samples, three classes"),
+        case(
+            _a([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.6, 0.3, 0.1]]),
+            _a([0, 1, 1, 0], int),
+            _a([[0.5, 0.4, 0.1], [0.2, 0.2, 0.6]]),
+            0.4,
+            note="four calibration samples, three classes",
+        ),
         case(_CAL_A, _Y_A, _TEST_A, 0.1, note="40 calibration samples, 3 classes"),
         case(_CAL_B, _Y_B, _TEST_B, 0.1, note="300 calibration samples, 5 peaked classes"),
         case(_CAL_B, _Y_B, _TEST_B, 0.3, note="the same with alpha = 0.3"),
         case(_CAL_C, _Y_C, _TEST_C, 0.05, note="9 calibration samples, alpha below 1 / (n + 1)"),
-        case(_a([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.45, 0.55], [0.7, 0.3]]),
-             _a([0, 1, 1, 1, 0], int), _a([[0.55, 0.45], [0.99, 0.01]]), 0.4,
-             note="two classes, a test probability on the threshold"),
+        case(
+            _a([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.45, 0.55], [0.7, 0.3]]),
+            _a([0, 1, 1, 1, 0], int),
+            _a([[0.55, 0.45], [0.99, 0.01]]),
+            0.4,
+            note="two classes, a test probability on the threshold",
+        ),
     ],
     misconceptions=[
-        Misconception("score_is_p", "the probability itself as the score (classes with "
-                      "p <= threshold)", lambda *args: _wrong_lac(*args, mistake="score_is_p")),
-        Misconception("top_class_scores", "calibration scores from the predicted (top) class "
-                      "instead of the true class",
-                      lambda *args: _wrong_lac(*args, mistake="top_class_scores")),
-        Misconception("strict_inequality", "a strict < against the threshold, which drops the "
-                      "class whose score equals it",
-                      lambda *args: _wrong_lac(*args, mistake="strict_inequality")),
+        Misconception(
+            "score_is_p",
+            "the probability itself as the score (classes with p <= threshold)",
+            lambda *args: _wrong_lac(*args, mistake="score_is_p"),
+        ),
+        Misconception(
+            "top_class_scores",
+            "calibration scores from the predicted (top) class instead of the true class",
+            lambda *args: _wrong_lac(*args, mistake="top_class_scores"),
+        ),
+        Misconception(
+            "strict_inequality",
+            "a strict < against the threshold, which drops the class whose score equals it",
+            lambda *args: _wrong_lac(*args, mistake="strict_inequality"),
+        ),
     ],
     hints=[
         "Calibration scores: `1 - cal_proba[np.arange(n), cal_labels]`, the score of each "
@@ -170,26 +203,32 @@ ex3 = ChoiceExercise(
     title="What does 90 % coverage promise?",
     variable="answer_3",
     options={
-        "a": ("Each prediction set contains the true class with probability 0.9, whatever the "
-              "photo",
-              "that would be coverage photo by photo, and it is not promised: for a hard photo "
-              "the chance that its set holds the true class can be far below 0.9 (0.29 for the "
-              "hardest photo in chapter 6c), and no method that assumes nothing about the "
-              "distribution can promise it photo by photo, short of returning every class most "
-              "of the time. The 0.9 is an average over photos and over calibration sets."),
-        "b": ("For every insect class, 90 % of its photos get a set that contains it",
-              "that is class-conditional coverage; the marginal guarantee averages over classes, "
-              "and chapter 6c showed a rare class covered well under half the time."),
-        "c": ("Over new photos drawn like the calibration photos, and over the draw of the "
-              "calibration set, at least 90 % of the sets contain the true class",
-              "that is the marginal guarantee: on average over calibration sets and exchangeable "
-              "new samples, whatever the model."),
-        "d": ("On this deployment's test set, at least 90 % of the sets will contain the true "
-              "class",
-              "one calibration set gives one coverage, and about half of all calibration sets "
-              "fall below 0.9 (chapter 6c saw 0.858 in one of 300 splits); a promise for this "
-              "deployment needs the higher PAC rank of chapter 6c. And if the deployment data are "
-              "not drawn like the calibration data, there is no guarantee at all."),
+        "a": (
+            "Each prediction set contains the true class with probability 0.9, whatever the photo",
+            "that would be coverage photo by photo, and it is not promised: for a hard photo "
+            "the chance that its set holds the true class can be far below 0.9 (0.29 for the "
+            "hardest photo in chapter 6c), and no method that assumes nothing about the "
+            "distribution can promise it photo by photo, short of returning every class most "
+            "of the time. The 0.9 is an average over photos and over calibration sets.",
+        ),
+        "b": (
+            "For every insect class, 90 % of its photos get a set that contains it",
+            "that is class-conditional coverage; the marginal guarantee averages over classes, "
+            "and chapter 6c showed a rare class covered well under half the time.",
+        ),
+        "c": (
+            "Over new photos drawn like the calibration photos, and over the draw of the "
+            "calibration set, at least 90 % of the sets contain the true class",
+            "that is the marginal guarantee: on average over calibration sets and exchangeable "
+            "new samples, whatever the model.",
+        ),
+        "d": (
+            "On this deployment's test set, at least 90 % of the sets will contain the true class",
+            "one calibration set gives one coverage, and about half of all calibration sets "
+            "fall below 0.9 (chapter 6c saw 0.858 in one of 300 splits); a promise for this "
+            "deployment needs the higher PAC rank of chapter 6c. And if the deployment data are "
+            "not drawn like the calibration data, there is no guarantee at all.",
+        ),
     },
     answer="c",
     hints=[
@@ -205,24 +244,32 @@ ex4 = ChoiceExercise(
     title="An alpha and a construction for a triage tool",
     variable="answer_4",
     options={
-        "a": ("alpha = 0.95 with LAC sets",
-              "alpha is the share of sets allowed to *miss* the true diagnosis; 0.95 asks only "
-              "that the sets contain it 5 % of the time."),
-        "b": ("alpha = 0.05 with LAC sets, calibrated on held-out patients from the 2,000",
-              "1 - alpha = 0.95 is the coverage asked for, patients the model never saw make the "
-              "marginal guarantee hold, and LAC gave the smallest sets of the constructions in "
-              "chapter 6c, which is what the doctors want. That guarantee is an average over "
-              "calibration sets: calibrated on all 2,000 patients with the plain rank 1901, the "
-              "one tool you deploy covers less than 95 % with probability 0.486. For this tool, "
-              "not the average one, use the PAC rank of chapter 6c (1913 of 2,000 for 90 % "
-              "confidence), and keep some patients out of the calibration to check it."),
-        "c": ("alpha = 0.05 with plain (not randomised) APS sets",
-              "plain APS is valid but over-covers: in chapter 6c it covered 99.7 % where 90 % was "
-              "asked, with sets of 3.3 classes against 1.3 for LAC; the doctors asked for short "
-              "lists."),
-        "d": ("alpha = 0.05 with LAC sets, calibrated on the patients the model was trained on",
-              "the model has seen those patients, so their scores look better than a new "
-              "patient's: the threshold comes out too low and the sets too small to cover 95 %."),
+        "a": (
+            "alpha = 0.95 with LAC sets",
+            "alpha is the share of sets allowed to *miss* the true diagnosis; 0.95 asks only "
+            "that the sets contain it 5 % of the time.",
+        ),
+        "b": (
+            "alpha = 0.05 with LAC sets, calibrated on held-out patients from the 2,000",
+            "1 - alpha = 0.95 is the coverage asked for, patients the model never saw make the "
+            "marginal guarantee hold, and LAC gave the smallest sets of the constructions in "
+            "chapter 6c, which is what the doctors want. That guarantee is an average over "
+            "calibration sets: calibrated on all 2,000 patients with the plain rank 1901, the "
+            "one tool you deploy covers less than 95 % with probability 0.486. For this tool, "
+            "not the average one, use the PAC rank of chapter 6c (1913 of 2,000 for 90 % "
+            "confidence), and keep some patients out of the calibration to check it.",
+        ),
+        "c": (
+            "alpha = 0.05 with plain (not randomised) APS sets",
+            "plain APS is valid but over-covers: in chapter 6c it covered 99.7 % where 90 % was "
+            "asked, with sets of 3.3 classes against 1.3 for LAC; the doctors asked for short "
+            "lists.",
+        ),
+        "d": (
+            "alpha = 0.05 with LAC sets, calibrated on the patients the model was trained on",
+            "the model has seen those patients, so their scores look better than a new "
+            "patient's: the threshold comes out too low and the sets too small to cover 95 %.",
+        ),
     },
     answer="b",
     hints=[
@@ -237,24 +284,32 @@ ex5 = ChoiceExercise(
     title="What the guarantee says about a rare diagnosis",
     variable="answer_5",
     options={
-        "a": ("its sets also contain it for at least 95 % of such patients",
-              "the promise is marginal, an average over all patients; in chapter 6c the rare "
-              "earwig was covered 37 % of the time while the average was 90 %."),
-        "b": ("nothing: measure its coverage on its own, and if it must be 95 %, calibrate a "
-              "threshold per diagnosis on enough patients with it",
-              "the common diagnoses can carry the average: with the other 95 % of patients always "
-              "covered, the rare one could be missed every time and the marginal coverage would "
-              "still be 0.95. Class-conditional calibration gives a promise per class (again on "
-              "average over calibration sets), at the price of enough calibration patients of "
-              "each: with fewer than 19 patients of a diagnosis, alpha = 0.05 is below "
-              "1 / (n + 1), its threshold is infinite, and that diagnosis joins every list."),
-        "c": ("at least 95 % minus its share of the patients, so 90 %",
-              "no such bound exists: 0.95 of the patients in the other diagnoses, all covered, "
-              "already reach 0.95 with the rare diagnosis covered not at all."),
-        "d": ("switching from LAC to APS brings its coverage up to 95 %",
-              "APS sets grow where the model is unsure, which helps a rare class a little (52 % "
-              "against 37 % for the earwig in chapter 6c), but APS makes no promise per class "
-              "either."),
+        "a": (
+            "its sets also contain it for at least 95 % of such patients",
+            "the promise is marginal, an average over all patients; in chapter 6c the rare "
+            "earwig was covered 37 % of the time while the average was 90 %.",
+        ),
+        "b": (
+            "nothing: measure its coverage on its own, and if it must be 95 %, calibrate a "
+            "threshold per diagnosis on enough patients with it",
+            "the common diagnoses can carry the average: with the other 95 % of patients always "
+            "covered, the rare one could be missed every time and the marginal coverage would "
+            "still be 0.95. Class-conditional calibration gives a promise per class (again on "
+            "average over calibration sets), at the price of enough calibration patients of "
+            "each: with fewer than 19 patients of a diagnosis, alpha = 0.05 is below "
+            "1 / (n + 1), its threshold is infinite, and that diagnosis joins every list.",
+        ),
+        "c": (
+            "at least 95 % minus its share of the patients, so 90 %",
+            "no such bound exists: 0.95 of the patients in the other diagnoses, all covered, "
+            "already reach 0.95 with the rare diagnosis covered not at all.",
+        ),
+        "d": (
+            "switching from LAC to APS brings its coverage up to 95 %",
+            "APS sets grow where the model is unsure, which helps a rare class a little (52 % "
+            "against 37 % for the earwig in chapter 6c), but APS makes no promise per class "
+            "either.",
+        ),
     },
     answer="b",
     hints=[

@@ -33,6 +33,7 @@ def _stats():
 
     return stats
 
+
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex9", "ex10", "ex11"]
 
 
@@ -44,10 +45,10 @@ __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex9", "ex10"
 def roc_points(y_true, y_score):
     """(fpr, tpr): the point (0, 0), then one point per distinct score, highest score first."""
     y_true, y_score = np.asarray(y_true), np.asarray(y_score, dtype=float)
-    order = np.argsort(-y_score, kind="stable")          # highest score first
+    order = np.argsort(-y_score, kind="stable")  # highest score first
     s, y = y_score[order], y_true[order]
-    tps = np.cumsum(y == 1)                               # positives with score >= s[k]
-    fps = np.cumsum(y == 0)                               # negatives with score >= s[k]
+    tps = np.cumsum(y == 1)  # positives with score >= s[k]
+    fps = np.cumsum(y == 0)  # negatives with score >= s[k]
     last = np.r_[np.flatnonzero(np.diff(s)), s.size - 1]  # last sample of each run of ties
     fpr = np.r_[0.0, fps[last] / fps[-1]]
     tpr = np.r_[0.0, tps[last] / tps[-1]]
@@ -58,7 +59,7 @@ def auc_by_ranking(y_true, y_score):
     """P(score of a random positive > score of a random negative), a tie counting 1/2."""
     y_true, y_score = np.asarray(y_true), np.asarray(y_score, dtype=float)
     pos, neg = y_score[y_true == 1], y_score[y_true == 0]
-    diff = pos[:, None] - neg[None, :]                    # one entry per (positive, negative) pair
+    diff = pos[:, None] - neg[None, :]  # one entry per (positive, negative) pair
     return float((np.sum(diff > 0) + 0.5 * np.sum(diff == 0)) / diff.size)
 
 
@@ -99,9 +100,9 @@ def fit_temperature(logits, y_true):
         return np.mean(np.sum(p * z, axis=1) - z[np.arange(y.size), y])
 
     lo, hi = 0.0, 1.0
-    while slope(hi) < 0:   # the minimum lies at a larger beta: double until the slope turns
+    while slope(hi) < 0:  # the minimum lies at a larger beta: double until the slope turns
         lo, hi = hi, 2 * hi
-    for _ in range(200):   # bisection: the bracket halves each time
+    for _ in range(200):  # bisection: the bracket halves each time
         mid = (lo + hi) / 2
         if slope(mid) < 0:
             lo = mid
@@ -136,8 +137,8 @@ def mcnemar_test(y_true, pred_a, pred_b, correction=True):
 
     y_true, pred_a, pred_b = np.asarray(y_true), np.asarray(pred_a), np.asarray(pred_b)
     right_a, right_b = pred_a == y_true, pred_b == y_true
-    b = int(np.sum(right_a & ~right_b))   # only A right
-    c = int(np.sum(~right_a & right_b))   # only B right
+    b = int(np.sum(right_a & ~right_b))  # only A right
+    c = int(np.sum(~right_a & right_b))  # only B right
     statistic = (abs(b - c) - (1 if correction else 0)) ** 2 / (b + c)
     return b, c, float(chi2.sf(statistic, 1))
 
@@ -185,7 +186,7 @@ def _scored(n, seed, decimals=None, shift=1.0):
 
 
 _Y40, _S40 = _scored(40, seed=6)
-_Y60T, _S60T = _scored(60, seed=60, decimals=0)   # many ties
+_Y60T, _S60T = _scored(60, seed=60, decimals=0)  # many ties
 
 
 def _logits(n, k, seed, scale):
@@ -199,15 +200,10 @@ def _logits(n, k, seed, scale):
     return scale * z, y
 
 
-_L_SMALL = _a([[2.0, 0.5, -1.0],
-               [0.0, 1.5, 0.3],
-               [1.0, 1.0, 3.0],
-               [-0.5, 2.5, 0.0]])
+_L_SMALL = _a([[2.0, 0.5, -1.0], [0.0, 1.5, 0.3], [1.0, 1.0, 3.0], [-0.5, 2.5, 0.0]])
 _Y_SMALL = _a([0, 2, 2, 1], int)
-_L_HUGE = _a([[800.0, 0.0, -300.0],
-              [0.0, 900.0, 100.0],
-              [-200.0, 0.0, 1000.0]])
-_Y_HUGE = _a([0, 2, 1], int)   # two confident mistakes with logit gaps of 800 and 1000
+_L_HUGE = _a([[800.0, 0.0, -300.0], [0.0, 900.0, 100.0], [-200.0, 0.0, 1000.0]])
+_Y_HUGE = _a([0, 2, 1], int)  # two confident mistakes with logit gaps of 800 and 1000
 _L_OVER, _Y_OVER = _logits(300, 4, seed=1, scale=2.5)
 _L_UNDER, _Y_UNDER = _logits(300, 5, seed=2, scale=0.4)
 _L_12, _Y_12 = _logits(400, 6, seed=3, scale=12.0)
@@ -221,7 +217,9 @@ def _resample_indices(n, n_resamples, seed):
 _rng6 = np.random.default_rng(66)
 _Y_CLS = _rng6.integers(0, 3, 80)
 _A_CLS = np.where(_rng6.random(80) < 0.75, _Y_CLS, _rng6.integers(0, 3, 80))
-_B_CLS = np.where(_rng6.random(80) < 0.15, _rng6.integers(0, 3, 80), _A_CLS)  # A with some answers changed
+_B_CLS = np.where(
+    _rng6.random(80) < 0.15, _rng6.integers(0, 3, 80), _A_CLS
+)  # A with some answers changed
 _IDX_80 = _resample_indices(80, 200, seed=7)
 _Y_BIN = (np.random.default_rng(67).random(50) < 0.4).astype(int)
 _SHARED = _Y_BIN + np.random.default_rng(68).normal(0.0, 1.0, 50)
@@ -239,8 +237,11 @@ ex1 = Exercise(
         case(_a([0, 1, 0, 1], int), _a([0.1, 0.4, 0.35, 0.8]), note="four samples, no ties"),
         case(_a([1, 1, 0, 0, 0], int), _a([0.9, 0.8, 0.3, 0.2, 0.1]), note="a perfect ranking"),
         case(_a([1, 0, 1, 0, 0], int), _a([0.5, 0.5, 0.5, 0.5, 0.5]), note="all scores equal"),
-        case(_a([1, 0, 0, 1, 1, 0], int), _a([3.0, 3.0, 1.0, 1.0, 1.0, -2.0]),
-             note="scores that are not probabilities, two tied groups"),
+        case(
+            _a([1, 0, 0, 1, 1, 0], int),
+            _a([3.0, 3.0, 1.0, 1.0, 1.0, -2.0]),
+            note="scores that are not probabilities, two tied groups",
+        ),
         case(_a([0, 0, 1, 1], int), _a([0.9, 0.8, 0.2, 0.1]), note="a reversed ranking"),
         case(_Y60T, _S60T, note="60 samples, rounded scores with many ties"),
     ],
@@ -267,8 +268,11 @@ ex2 = Exercise(
         case(_a([1, 0, 1, 0], int), _a([0.7, 0.7, 0.7, 0.7]), note="all scores equal"),
         case(_a([1, 1, 0, 0, 0], int), _a([0.9, 0.8, 0.3, 0.2, 0.1]), note="a perfect ranking"),
         case(_a([0, 0, 1, 1], int), _a([0.9, 0.8, 0.2, 0.1]), note="a reversed ranking"),
-        case(_a([1, 0, 0, 0, 1, 0], int), _a([2.0, 2.0, 2.0, -1.0, 0.5, 0.5]),
-             note="ties across and within the classes"),
+        case(
+            _a([1, 0, 0, 0, 1, 0], int),
+            _a([2.0, 2.0, 2.0, -1.0, 0.5, 0.5]),
+            note="ties across and within the classes",
+        ),
         case(_Y40, _S40, note="40 samples, no ties"),
         case(_Y60T, _S60T, note="60 samples, rounded scores with many ties"),
     ],
@@ -287,8 +291,11 @@ ex3 = Exercise(
     reference=average_precision,
     cases=[
         case(_a([0, 1, 0, 1], int), _a([0.1, 0.4, 0.35, 0.8]), note="four samples, no ties"),
-        case(_a([1, 0, 1, 1, 0], int), _a([0.9, 0.8, 0.7, 0.6, 0.5]),
-             note="precision rises again after a false positive"),
+        case(
+            _a([1, 0, 1, 1, 0], int),
+            _a([0.9, 0.8, 0.7, 0.6, 0.5]),
+            note="precision rises again after a false positive",
+        ),
         case(_Y10, _S10, note="ten patients, one tied pair"),
         case(_a([1, 1, 0, 0, 0], int), _a([0.9, 0.8, 0.3, 0.2, 0.1]), note="a perfect ranking"),
         case(_a([1, 0, 1, 0, 0], int), _a([0.5, 0.5, 0.5, 0.5, 0.5]), note="all scores equal"),
@@ -359,10 +366,19 @@ ex6 = Exercise(
     reference=paired_interval,
     outputs=("low", "high"),
     cases=[
-        case(accuracy, _Y_CLS, _A_CLS, _B_CLS, _IDX_80, 0.95,
-             note="accuracy of two classifiers, 200 resamples"),
+        case(
+            accuracy,
+            _Y_CLS,
+            _A_CLS,
+            _B_CLS,
+            _IDX_80,
+            0.95,
+            note="accuracy of two classifiers, 200 resamples",
+        ),
         case(accuracy, _Y_CLS, _A_CLS, _B_CLS, _IDX_80, 0.80, note="an 80 % interval"),
-        case(roc_auc, _Y_BIN, _SB, _SA, _IDX_50, 0.95, note="ROC AUC of two scorers, 300 resamples"),
+        case(
+            roc_auc, _Y_BIN, _SB, _SA, _IDX_50, 0.95, note="ROC AUC of two scorers, 300 resamples"
+        ),
         case(roc_auc, _Y_BIN, _SA, _SB, _IDX_50, 0.90, note="the difference the other way round"),
         case(accuracy, _Y_CLS, _A_CLS, _B_CLS, _IDX_80[:1], 0.95, note="a single resample"),
     ],
@@ -411,15 +427,18 @@ def _paired_predictions(n, cell_probs, seed, n_classes=2):
     cell = rng.choice(4, size=n, p=cell_probs)
     right_a, right_b = cell <= 1, (cell == 0) | (cell == 2)
     off_a, off_b = rng.integers(1, n_classes, n), rng.integers(1, n_classes, n)
-    return (y, np.where(right_a, y, (y + off_a) % n_classes),
-            np.where(right_b, y, (y + off_b) % n_classes))
+    return (
+        y,
+        np.where(right_a, y, (y + off_a) % n_classes),
+        np.where(right_b, y, (y + off_b) % n_classes),
+    )
 
 
 # Ten samples: both right 5, only A right 3 (b), only B right 1 (c), both wrong 1.
 _Y_MC10 = _a([1, 0, 1, 1, 0, 1, 0, 0, 1, 0], int)
 _A_MC10 = _a([1, 0, 1, 1, 0, 1, 0, 0, 0, 1], int)
 _B_MC10 = _a([1, 0, 1, 1, 0, 0, 1, 1, 1, 1], int)
-_MC_SIMILAR = _paired_predictions(500, [0.78, 0.02, 0.06, 0.14], seed=3)   # B a little better
+_MC_SIMILAR = _paired_predictions(500, [0.78, 0.02, 0.06, 0.14], seed=3)  # B a little better
 _MC_FIVE = _paired_predictions(300, [0.60, 0.10, 0.05, 0.25], seed=4, n_classes=5)
 _MC_CLOSE = _paired_predictions(2000, [0.70, 0.06, 0.065, 0.175], seed=5)
 
@@ -429,14 +448,23 @@ ex10 = Exercise(
     reference=mcnemar_test,
     outputs=("b", "c", "pvalue"),
     cases=[
-        case(_Y_MC10, _A_MC10, _B_MC10, correction=True,
-             note="ten samples, with the continuity correction"),
+        case(
+            _Y_MC10,
+            _A_MC10,
+            _B_MC10,
+            correction=True,
+            note="ten samples, with the continuity correction",
+        ),
         case(_Y_MC10, _A_MC10, _B_MC10, correction=False, note="the same ten samples, without it"),
-        case(*_MC_SIMILAR, correction=True,
-             note="500 samples, two models that agree on most of them"),
+        case(
+            *_MC_SIMILAR, correction=True, note="500 samples, two models that agree on most of them"
+        ),
         case(*_MC_SIMILAR, correction=False, note="the same 500 samples, without the correction"),
-        case(*_MC_FIVE, correction=True,
-             note="five classes: some samples both models get wrong, with different labels"),
+        case(
+            *_MC_FIVE,
+            correction=True,
+            note="five classes: some samples both models get wrong, with different labels",
+        ),
         case(*_MC_CLOSE, correction=False, note="2,000 samples, b and c close"),
     ],
     hints=[
@@ -476,9 +504,9 @@ def _two_scorers(n, seed, shared, shift_a, shift_b):
 
 #: The labels and scores behind each ex11 case (tests recompute the case with mltutor.stats).
 AUC_SCENARIOS = [
-    _two_scorers(1000, seed=6, shared=0.9, shift_a=1.35, shift_b=1.24),   # 0.83 vs 0.81, alike
+    _two_scorers(1000, seed=6, shared=0.9, shift_a=1.35, shift_b=1.24),  # 0.83 vs 0.81, alike
     _two_scorers(1000, seed=17, shared=0.2, shift_a=1.35, shift_b=1.24),  # 0.83 vs 0.81, unalike
-    _two_scorers(1000, seed=3, shared=0.9, shift_a=1.24, shift_b=1.35),   # B better
+    _two_scorers(1000, seed=3, shared=0.9, shift_a=1.24, shift_b=1.35),  # B better
     _two_scorers(1000, seed=20, shared=0.9, shift_a=1.24, shift_b=1.35),  # 0.01 < p < 0.05
     _two_scorers(80, seed=8, shared=0.5, shift_a=1.35, shift_b=1.0),
     _two_scorers(5000, seed=21, shared=0.97, shift_a=1.30, shift_b=1.28),
@@ -491,10 +519,10 @@ ex11 = Exercise(
     reference=auc_difference_test,
     outputs=("z", "pvalue", "differs"),
     cases=[
-        case(*_AUC_INPUTS[0],
-             note="AUC 0.83 against 0.81, scores that share most of their noise"),
-        case(*_AUC_INPUTS[1],
-             note="AUC 0.83 against 0.81, scores that share little of their noise"),
+        case(*_AUC_INPUTS[0], note="AUC 0.83 against 0.81, scores that share most of their noise"),
+        case(
+            *_AUC_INPUTS[1], note="AUC 0.83 against 0.81, scores that share little of their noise"
+        ),
         case(*_AUC_INPUTS[2], note="B's AUC the higher one"),
         case(*_AUC_INPUTS[3], alpha=0.01, note="a 1 % level"),
         case(*_AUC_INPUTS[4], note="80 test samples, AUCs 0.05 apart"),
@@ -522,19 +550,27 @@ ex7 = ChoiceExercise(
     title="A curve for a rare disease",
     variable="answer_7",
     options={
-        "a": ("the ROC curve, since its AUC is already high",
-              "the ROC curve plots rates over the negatives and over the positives separately; "
-              "with 999 healthy people per sick one, a small false positive rate still means many "
-              "false alarms per true case, which the ROC curve does not show."),
-        "b": ("the precision-recall curve (and its average precision)",
-              "precision is the share of the flagged who are ill, exactly the clinic's question, "
-              "and it depends on how rare the disease is, which the PR curve shows."),
-        "c": ("the accuracy at each threshold",
-              "flagging nobody already gives 99.9 % accuracy, so accuracy says almost nothing "
-              "about the flagged people."),
-        "d": ("the calibration curve",
-              "calibration tells whether the scores can be read as probabilities; it does not show"
-              " the trade between finding the ill and the false alarms."),
+        "a": (
+            "the ROC curve, since its AUC is already high",
+            "the ROC curve plots rates over the negatives and over the positives separately; "
+            "with 999 healthy people per sick one, a small false positive rate still means many "
+            "false alarms per true case, which the ROC curve does not show.",
+        ),
+        "b": (
+            "the precision-recall curve (and its average precision)",
+            "precision is the share of the flagged who are ill, exactly the clinic's question, "
+            "and it depends on how rare the disease is, which the PR curve shows.",
+        ),
+        "c": (
+            "the accuracy at each threshold",
+            "flagging nobody already gives 99.9 % accuracy, so accuracy says almost nothing "
+            "about the flagged people.",
+        ),
+        "d": (
+            "the calibration curve",
+            "calibration tells whether the scores can be read as probabilities; it does not show"
+            " the trade between finding the ill and the false alarms.",
+        ),
     },
     answer="b",
     hints=[
@@ -548,18 +584,26 @@ ex8 = ChoiceExercise(
     title="Is the difference real?",
     variable="answer_8",
     options={
-        "a": ("A is better: its average precision is higher",
-              "0.712 is higher than 0.705 on this test set, but the interval shows that a "
-              "difference of zero, or a small one in B's favour, is compatible with the data."),
-        "b": ("the test set does not show a difference at the 95 % level: the interval contains 0",
-              "the interval reaches below 0, so these 2,000 cases cannot rule out that the models "
-              "are equally good; the report should give the interval, not a winner."),
-        "c": ("B is better, because the interval reaches below 0",
-              "the interval reaches only slightly below 0 and mostly lies above it; it does not "
-              "point to B either."),
-        "d": ("the models differ, because 10,000 bootstrap resamples is a lot",
-              "the number of resamples only makes the interval's end points precise; it does not "
-              "add test cases, and it is the 2,000 cases that limit what can be told apart."),
+        "a": (
+            "A is better: its average precision is higher",
+            "0.712 is higher than 0.705 on this test set, but the interval shows that a "
+            "difference of zero, or a small one in B's favour, is compatible with the data.",
+        ),
+        "b": (
+            "the test set does not show a difference at the 95 % level: the interval contains 0",
+            "the interval reaches below 0, so these 2,000 cases cannot rule out that the models "
+            "are equally good; the report should give the interval, not a winner.",
+        ),
+        "c": (
+            "B is better, because the interval reaches below 0",
+            "the interval reaches only slightly below 0 and mostly lies above it; it does not "
+            "point to B either.",
+        ),
+        "d": (
+            "the models differ, because 10,000 bootstrap resamples is a lot",
+            "the number of resamples only makes the interval's end points precise; it does not "
+            "add test cases, and it is the 2,000 cases that limit what can be told apart.",
+        ),
     },
     answer="b",
     hints=[
@@ -654,8 +698,10 @@ def _wrong_ex4_sum_not_mean(logits, y_true, temperature):
 
 def _wrong_ex5_search_box(logits, y_true):
     from scipy.optimize import minimize_scalar  # scipy: only the references need it
-    res = minimize_scalar(lambda t: nll_at_temperature(logits, y_true, t), bounds=(0.1, 5.0),
-                          method="bounded")
+
+    res = minimize_scalar(
+        lambda t: nll_at_temperature(logits, y_true, t), bounds=(0.1, 5.0), method="bounded"
+    )
     return float(res.x)
 
 
@@ -687,59 +733,88 @@ def _wrong_ex6_alpha_not_halved(metric, y_true, pred_a, pred_b, indices, confide
     alpha = 1 - confidence_level
     return tuple(np.quantile(d, [alpha, 1 - alpha]))
 
+
 ex1.misconceptions = [
-    Misconception("fpr_tpr_swapped", "FPR and TPR swapped",
-                  _wrong_ex1_fpr_tpr_swapped),
-    Misconception("ties_not_grouped", "tied scores treated one by one instead of as one threshold",
-                  _wrong_ex1_ties_not_grouped),
-    Misconception("no_origin", "the curve without its starting point (0, 0)",
-                  _wrong_ex1_no_origin),
+    Misconception("fpr_tpr_swapped", "FPR and TPR swapped", _wrong_ex1_fpr_tpr_swapped),
+    Misconception(
+        "ties_not_grouped",
+        "tied scores treated one by one instead of as one threshold",
+        _wrong_ex1_ties_not_grouped,
+    ),
+    Misconception("no_origin", "the curve without its starting point (0, 0)", _wrong_ex1_no_origin),
 ]
 ex2.misconceptions = [
-    Misconception("ties_count_zero", "tied positive–negative pairs counted as 0 instead of ½",
-                  _wrong_ex2_ties_count_zero),
-    Misconception("ties_count_one", "tied positive–negative pairs counted as 1 instead of ½",
-                  _wrong_ex2_ties_count_one),
-    Misconception("returns_u", "the Mann–Whitney U count, not divided by the number of pairs",
-                  _wrong_ex2_returns_u),
+    Misconception(
+        "ties_count_zero",
+        "tied positive–negative pairs counted as 0 instead of ½",
+        _wrong_ex2_ties_count_zero,
+    ),
+    Misconception(
+        "ties_count_one",
+        "tied positive–negative pairs counted as 1 instead of ½",
+        _wrong_ex2_ties_count_one,
+    ),
+    Misconception(
+        "returns_u",
+        "the Mann–Whitney U count, not divided by the number of pairs",
+        _wrong_ex2_returns_u,
+    ),
 ]
 ex3.misconceptions = [
-    Misconception("trapezoids",
-                  "trapezoids between the PR points: average precision uses steps, not linear "
-                  "interpolation",
-                  _wrong_ex3_trapezoids),
-    Misconception("envelope",
-                  "the interpolated (upper-envelope) precision instead of the precision at each "
-                  "step",
-                  _wrong_ex3_interpolated_envelope),
-    Misconception("mean_precision", "the plain mean of the precisions, not weighted by the recall steps",
-                  _wrong_ex3_mean_precision),
+    Misconception(
+        "trapezoids",
+        "trapezoids between the PR points: average precision uses steps, not linear interpolation",
+        _wrong_ex3_trapezoids,
+    ),
+    Misconception(
+        "envelope",
+        "the interpolated (upper-envelope) precision instead of the precision at each step",
+        _wrong_ex3_interpolated_envelope,
+    ),
+    Misconception(
+        "mean_precision",
+        "the plain mean of the precisions, not weighted by the recall steps",
+        _wrong_ex3_mean_precision,
+    ),
 ]
 ex4.misconceptions = [
-    Misconception("multiplies_by_t", "logits multiplied by T instead of divided by it",
-                  _wrong_ex4_multiplies_by_t),
-    Misconception("ignores_t", "the temperature ignored (T = 1)",
-                  _wrong_ex4_ignores_t),
-    Misconception("sum_not_mean", "the summed log loss instead of its mean",
-                  _wrong_ex4_sum_not_mean),
+    Misconception(
+        "multiplies_by_t",
+        "logits multiplied by T instead of divided by it",
+        _wrong_ex4_multiplies_by_t,
+    ),
+    Misconception("ignores_t", "the temperature ignored (T = 1)", _wrong_ex4_ignores_t),
+    Misconception(
+        "sum_not_mean", "the summed log loss instead of its mean", _wrong_ex4_sum_not_mean
+    ),
 ]
 ex5.misconceptions = [
-    Misconception("returns_inverse", "1 / T, the factor that multiplies the logits, instead of T",
-                  _wrong_ex5_returns_beta),
-    Misconception("bounded_search", "a search bounded to [0.1, 5], which stops at the edge",
-                  _wrong_ex5_search_box),
-    Misconception("coarse_grid", "a grid search, whose step limits the answer",
-                  _wrong_ex5_grid),
+    Misconception(
+        "returns_inverse",
+        "1 / T, the factor that multiplies the logits, instead of T",
+        _wrong_ex5_returns_beta,
+    ),
+    Misconception(
+        "bounded_search",
+        "a search bounded to [0.1, 5], which stops at the edge",
+        _wrong_ex5_search_box,
+    ),
+    Misconception("coarse_grid", "a grid search, whose step limits the answer", _wrong_ex5_grid),
 ]
 ex6.misconceptions = [
-    Misconception("unpaired",
-                  "the two models resampled independently: a paired bootstrap uses the same indices "
-                  "for both",
-                  _wrong_ex6_unpaired),
-    Misconception("b_minus_a", "the difference taken as B − A instead of A − B",
-                  _wrong_ex6_b_minus_a),
-    Misconception("alpha_not_halved", "α not split between the two tails (the 90 % interval for a 95 % level)",
-                  _wrong_ex6_alpha_not_halved),
+    Misconception(
+        "unpaired",
+        "the two models resampled independently: a paired bootstrap uses the same indices for both",
+        _wrong_ex6_unpaired,
+    ),
+    Misconception(
+        "b_minus_a", "the difference taken as B − A instead of A − B", _wrong_ex6_b_minus_a
+    ),
+    Misconception(
+        "alpha_not_halved",
+        "α not split between the two tails (the 90 % interval for a 95 % level)",
+        _wrong_ex6_alpha_not_halved,
+    ),
 ]
 
 
@@ -764,8 +839,11 @@ def _wrong_ex9_z_not_squared(k, n, z=1.959963984540054):
 
 ex9.misconceptions = [
     Misconception("wald", "the Wald interval p ± z·√(p(1 − p)/n), not Wilson's", _wrong_ex9_wald),
-    Misconception("centred_on_p", "Wilson's half-width, but centred on k / n instead of Wilson's "
-                  "shifted centre", _wrong_ex9_centred_on_p),
+    Misconception(
+        "centred_on_p",
+        "Wilson's half-width, but centred on k / n instead of Wilson's shifted centre",
+        _wrong_ex9_centred_on_p,
+    ),
     Misconception("z_not_squared", "z where the formula has z²", _wrong_ex9_z_not_squared),
 ]
 
@@ -796,24 +874,32 @@ def _wrong_ex10_predictions_table(y_true, pred_a, pred_b, correction=True):
 
 
 ex10.misconceptions = [
-    Misconception("concordant",
-                  "the concordant cells (both right, both wrong) instead of the discordant ones: "
-                  "only the samples where the two models disagree about being right can tell them "
-                  "apart",
-                  _wrong_ex10_concordant),
-    Misconception("unpaired",
-                  "a two-sample test of the two accuracies, as if they came from two different "
-                  "test sets: on one test set the pairs matter, and only b and c carry the "
-                  "difference",
-                  _wrong_ex10_unpaired),
-    Misconception("no_correction",
-                  "the continuity correction (the − 1 in |b − c| − 1) left out where "
-                  "`correction=True` asks for it",
-                  _wrong_ex10_no_correction),
-    Misconception("predictions_table",
-                  "the table of the two models' predictions (A says 1, B says 0) instead of their "
-                  "correctness (A right, B wrong)",
-                  _wrong_ex10_predictions_table),
+    Misconception(
+        "concordant",
+        "the concordant cells (both right, both wrong) instead of the discordant ones: "
+        "only the samples where the two models disagree about being right can tell them "
+        "apart",
+        _wrong_ex10_concordant,
+    ),
+    Misconception(
+        "unpaired",
+        "a two-sample test of the two accuracies, as if they came from two different "
+        "test sets: on one test set the pairs matter, and only b and c carry the "
+        "difference",
+        _wrong_ex10_unpaired,
+    ),
+    Misconception(
+        "no_correction",
+        "the continuity correction (the − 1 in |b − c| − 1) left out where "
+        "`correction=True` asks for it",
+        _wrong_ex10_no_correction,
+    ),
+    Misconception(
+        "predictions_table",
+        "the table of the two models' predictions (A says 1, B says 0) instead of their "
+        "correctness (A right, B wrong)",
+        _wrong_ex10_predictions_table,
+    ),
 ]
 
 
@@ -842,17 +928,26 @@ def _wrong_ex11_no_overlap(auc_a, auc_b, covariance, alpha=0.05):
 
 
 ex11.misconceptions = [
-    Misconception("independent",
-                  "the two AUCs treated as independent (V_a + V_b): on the same samples they are "
-                  "correlated, and the variance of the difference is V_a + V_b − 2C",
-                  _wrong_ex11_independent),
-    Misconception("auc_alone",
-                  "a difference called real because one AUC is higher, whatever the p-value",
-                  _wrong_ex11_auc_alone),
-    Misconception("one_sided", "a one-sided p-value, P(Z > |z|), for a two-sided question",
-                  _wrong_ex11_one_sided),
-    Misconception("no_overlap",
-                  "a difference called real only when the two separate intervals do not overlap: "
-                  "they can overlap while the difference is real",
-                  _wrong_ex11_no_overlap),
+    Misconception(
+        "independent",
+        "the two AUCs treated as independent (V_a + V_b): on the same samples they are "
+        "correlated, and the variance of the difference is V_a + V_b − 2C",
+        _wrong_ex11_independent,
+    ),
+    Misconception(
+        "auc_alone",
+        "a difference called real because one AUC is higher, whatever the p-value",
+        _wrong_ex11_auc_alone,
+    ),
+    Misconception(
+        "one_sided",
+        "a one-sided p-value, P(Z > |z|), for a two-sided question",
+        _wrong_ex11_one_sided,
+    ),
+    Misconception(
+        "no_overlap",
+        "a difference called real only when the two separate intervals do not overlap: "
+        "they can overlap while the difference is real",
+        _wrong_ex11_no_overlap,
+    ),
 ]

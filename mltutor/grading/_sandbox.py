@@ -83,7 +83,9 @@ def _ended_text(report: dict | None) -> str:
         if n == signal.SIGXCPU:
             return "the submission used up its CPU time (SIGXCPU)"
         if n == signal.SIGKILL:
-            return "the grading process of this submission was killed (SIGKILL: memory or CPU limit?)"
+            return (
+                "the grading process of this submission was killed (SIGKILL: memory or CPU limit?)"
+            )
         return f"the grading process of this submission died ({_signal_name(n)})"
     return f"the submission ended its grading process (exit status {report.get('exit')})"
 
@@ -96,7 +98,9 @@ class _Worker:
         self.res_r, res_w = os.pipe()
         cfg = {
             "argv": [sys.executable, "-I", "-B", os.fspath(_WORKER), str(req_r), str(res_w)],
-            "env": env, "cwd": os.fspath(run_dir), "log": os.fspath(log),
+            "env": env,
+            "cwd": os.fspath(run_dir),
+            "log": os.fspath(log),
             "pass_fds": [req_r, res_w],
             "memory_bytes": int(limits.memory_mb * 2**20) if limits.memory_mb else None,
             "cpu_seconds": limits.cpu_seconds or limits.time_limit or None,
@@ -106,8 +110,12 @@ class _Worker:
         try:
             self.supervisor = subprocess.Popen(
                 [sys.executable, "-I", "-S", os.fspath(_SUPERVISOR), json.dumps(cfg)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                pass_fds=(req_r, res_w), close_fds=True)
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(req_r, res_w),
+                close_fds=True,
+            )
         finally:
             os.close(req_r)
             os.close(res_w)
@@ -239,8 +247,17 @@ class Sandbox:
         The submission's own file, written into the run directory.
     """
 
-    def __init__(self, blocks: list[tuple[str, str]], *, cases: dict, signatures: dict,
-                 modules: dict, limits: Limits, protected: list, copy: tuple[str, bytes] | None = None):
+    def __init__(
+        self,
+        blocks: list[tuple[str, str]],
+        *,
+        cases: dict,
+        signatures: dict,
+        modules: dict,
+        limits: Limits,
+        protected: list,
+        copy: tuple[str, bytes] | None = None,
+    ):
         self.blocks = blocks
         self.limits = limits
         self.started = time.monotonic()
@@ -254,9 +271,15 @@ class Sandbox:
         self._copy = copy
         self._private = Path(tempfile.mkdtemp(prefix="mltutor-grade-"))
         self._protected = [os.fspath(p) for p in protected] + [os.fspath(self._private)]
-        self._job = {"cases": cases, "signatures": signatures, "modules": modules,
-                     "blocks": blocks, "cell_time_limit": limits.cell_time_limit or 0,
-                     "check_path": os.fspath(_CHECK), "wire_path": os.fspath(_wire.__file__)}
+        self._job = {
+            "cases": cases,
+            "signatures": signatures,
+            "modules": modules,
+            "blocks": blocks,
+            "cell_time_limit": limits.cell_time_limit or 0,
+            "check_path": os.fspath(_CHECK),
+            "wire_path": os.fspath(_wire.__file__),
+        }
         self._worker: _Worker | None = None
         self._run_dir: Path | None = None
         self._ids = 0
@@ -293,11 +316,19 @@ class Sandbox:
         return lines[-1][:200] if lines else ""
 
     def _env(self, run_dir: Path) -> dict:
-        env = {"HOME": os.fspath(run_dir), "TMPDIR": os.fspath(run_dir),
-               "MPLBACKEND": "Agg", "MPLCONFIGDIR": os.fspath(run_dir / ".matplotlib"),
-               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-               "NUMEXPR_NUM_THREADS": "1", "MLTUTOR_STRICT": "0", "LANG": "C.UTF-8",
-               "PATH": os.defpath}
+        env = {
+            "HOME": os.fspath(run_dir),
+            "TMPDIR": os.fspath(run_dir),
+            "MPLBACKEND": "Agg",
+            "MPLCONFIGDIR": os.fspath(run_dir / ".matplotlib"),
+            "OPENBLAS_NUM_THREADS": "1",
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+            "NUMEXPR_NUM_THREADS": "1",
+            "MLTUTOR_STRICT": "0",
+            "LANG": "C.UTF-8",
+            "PATH": os.defpath,
+        }
         for name in ("SYSTEMROOT", "LD_LIBRARY_PATH"):
             if name in os.environ:
                 env[name] = os.environ[name]
@@ -323,12 +354,22 @@ class Sandbox:
             if self._copy is not None:
                 (self._run_dir / self._copy[0]).write_bytes(self._copy[1])
             secret = secrets.token_hex(16)
-            job = dict(self._job, secret=secret, run_dir=os.fspath(self._run_dir),
-                       skip=sorted(self.skip), protected=self._protected,
-                       file=os.fspath(self._run_dir / self._copy[0]) if self._copy else None)
+            job = dict(
+                self._job,
+                secret=secret,
+                run_dir=os.fspath(self._run_dir),
+                skip=sorted(self.skip),
+                protected=self._protected,
+                file=os.fspath(self._run_dir / self._copy[0]) if self._copy else None,
+            )
             self._secret = secret
-            self._worker = _Worker(job, self.limits, self._private / "worker.log", self._run_dir,
-                                   self._env(self._run_dir))
+            self._worker = _Worker(
+                job,
+                self.limits,
+                self._private / "worker.log",
+                self._run_dir,
+                self._env(self._run_dir),
+            )
             result = self._run_cells()
             if result == "done":
                 return True
@@ -363,8 +404,12 @@ class Sandbox:
                     return self._fail_start(_ended_text(report))
                 if timed_out:
                     limit = self.limits.cell_time_limit
-                    self._abandon_cell(current, f"ran over {limit:g} s" if
-                                       self.time_left() > 0 else "ran out of the submission's time")
+                    self._abandon_cell(
+                        current,
+                        f"ran over {limit:g} s"
+                        if self.time_left() > 0
+                        else "ran out of the submission's time",
+                    )
                     if self.time_left() <= 0:
                         self.out_of_time = True
                         return "stop"
@@ -385,12 +430,18 @@ class Sandbox:
                 if message.get("state") == "start":
                     current = k
                     limit = self.limits.cell_time_limit
-                    deadline = min(self.deadline, time.monotonic() + limit + self.limits.grace(limit)) \
-                        if limit else self.deadline
+                    deadline = (
+                        min(self.deadline, time.monotonic() + limit + self.limits.grace(limit))
+                        if limit
+                        else self.deadline
+                    )
                 else:
                     state, text = message.get("state"), message.get("text", "")
-                    if (state not in ("ok", "syntax", "raised", "timeout") or type(text) is not str
-                            or k != current):
+                    if (
+                        state not in ("ok", "syntax", "raised", "timeout")
+                        or type(text) is not str
+                        or k != current
+                    ):
                         if current is None:
                             return self._fail_start("the grading channel broke (a bad cell report)")
                         self._abandon_cell(current, "broke the grading channel (a bad cell report)")
@@ -467,10 +518,14 @@ class Sandbox:
     def inspect(self, variable: str) -> dict:
         """``{"state": "missing" | "placeholder" | "function" | "value" | "refused" | "failed",
         "value": ..., "text": ...}`` for one variable of the submission."""
-        message, why = self._ask({"op": "inspect", "variable": variable},
-                                 10.0 + self.limits.case_time_limit)
+        message, why = self._ask(
+            {"op": "inspect", "variable": variable}, 10.0 + self.limits.case_time_limit
+        )
         if message is None:
-            return {"state": "failed", "text": "ran past its time limit" if why == "timeout" else why}
+            return {
+                "state": "failed",
+                "text": "ran past its time limit" if why == "timeout" else why,
+            }
         state = message.get("state")
         try:
             if state == "value":
@@ -490,10 +545,11 @@ class Sandbox:
         Returns an outcome of ``mltutor.check._limits._run_call`` (or ``("crashed", why)``); a reply that
         takes longer than ``limit`` seconds, as the grading process measures it, is a time-out.
         """
-        seconds = (limit or self.limits.time_limit or 1e9)
-        message, why = self._ask({"op": "call", "variable": variable, "task": task, "case": i,
-                                  "limit": limit or 0},
-                                 seconds + self.limits.grace(seconds))
+        seconds = limit or self.limits.time_limit or 1e9
+        message, why = self._ask(
+            {"op": "call", "variable": variable, "task": task, "case": i, "limit": limit or 0},
+            seconds + self.limits.grace(seconds),
+        )
         if message is None:
             return ("timeout",) if why == "timeout" else ("crashed", why)
         try:
@@ -502,9 +558,14 @@ class Sandbox:
                 return ("timeout",)
             if outcome == "ok":
                 warned = message.get("warnings", [])
-                if (type(warned) is not list or len(warned) > 3
-                        or any(type(w) is not list or len(w) != 2
-                               or not all(type(x) is str for x in w) for w in warned)):
+                if (
+                    type(warned) is not list
+                    or len(warned) > 3
+                    or any(
+                        type(w) is not list or len(w) != 2 or not all(type(x) is str for x in w)
+                        for w in warned
+                    )
+                ):
                     raise ProtocolError("bad warnings")
                 return "ok", _wire.decode(message.get("value")), [tuple(w) for w in warned]
             if outcome == "timeout":
@@ -513,13 +574,20 @@ class Sandbox:
                 return "refused", message["text"][:200]
             if outcome == "raised":
                 info = message.get("info")
-                if (type(info) is not dict or type(info.get("text")) is not str
-                        or not all(type(info.get(k)) is bool
-                                   for k in ("exit", "interrupt", "not_implemented"))):
+                if (
+                    type(info) is not dict
+                    or type(info.get("text")) is not str
+                    or not all(
+                        type(info.get(k)) is bool for k in ("exit", "interrupt", "not_implemented")
+                    )
+                ):
                     raise ProtocolError("a bad exception report")
-                return "raised", {"text": info["text"][:200], "exit": info["exit"],
-                                  "interrupt": info["interrupt"],
-                                  "not_implemented": info["not_implemented"]}
+                return "raised", {
+                    "text": info["text"][:200],
+                    "exit": info["exit"],
+                    "interrupt": info["interrupt"],
+                    "not_implemented": info["not_implemented"],
+                }
             raise ProtocolError("a bad case report")
         except (ProtocolError, _wire.WireError) as exc:
             self._end_worker()

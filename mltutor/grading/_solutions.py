@@ -43,11 +43,18 @@ def solutions_folder(explicit: str | Path | None = None, *, needed_for: str = ""
     folder = Path(explicit).expanduser() if explicit else default_solutions()
     if folder.is_dir() and any(folder.glob("[0-9][0-9]*_*.ipynb")):
         return folder
-    where = "the folder given" if explicit else (
-        "the solutions/ folder beside the package: mltutor is not imported from a clone of the "
-        "course repository (an installed wheel ships no solutions)")
+    where = (
+        "the folder given"
+        if explicit
+        else (
+            "the solutions/ folder beside the package: mltutor is not imported from a clone of the "
+            "course repository (an installed wheel ships no solutions)"
+        )
+    )
     raise SolutionsNotFound(
         f"no solutions notebooks (NN_topic.ipynb) in {folder}, {where}"
-        + (f"; they are needed {needed_for}" if needed_for else "") + ". Pass --solutions DIR "
+        + (f"; they are needed {needed_for}" if needed_for else "")
+        + ". Pass --solutions DIR "
         "with the solutions/ folder of a clone of the course repository, or run from a clone "
-        "in which `pip install -e .` installed mltutor.")
+        "in which `pip install -e .` installed mltutor."
+    )

@@ -84,7 +84,7 @@ def _children(me: int) -> list:
             continue
         # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ")"
         try:
-            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+            ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
         except (ValueError, IndexError):
             continue
         if ppid == me:

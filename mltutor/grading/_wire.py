@@ -53,13 +53,18 @@ def encode(value: Any, _depth: int = 0) -> Any:
         if value.dtype.kind not in _DTYPE_KINDS:
             raise WireError(f"arrays of dtype {value.dtype} are not sent")
         data = np.ascontiguousarray(value).tobytes()
-        return {"ndarray": value.dtype.str, "shape": list(value.shape),
-                "data": base64.b64encode(data).decode("ascii")}
+        return {
+            "ndarray": value.dtype.str,
+            "shape": list(value.shape),
+            "data": base64.b64encode(data).decode("ascii"),
+        }
     if isinstance(value, np.generic) and type(value) is np.dtype(type(value)).type:
         if value.dtype.kind not in _DTYPE_KINDS:
             raise WireError(f"scalars of dtype {value.dtype} are not sent")
-        return {"npscalar": value.dtype.str,
-                "data": base64.b64encode(value.tobytes()).decode("ascii")}
+        return {
+            "npscalar": value.dtype.str,
+            "data": base64.b64encode(value.tobytes()).decode("ascii"),
+        }
     raise WireError(f"{t.__name__} values are not sent")
 
 
@@ -134,8 +139,11 @@ def decode(obj: Any, _depth: int = 0) -> Any:
     if keys == {"ndarray", "shape", "data"}:
         dtype = _dtype(obj["ndarray"])
         shape = obj["shape"]
-        if (type(shape) is not list or len(shape) > 32
-                or any(type(n) is not int or n < 0 for n in shape)):
+        if (
+            type(shape) is not list
+            or len(shape) > 32
+            or any(type(n) is not int or n < 0 for n in shape)
+        ):
             raise WireError("bad shape")
         data = _bytes(obj["data"])
         if len(data) != dtype.itemsize * math.prod(shape):
@@ -192,8 +200,8 @@ class FrameReader:
             raise WireError("frame too large")
         if len(self.buffer) < 4 + size:
             return None
-        data = bytes(self.buffer[4:4 + size])
-        del self.buffer[:4 + size]
+        data = bytes(self.buffer[4 : 4 + size])
+        del self.buffer[: 4 + size]
         try:
             message = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:

@@ -41,27 +41,97 @@ import types
 sys.dont_write_bytecode = True
 
 # Events refused outright once the submission runs.
-_DENIED = frozenset({
-    "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
-    "subprocess.Popen", "pty.spawn", "os.startfile", "os.kill", "os.killpg",
-    "signal.pthread_kill", "resource.setrlimit", "resource.prlimit", "os.chdir", "os.chroot",
-    "os.link", "os.symlink", "socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg",
-    "socket.__new__", "socket.getaddrinfo", "urllib.Request", "webbrowser.open",
-    "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.remote_exec",
-    "os.setuid", "os.setgid", "os.setreuid", "os.setregid", "os.setresuid", "os.setresgid",
-})
+_DENIED = frozenset(
+    {
+        "os.system",
+        "os.exec",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.fork",
+        "os.forkpty",
+        "subprocess.Popen",
+        "pty.spawn",
+        "os.startfile",
+        "os.kill",
+        "os.killpg",
+        "signal.pthread_kill",
+        "resource.setrlimit",
+        "resource.prlimit",
+        "os.chdir",
+        "os.chroot",
+        "os.link",
+        "os.symlink",
+        "socket.connect",
+        "socket.bind",
+        "socket.sendto",
+        "socket.sendmsg",
+        "socket.__new__",
+        "socket.getaddrinfo",
+        "urllib.Request",
+        "webbrowser.open",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+        "sys.remote_exec",
+        "os.setuid",
+        "os.setgid",
+        "os.setreuid",
+        "os.setregid",
+        "os.setresuid",
+        "os.setresgid",
+    }
+)
 # Events whose arguments are paths written to (first argument, or the first two for a rename).
-_WRITES = frozenset({
-    "os.mkdir", "os.remove", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.utime",
-    "os.chflags", "os.lchflags", "os.lchmod", "os.lchown", "os.setxattr", "os.removexattr",
-    "shutil.rmtree", "shutil.chown", "shutil.copymode", "shutil.copystat", "tempfile.mkstemp",
-    "tempfile.mkdtemp", "os.mkfifo", "os.mknod",
-})
+_WRITES = frozenset(
+    {
+        "os.mkdir",
+        "os.remove",
+        "os.rmdir",
+        "os.truncate",
+        "os.chmod",
+        "os.chown",
+        "os.utime",
+        "os.chflags",
+        "os.lchflags",
+        "os.lchmod",
+        "os.lchown",
+        "os.setxattr",
+        "os.removexattr",
+        "shutil.rmtree",
+        "shutil.chown",
+        "shutil.copymode",
+        "shutil.copystat",
+        "tempfile.mkstemp",
+        "tempfile.mkdtemp",
+        "os.mkfifo",
+        "os.mknod",
+    }
+)
 _TWO_PATHS = frozenset({"os.rename", "shutil.copyfile", "shutil.copytree", "shutil.move"})
-_READS = frozenset({"os.listdir", "os.scandir", "os.getxattr", "os.listxattr", "glob.glob",
-                    "glob.glob/2", "os.walk", "pathlib.Path.glob", "pathlib.Path.rglob"})
-_NO_IMPORT = ("mltutor", "_posixsubprocess", "_ctypes", "ctypes", "cffi", "_testcapi",
-              "_testinternalcapi", "_xxsubinterpreters", "_posixshmem")
+_READS = frozenset(
+    {
+        "os.listdir",
+        "os.scandir",
+        "os.getxattr",
+        "os.listxattr",
+        "glob.glob",
+        "glob.glob/2",
+        "os.walk",
+        "pathlib.Path.glob",
+        "pathlib.Path.rglob",
+    }
+)
+_NO_IMPORT = (
+    "mltutor",
+    "_posixsubprocess",
+    "_ctypes",
+    "ctypes",
+    "cffi",
+    "_testcapi",
+    "_testinternalcapi",
+    "_xxsubinterpreters",
+    "_posixshmem",
+)
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
@@ -77,13 +147,35 @@ def _make_hook(run_dir: str, protected: tuple, pid: int):
     prot = tuple(p.rstrip("/") + "/" for p in protected)
     proc_own = f"/proc/{pid}/"
 
-    def hook(event, args, _run=run, _prot=prot, _proc_own=proc_own, _denied=_DENIED,
-             _writes=_WRITES, _two=_TWO_PATHS, _reads=_READS, _no_import=_NO_IMPORT,
-             _flags=_WRITE_FLAGS, _getcwd=os.getcwd, _type=type, _str=str, _bytes=bytes, _int=int,
-             _path_type=pathlib.PosixPath, _path_str=pathlib.PurePath.__str__,
-             _decode=bytes.decode, _starts=str.startswith, _split=str.split, _join="/".join,
-             _err=PermissionError, _len=len, _tuple=tuple, _any_char=str.__contains__,
-             _fsdecode=os.fsdecode):
+    def hook(
+        event,
+        args,
+        _run=run,
+        _prot=prot,
+        _proc_own=proc_own,
+        _denied=_DENIED,
+        _writes=_WRITES,
+        _two=_TWO_PATHS,
+        _reads=_READS,
+        _no_import=_NO_IMPORT,
+        _flags=_WRITE_FLAGS,
+        _getcwd=os.getcwd,
+        _type=type,
+        _str=str,
+        _bytes=bytes,
+        _int=int,
+        _path_type=pathlib.PosixPath,
+        _path_str=pathlib.PurePath.__str__,
+        _decode=bytes.decode,
+        _starts=str.startswith,
+        _split=str.split,
+        _join="/".join,
+        _err=PermissionError,
+        _len=len,
+        _tuple=tuple,
+        _any_char=str.__contains__,
+        _fsdecode=os.fsdecode,
+    ):
         def where(path):
             """The path made absolute and normalised with str methods only, or None for an fd."""
             t = _type(path)
@@ -129,9 +221,15 @@ def _make_hook(run_dir: str, protected: tuple, pid: int):
         if event == "open":
             path, mode, flags = args[0], args[1], args[2]
             p = where(path)
-            writing = ((_type(mode) is _str and (_any_char(mode, "w") or _any_char(mode, "a")
-                                                 or _any_char(mode, "x") or _any_char(mode, "+")))
-                       or (_type(flags) is _int and flags & _flags))
+            writing = (
+                _type(mode) is _str
+                and (
+                    _any_char(mode, "w")
+                    or _any_char(mode, "a")
+                    or _any_char(mode, "x")
+                    or _any_char(mode, "+")
+                )
+            ) or (_type(flags) is _int and flags & _flags)
             if (writing and not write_ok(p)) or not read_ok(p):
                 raise _err(f"grading: may not open {path!r}")
             return
@@ -147,8 +245,9 @@ def _make_hook(run_dir: str, protected: tuple, pid: int):
                     raise _err(f"grading: may not change {path!r}")
             return
         if event in _reads:
-            if _len(args) and (_type(args[0]) is _str or _type(args[0]) is _bytes
-                               or _type(args[0]) is _path_type):
+            if _len(args) and (
+                _type(args[0]) is _str or _type(args[0]) is _bytes or _type(args[0]) is _path_type
+            ):
                 if not read_ok(where(args[0])):
                     raise _err(f"grading: may not list {args[0]!r}")
             return
@@ -160,8 +259,13 @@ def _make_hook(run_dir: str, protected: tuple, pid: int):
                         raise _err(f"grading: module {name} is not available to a submission")
             return
         if event == "object.__setattr__":
-            if _len(args) >= 2 and args[1] in ("__code__", "__defaults__", "__kwdefaults__",
-                                                "__globals__", "__closure__"):
+            if _len(args) >= 2 and args[1] in (
+                "__code__",
+                "__defaults__",
+                "__kwdefaults__",
+                "__globals__",
+                "__closure__",
+            ):
                 raise _err("grading: changing a function's code or defaults is not allowed")
             return
 
@@ -215,8 +319,9 @@ class _StandIn:
 def _load(name, path, package=False):
     """Load a module (or, with ``package=True``, the package whose folder is ``path``) by its path."""
     if package:
-        spec = importlib.util.spec_from_file_location(name, os.path.join(path, "__init__.py"),
-                                                      submodule_search_locations=[path])
+        spec = importlib.util.spec_from_file_location(
+            name, os.path.join(path, "__init__.py"), submodule_search_locations=[path]
+        )
     else:
         spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -361,8 +466,13 @@ def main():
         elif op == "call":
             task, i, limit = request["task"], request["case"], request["limit"]
             args, kwargs = copy.deepcopy(cases[task][i])
-            send(dict(_call(value, signatures.get(task), args, kwargs, limit, check, wire),
-                      type="case", id=rid))
+            send(
+                dict(
+                    _call(value, signatures.get(task), args, kwargs, limit, check, wire),
+                    type="case",
+                    id=rid,
+                )
+            )
 
 
 _MISSING = object()
@@ -386,8 +496,15 @@ def _describe(value, check, wire):
 
 def _call(function, signature, args, kwargs, limit, check, wire):
     if not callable(function):
-        return {"outcome": "raised", "info": {"text": "TypeError: not a function", "exit": False,
-                                              "interrupt": False, "not_implemented": False}}
+        return {
+            "outcome": "raised",
+            "info": {
+                "text": "TypeError: not a function",
+                "exit": False,
+                "interrupt": False,
+                "not_implemented": False,
+            },
+        }
     with check._recording_warnings() as caught:
         try:
             try:

@@ -65,13 +65,30 @@ from mltutor.exercises import CHAPTERS
 from mltutor.grading._sandbox import Limits, Sandbox
 from mltutor.grading._solutions import SolutionsNotFound, solutions_folder
 
-__all__ = ["chapter_module", "grade_submission", "grade_submissions", "submission_code",
-           "submission_blocks", "main"]
+__all__ = [
+    "chapter_module",
+    "grade_submission",
+    "grade_submissions",
+    "submission_code",
+    "submission_blocks",
+    "main",
+]
 
 _CHECK_CELL = re.compile(r"^\s*ex\d+\.check\(.*\)\s*$")
 #: One row of the CSV — the columns, in order.
-CSV_FIELDS = ("student", "submission", "exercise", "kind", "status", "passed", "total", "points",
-              "max_points", "misconception", "message")
+CSV_FIELDS = (
+    "student",
+    "submission",
+    "exercise",
+    "kind",
+    "status",
+    "passed",
+    "total",
+    "points",
+    "max_points",
+    "misconception",
+    "message",
+)
 #: Status of an exercise whose answer could not be graded: the cell that defines it did not
 #: parse, raised or ran too long, or the submission's process failed.
 ERROR = "error"
@@ -90,20 +107,27 @@ def chapter_module(chapter: str, solutions: str | Path | None = None):
     if number:
         # the number (and letter) of a solutions notebook, NN[x]_topic.ipynb
         prefix = f"{int(number[1]):02d}{number[2]}_"
-        folder = solutions_folder(solutions, needed_for=(
-            f"to find chapter {name}'s exercises (or give its name, e.g. "
-            f"{CHAPTERS[2]}, which needs none)"))
-        found = [p.stem[len(prefix):] for p in folder.glob(f"{prefix}*.ipynb")]
+        folder = solutions_folder(
+            solutions,
+            needed_for=(
+                f"to find chapter {name}'s exercises (or give its name, e.g. "
+                f"{CHAPTERS[2]}, which needs none)"
+            ),
+        )
+        found = [p.stem[len(prefix) :] for p in folder.glob(f"{prefix}*.ipynb")]
         found = [t for t in found if t in CHAPTERS]
         if len(found) != 1:
-            raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)} or the number of a "
-                             f"notebook in solutions/, got {chapter!r}")
+            raise ValueError(
+                f"chapter must be one of {', '.join(CHAPTERS)} or the number of a "
+                f"notebook in solutions/, got {chapter!r}"
+            )
         name = found[0]
     elif re.match(r"^\d\d[a-z]?_", name):
         name = name.split("_", 1)[1]
     if name not in CHAPTERS:
-        raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)} (or its number), "
-                         f"got {chapter!r}")
+        raise ValueError(
+            f"chapter must be one of {', '.join(CHAPTERS)} (or its number), got {chapter!r}"
+        )
     return importlib.import_module(f"mltutor.exercises.{name}")
 
 
@@ -165,8 +189,12 @@ def _stand_in(module) -> dict:
             continue
         if isinstance(value, _BaseExercise):
             exercises[name] = (value.title, value.kind, value.variable)
-        elif (not callable(value) and not isinstance(value, types.ModuleType)
-              and type(value).__module__ in ("builtins", "numpy") and _picklable(value)):
+        elif (
+            not callable(value)
+            and not isinstance(value, types.ModuleType)
+            and type(value).__module__ in ("builtins", "numpy")
+            and _picklable(value)
+        ):
             data[name] = value
     return {"data": data, "exercises": exercises, "all": list(module.__all__)}
 
@@ -187,7 +215,9 @@ def _runtime_dirs() -> list[str]:
     import sysconfig
 
     dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix}
-    dirs.update(sysconfig.get_paths().get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib"))
+    dirs.update(
+        sysconfig.get_paths().get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib")
+    )
     dirs.update(p for p in sys.path if p and os.path.isdir(p))
     return sorted({os.path.realpath(d) for d in dirs if d})
 
@@ -219,9 +249,18 @@ def _function_tasks(module) -> tuple[dict, dict]:
 
 def _row(ex, status: str, message: str) -> dict:
     total = len(ex.cases) if isinstance(ex, Exercise) else 1
-    return {"exercise": ex.name, "title": ex.title, "kind": ex.kind, "status": status,
-            "passed": 0, "total": total, "score": 0.0, "misconception": None,
-            "message": message, "cases": []}
+    return {
+        "exercise": ex.name,
+        "title": ex.title,
+        "kind": ex.kind,
+        "status": status,
+        "passed": 0,
+        "total": total,
+        "score": 0.0,
+        "misconception": None,
+        "message": message,
+        "cases": [],
+    }
 
 
 def _defining_cell(blocks, cells, variable: str) -> str | None:
@@ -235,8 +274,12 @@ def _defining_cell(blocks, cells, variable: str) -> str | None:
     return None
 
 
-_CELL_STATES = {"syntax": "does not parse:", "raised": "raised", "timeout": "was stopped:",
-                "crashed": "was stopped:"}
+_CELL_STATES = {
+    "syntax": "does not parse:",
+    "raised": "raised",
+    "timeout": "was stopped:",
+    "crashed": "was stopped:",
+}
 
 
 def _cell_error(label: str, report: dict) -> str:
@@ -259,16 +302,25 @@ def _grade_exercise(ex, box: Sandbox, blocks, limits: Limits) -> dict:
     if state == "placeholder":
         return ex.grade(None)
     if state == "refused":
-        message = (f"your answer is {answer['text']}, which the grader does not compare: give "
-                   "numbers, text, tuples or lists of them, or a NumPy array")
-        result = ex._result(INCORRECT, message, 1, False, passed=0,
-                            total=len(ex.cases) if isinstance(ex, Exercise) else 1)
+        message = (
+            f"your answer is {answer['text']}, which the grader does not compare: give "
+            "numbers, text, tuples or lists of them, or a NumPy array"
+        )
+        result = ex._result(
+            INCORRECT,
+            message,
+            1,
+            False,
+            passed=0,
+            total=len(ex.cases) if isinstance(ex, Exercise) else 1,
+        )
         return ex._grade_dict(result)
     if state == "function":
         if isinstance(ex, Exercise):
             limit = limits.case_time_limit
-            row = ex._grade_outcomes(lambda i: box.call(ex.variable, ex.name, i, limit),
-                                     fname=ex.variable, limit=limit)
+            row = ex._grade_outcomes(
+                lambda i: box.call(ex.variable, ex.name, i, limit), fname=ex.variable, limit=limit
+            )
             if box.out_of_time and row["status"] != "correct":
                 row["status"] = TIMEOUT
             return row
@@ -276,36 +328,72 @@ def _grade_exercise(ex, box: Sandbox, blocks, limits: Limits) -> dict:
     return ex.grade(answer["value"])
 
 
-def _summary(student: str, path: Path, exercises: list[dict], status: str, errors: list[str],
-             seconds: float, restarts: int = 0) -> dict:
+def _summary(
+    student: str,
+    path: Path,
+    exercises: list[dict],
+    status: str,
+    errors: list[str],
+    seconds: float,
+    restarts: int = 0,
+) -> dict:
     earned = sum(e["score"] for e in exercises)
-    return {"student": student, "submission": os.fspath(path), "status": status, "errors": errors,
-            "points": round(earned, 6), "max_points": len(exercises),
-            "score": earned / len(exercises) if exercises else 0.0, "restarts": max(restarts, 0),
-            "seconds": round(seconds, 3), "exercises": exercises}
+    return {
+        "student": student,
+        "submission": os.fspath(path),
+        "status": status,
+        "errors": errors,
+        "points": round(earned, 6),
+        "max_points": len(exercises),
+        "score": earned / len(exercises) if exercises else 0.0,
+        "restarts": max(restarts, 0),
+        "seconds": round(seconds, 3),
+        "exercises": exercises,
+    }
 
 
 def _all_rows(module, status: str, message: str) -> list[dict]:
     return [_row(getattr(module, name), status, message) for name in module.__all__]
 
 
-def _grade_text(module, student: str, path: Path, text: bytes | None, read_error: str | None,
-                limits: Limits, protected: list[str]) -> dict:
+def _grade_text(
+    module,
+    student: str,
+    path: Path,
+    text: bytes | None,
+    read_error: str | None,
+    limits: Limits,
+    protected: list[str],
+) -> dict:
     started = time.monotonic()
     if read_error is not None:
-        return _summary(student, path, _all_rows(module, ERROR, read_error), ERROR, [read_error],
-                        time.monotonic() - started)
+        return _summary(
+            student,
+            path,
+            _all_rows(module, ERROR, read_error),
+            ERROR,
+            [read_error],
+            time.monotonic() - started,
+        )
     try:
         blocks = _blocks_from_text(text.decode("utf-8"), path.suffix)
     except (UnicodeDecodeError, ValueError) as exc:
         why = f"{path.name} could not be read as a {path.suffix} submission: {str(exc)[:200]}"
-        return _summary(student, path, _all_rows(module, ERROR, why), ERROR, [why],
-                        time.monotonic() - started)
+        return _summary(
+            student, path, _all_rows(module, ERROR, why), ERROR, [why], time.monotonic() - started
+        )
     cases, signatures = _function_tasks(module)
     stand_in = {module.__name__: _stand_in(module)}
     copy = ("submission" + path.suffix, text)
-    with Sandbox(blocks, cases=cases, signatures=signatures, modules=stand_in, limits=limits,
-                 protected=protected, copy=copy) as box:
+    with Sandbox(
+        blocks,
+        cases=cases,
+        signatures=signatures,
+        modules=stand_in,
+        limits=limits,
+        protected=protected,
+        copy=copy,
+    ) as box:
         box.run_blocks()
         rows = []
         for name in module.__all__:
@@ -314,14 +402,18 @@ def _grade_text(module, student: str, path: Path, text: bytes | None, read_error
                 rows.append(_grade_exercise(ex, box, blocks, limits))
             except Exception as exc:  # noqa: BLE001 - never the batch's failure
                 rows.append(_row(ex, ERROR, f"internal grading error: {type(exc).__name__}: {exc}"))
-        errors = [_cell_error(label, report) for (label, _), report in zip(blocks, box.cells)
-                  if report is not None and report["state"] != "ok"]
+        errors = [
+            _cell_error(label, report)
+            for (label, _), report in zip(blocks, box.cells)
+            if report is not None and report["state"] != "ok"
+        ]
         errors += box.errors
         if box.failed_to_start:
             errors.append(box.failed_to_start)
-        status = (TIMEOUT if box.out_of_time else ERROR if box.failed_to_start else "graded")
-        return _summary(student, path, rows, status, errors, time.monotonic() - started,
-                        box.restarts)
+        status = TIMEOUT if box.out_of_time else ERROR if box.failed_to_start else "graded"
+        return _summary(
+            student, path, rows, status, errors, time.monotonic() - started, box.restarts
+        )
 
 
 def _student_names(paths: list[Path]) -> list[str]:
@@ -344,19 +436,39 @@ def _student_names(paths: list[Path]) -> list[str]:
     return names
 
 
-def _limits(time_limit, case_time_limit, cell_time_limit, memory_limit, cpu_limit,
-            file_size_limit, max_processes) -> Limits:
-    return Limits(time_limit=time_limit, case_time_limit=case_time_limit,
-                  cell_time_limit=cell_time_limit, memory_mb=memory_limit,
-                  cpu_seconds=cpu_limit, file_size_mb=file_size_limit,
-                  max_processes=max_processes)
+def _limits(
+    time_limit,
+    case_time_limit,
+    cell_time_limit,
+    memory_limit,
+    cpu_limit,
+    file_size_limit,
+    max_processes,
+) -> Limits:
+    return Limits(
+        time_limit=time_limit,
+        case_time_limit=case_time_limit,
+        cell_time_limit=cell_time_limit,
+        memory_mb=memory_limit,
+        cpu_seconds=cpu_limit,
+        file_size_mb=file_size_limit,
+        max_processes=max_processes,
+    )
 
 
-def grade_submissions(chapter: str, paths, *, time_limit: float = 120.0,
-                      case_time_limit: float = DEFAULT_TIME_LIMIT, cell_time_limit: float = 60.0,
-                      memory_limit: int | None = 2048, cpu_limit: float | None = None,
-                      file_size_limit: int | None = 16, max_processes: int | None = 16,
-                      students: list[str] | None = None) -> list[dict]:
+def grade_submissions(
+    chapter: str,
+    paths,
+    *,
+    time_limit: float = 120.0,
+    case_time_limit: float = DEFAULT_TIME_LIMIT,
+    cell_time_limit: float = 60.0,
+    memory_limit: int | None = 2048,
+    cpu_limit: float | None = None,
+    file_size_limit: int | None = 16,
+    max_processes: int | None = 16,
+    students: list[str] | None = None,
+) -> list[dict]:
     """Grade each submission in isolation, in order; never raises for a submission's faults.
 
     Every file is read before the first one runs, so no submission can change another's copy.
@@ -386,8 +498,15 @@ def grade_submissions(chapter: str, paths, *, time_limit: float = 120.0,
         for form in _submission_paths(p):
             if form not in protected:
                 protected.append(form)
-    limits = _limits(time_limit, case_time_limit, cell_time_limit, memory_limit, cpu_limit,
-                     file_size_limit, max_processes)
+    limits = _limits(
+        time_limit,
+        case_time_limit,
+        cell_time_limit,
+        memory_limit,
+        cpu_limit,
+        file_size_limit,
+        max_processes,
+    )
     results = []
     for name, p, (text, error) in zip(names, paths, snapshots):
         try:
@@ -409,17 +528,36 @@ def _write_csv(results: list[dict], target: Path) -> None:
         writer.writeheader()
         for r in results:
             for e in r["exercises"]:
-                writer.writerow({"student": r["student"], "submission": r["submission"],
-                                 "exercise": e["exercise"], "kind": e["kind"],
-                                 "status": e["status"], "passed": e["passed"],
-                                 "total": e["total"], "points": round(e["score"], 6),
-                                 "max_points": 1, "misconception": e["misconception"] or "",
-                                 "message": e["message"]})
-            writer.writerow({"student": r["student"], "submission": r["submission"],
-                             "exercise": "total", "kind": "", "status": r["status"],
-                             "passed": "", "total": "", "points": round(r["points"], 6),
-                             "max_points": r["max_points"], "misconception": "",
-                             "message": "; ".join(r["errors"])[:1000]})
+                writer.writerow(
+                    {
+                        "student": r["student"],
+                        "submission": r["submission"],
+                        "exercise": e["exercise"],
+                        "kind": e["kind"],
+                        "status": e["status"],
+                        "passed": e["passed"],
+                        "total": e["total"],
+                        "points": round(e["score"], 6),
+                        "max_points": 1,
+                        "misconception": e["misconception"] or "",
+                        "message": e["message"],
+                    }
+                )
+            writer.writerow(
+                {
+                    "student": r["student"],
+                    "submission": r["submission"],
+                    "exercise": "total",
+                    "kind": "",
+                    "status": r["status"],
+                    "passed": "",
+                    "total": "",
+                    "points": round(r["points"], 6),
+                    "max_points": r["max_points"],
+                    "misconception": "",
+                    "message": "; ".join(r["errors"])[:1000],
+                }
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -428,41 +566,79 @@ def main(argv: list[str] | None = None) -> int:
     Grades each submission in isolation under the limits given and prints one score line per
     submission (and writes the CSV/JSON files asked for); returns 0.
     """
-    parser = argparse.ArgumentParser(prog="python -m mltutor.grading",
-                                     description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m mltutor.grading", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("chapter", help="module name, number or notebook name of the chapter")
     parser.add_argument("submissions", nargs="+", type=Path)
-    parser.add_argument("--solutions", type=Path, metavar="DIR",
-                        help="the solutions/ folder of a clone of the course repository, to find "
-                             "a chapter given by number (default: the clone mltutor runs from)")
+    parser.add_argument(
+        "--solutions",
+        type=Path,
+        metavar="DIR",
+        help="the solutions/ folder of a clone of the course repository, to find "
+        "a chapter given by number (default: the clone mltutor runs from)",
+    )
     parser.add_argument("--csv", type=Path, help="write one row per submission and exercise")
     parser.add_argument("--json", type=Path, help="write every result, with per-case details")
-    parser.add_argument("--time-limit", type=float, default=120.0,
-                        help="seconds per submission, restarts included (default 120)")
-    parser.add_argument("--case-time-limit", type=float, default=DEFAULT_TIME_LIMIT,
-                        help=f"seconds per case (default {DEFAULT_TIME_LIMIT:g})")
-    parser.add_argument("--cell-time-limit", type=float, default=60.0,
-                        help="seconds per notebook cell or .py file (default 60)")
-    parser.add_argument("--memory-limit", type=int, default=2048,
-                        help="MiB of address space per worker, 0 for none (default 2048)")
-    parser.add_argument("--cpu-limit", type=float, default=None,
-                        help="CPU seconds per worker (default: the time limit)")
-    parser.add_argument("--file-size-limit", type=int, default=16,
-                        help="MiB per file a worker writes, 0 for none (default 16)")
-    parser.add_argument("--max-processes", type=int, default=16,
-                        help="processes or threads a worker may add to the user's, 0 for no "
-                             "limit (default 16; Linux does not apply it to root)")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=120.0,
+        help="seconds per submission, restarts included (default 120)",
+    )
+    parser.add_argument(
+        "--case-time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        help=f"seconds per case (default {DEFAULT_TIME_LIMIT:g})",
+    )
+    parser.add_argument(
+        "--cell-time-limit",
+        type=float,
+        default=60.0,
+        help="seconds per notebook cell or .py file (default 60)",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        type=int,
+        default=2048,
+        help="MiB of address space per worker, 0 for none (default 2048)",
+    )
+    parser.add_argument(
+        "--cpu-limit",
+        type=float,
+        default=None,
+        help="CPU seconds per worker (default: the time limit)",
+    )
+    parser.add_argument(
+        "--file-size-limit",
+        type=int,
+        default=16,
+        help="MiB per file a worker writes, 0 for none (default 16)",
+    )
+    parser.add_argument(
+        "--max-processes",
+        type=int,
+        default=16,
+        help="processes or threads a worker may add to the user's, 0 for no "
+        "limit (default 16; Linux does not apply it to root)",
+    )
     args = parser.parse_args(argv)
     try:
         chapter = chapter_module(args.chapter, args.solutions).__name__.rsplit(".", 1)[1]
     except (SolutionsNotFound, ValueError) as error:
         parser.error(str(error))
-    results = grade_submissions(chapter, args.submissions, time_limit=args.time_limit,
-                                case_time_limit=args.case_time_limit,
-                                cell_time_limit=args.cell_time_limit,
-                                memory_limit=args.memory_limit or None,
-                                cpu_limit=args.cpu_limit, file_size_limit=args.file_size_limit or None,
-                                max_processes=args.max_processes or None)
+    results = grade_submissions(
+        chapter,
+        args.submissions,
+        time_limit=args.time_limit,
+        case_time_limit=args.case_time_limit,
+        cell_time_limit=args.cell_time_limit,
+        memory_limit=args.memory_limit or None,
+        cpu_limit=args.cpu_limit,
+        file_size_limit=args.file_size_limit or None,
+        max_processes=args.max_processes or None,
+    )
     if args.csv:
         _write_csv(results, args.csv)
     if args.json:

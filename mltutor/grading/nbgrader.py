@@ -62,14 +62,22 @@ import numpy as np
 from mltutor.check import ChoiceExercise, Exercise, compare
 from mltutor.check._compare import _plain, _Refused
 
-__all__ = ["export_chapter", "hidden_cases", "hidden_check", "require", "graded_exercises",
-           "ungradable_submissions", "IsolatedTests", "main"]
+__all__ = [
+    "export_chapter",
+    "hidden_cases",
+    "hidden_check",
+    "require",
+    "graded_exercises",
+    "ungradable_submissions",
+    "IsolatedTests",
+    "main",
+]
 
 REPO = Path(__file__).resolve().parents[2]
 CHECK_CELL = re.compile(r"^\s*(ex\d+)\.check\((\w+)\)\s*$")
 MD_BEGIN = re.compile(r"^\s*<!--\s*BEGIN SOLUTION\s*-->\s*$")
 MD_END = re.compile(r"^\s*<!--\s*END SOLUTION\s*-->\s*$")
-CONFIG = '''c = get_config()  # noqa: F821 - nbgrader's config object
+CONFIG = """c = get_config()  # noqa: F821 - nbgrader's config object
 c.CourseDirectory.course_id = "mltutor"
 c.Execute.timeout = 60              # seconds per cell: a looping submission stops there
 c.Execute.interrupt_on_timeout = True
@@ -93,7 +101,7 @@ c.IsolatedTests.memory_limit = 2048     # MiB of address space for the worker
 _steps = list(GenerateFeedback.class_traits()["preprocessors"].default())
 c.GenerateFeedback.preprocessors = (_steps[:_steps.index(GetGrades) + 1] + [ClearHiddenTests]
                                     + _steps[_steps.index(GetGrades) + 1:])
-'''
+"""
 #: The line of ``nbgrader_config.py`` that says the isolated tests are in use.
 CONFIG_MARK = "from mltutor.grading.nbgrader import IsolatedTests"
 IMPORT_LINE = re.compile(r"^from mltutor\.exercises\.(\w+) import (.+)$")
@@ -162,14 +170,17 @@ def hidden_check(answer: Any, blob: str) -> None:
         assert _choice_ok(answer, spec["answer"]), "the hidden test does not accept this choice"
         return
     if spec["kind"] == "value":
-        problem = compare(spec["answer"], answer, rtol=spec["rtol"], atol=spec["atol"],
-                          names=spec["outputs"])
+        problem = compare(
+            spec["answer"], answer, rtol=spec["rtol"], atol=spec["atol"], names=spec["outputs"]
+        )
         assert problem is None, f"hidden test: {problem}"
         return
     assert callable(answer) and not _from_the_package(answer), "hidden test: not your function"
     for k, (args, kwargs, expected) in enumerate(spec["cases"]):
         got = answer(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-        problem = compare(expected, got, rtol=spec["rtol"], atol=spec["atol"], names=spec["outputs"])
+        problem = compare(
+            expected, got, rtol=spec["rtol"], atol=spec["atol"], names=spec["outputs"]
+        )
         assert problem is None, f"hidden case {k + 1} of {len(spec['cases'])} fails"
 
 
@@ -191,11 +202,16 @@ def _shuffled(values: list[Any], rng: np.random.Generator) -> list[Any] | None:
         perms.setdefault(n, rng.permutation(n))
     out = []
     for v in values:
-        if isinstance(v, np.ndarray) and v.ndim == 2 and v.shape[0] in square and v.shape[0] == v.shape[1]:
+        if (
+            isinstance(v, np.ndarray)
+            and v.ndim == 2
+            and v.shape[0] in square
+            and v.shape[0] == v.shape[1]
+        ):
             p = perms[v.shape[0]]
-            out.append(v[np.ix_(p, p)])       # relabel the classes on both axes
+            out.append(v[np.ix_(p, p)])  # relabel the classes on both axes
         elif isinstance(v, np.ndarray) and v.ndim >= 1 and v.shape[0] == n and n >= 5:
-            out.append(v[perms[n]])           # reorder the samples
+            out.append(v[perms[n]])  # reorder the samples
         else:
             out.append(v)
     return out
@@ -213,7 +229,7 @@ def hidden_cases(ex: Exercise, seed: int = 0) -> list[tuple[tuple, dict, Any]]:
             values = _shuffled([*args, *kwargs.values()], rng)
             if values is None:
                 break
-            a, kw = tuple(values[:len(args)]), dict(zip(keys, values[len(args):]))
+            a, kw = tuple(values[: len(args)]), dict(zip(keys, values[len(args) :]))
             try:
                 expected = ex.reference(*copy.deepcopy(a), **copy.deepcopy(kw))
             except Exception:  # noqa: BLE001 - a variant the reference refuses is left out
@@ -227,10 +243,20 @@ def _hidden_spec(ex) -> dict:
         return {"kind": "choice", "answer": ex.answer}
     outputs = getattr(ex, "outputs", None)
     if isinstance(ex, Exercise):
-        return {"kind": "function", "cases": hidden_cases(ex), "rtol": ex.rtol, "atol": ex.atol,
-                "outputs": outputs}
-    return {"kind": "value", "answer": ex.answer, "rtol": ex.rtol, "atol": ex.atol,
-            "outputs": outputs}
+        return {
+            "kind": "function",
+            "cases": hidden_cases(ex),
+            "rtol": ex.rtol,
+            "atol": ex.atol,
+            "outputs": outputs,
+        }
+    return {
+        "kind": "value",
+        "answer": ex.answer,
+        "rtol": ex.rtol,
+        "atol": ex.atol,
+        "outputs": outputs,
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,8 +280,10 @@ _SOLUTION_CALL = re.compile(r"`?ex\d+\.solution\(\)`?")
 _LEARNER_ONLY = ("workspace/", "make lab")
 # What an exam copy leaves out as well: there is no check to run in it
 _CHECK_WORDS = ("hint()", ".check", "check cell", "run the check", "✅", "❌", "⏳")
-EXAM_NOTE = ("This is an exam copy: it has no checks to run. Each exercise is graded, with hidden "
-             "tests, after you hand the notebook in.")
+EXAM_NOTE = (
+    "This is an exam copy: it has no checks to run. Each exercise is graded, with hidden "
+    "tests, after you hand the notebook in."
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(❌✅⏳\[])")
 
 
@@ -268,8 +296,9 @@ def _student_sentences(text: str, leave_out: tuple[str, ...] = _LEARNER_ONLY) ->
         text = re.sub(r",? then run the cell and the check cell below it", "", text)
         text = re.sub(r" and run the check[^.]*", "", text)
     sentences = _SENTENCE_END.split(text)
-    kept = [t for t in sentences
-            if not _SOLUTION_CALL.search(t) and not any(w in t for w in leave_out)]
+    kept = [
+        t for t in sentences if not _SOLUTION_CALL.search(t) and not any(w in t for w in leave_out)
+    ]
     if len(kept) == 1 and kept[0].endswith("?") and len(kept[0].split()) <= 3:
         kept = []  # "Stuck?" without its answer
     return " ".join(kept).strip()
@@ -296,14 +325,15 @@ def _student_markdown(source: str, exam: bool = False) -> str:
         if not block:
             continue
         text = "\n".join(block)
-        if (not _SOLUTION_CALL.search(text) and not any(w in text for w in leave_out)) \
-                or text.lstrip().startswith(("#", "|", "```", "$$")):
+        if (
+            not _SOLUTION_CALL.search(text) and not any(w in text for w in leave_out)
+        ) or text.lstrip().startswith(("#", "|", "```", "$$")):
             out.append(text)
             continue
         bullet = re.match(r"^(\s*[-*] )", text)
         body = " ".join(ln.strip() for ln in text.splitlines())
         if bullet:
-            body = body[len(bullet.group(1).strip()):].strip()
+            body = body[len(bullet.group(1).strip()) :].strip()
         body = _student_sentences(body, leave_out)
         if body:
             out.append((bullet.group(1) if bullet else "") + body)
@@ -326,7 +356,11 @@ def _literal(value: Any) -> str:
         return f"np.{value.dtype.name}({value.item()!r})"
     if isinstance(value, (list, tuple)):
         inner = ", ".join(_literal(v) for v in value)
-        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+        return (
+            f"[{inner}]"
+            if isinstance(value, list)
+            else f"({inner}{',' if len(value) == 1 else ''})"
+        )
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -359,30 +393,45 @@ def _graded_imports(source: str, exam: bool = False) -> str:
             continue
         if others:
             lines.append(f"from mltutor.exercises.{m.group(1)} import {', '.join(others)}")
-        quoted = "" if exercises == list(module.__all__) else \
-            ", " + ", ".join(f'"{n}"' for n in exercises)
+        quoted = (
+            ""
+            if exercises == list(module.__all__)
+            else ", " + ", ".join(f'"{n}"' for n in exercises)
+        )
         lines.append("from mltutor.grading.nbgrader import graded_exercises")
-        lines.append(f"{', '.join(exercises)}{',' if len(exercises) == 1 else ''} = "
-                     f'graded_exercises("{m.group(1)}"{quoted})')
+        lines.append(
+            f"{', '.join(exercises)}{',' if len(exercises) == 1 else ''} = "
+            f'graded_exercises("{m.group(1)}"{quoted})'
+        )
     return "\n".join(lines)
 
 
 def _meta(grade_id: str, *, solution=False, grade=False, locked=False, points=0) -> dict:
-    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3,
-            "solution": solution, "task": False}
+    meta = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": locked,
+        "schema_version": 3,
+        "solution": solution,
+        "task": False,
+    }
     if grade:
         meta["points"] = points
     return meta
 
 
 def _test_source(module_name: str, ex, answer: str, exam: bool = False) -> str:
-    visible = ("# graded with hidden tests when you hand the notebook in\n" if exam else
-               f"from mltutor.grading.nbgrader import require\nrequire({ex.name}, {answer})\n")
-    return (visible +
-            "### BEGIN HIDDEN TESTS\n"
-            "from mltutor.grading.nbgrader import hidden_check\n"
-            f'hidden_check({answer}, "{_pack(_hidden_spec(ex))}")\n'
-            "### END HIDDEN TESTS")
+    visible = (
+        "# graded with hidden tests when you hand the notebook in\n"
+        if exam
+        else f"from mltutor.grading.nbgrader import require\nrequire({ex.name}, {answer})\n"
+    )
+    return (
+        visible + "### BEGIN HIDDEN TESTS\n"
+        "from mltutor.grading.nbgrader import hidden_check\n"
+        f'hidden_check({answer}, "{_pack(_hidden_spec(ex))}")\n'
+        "### END HIDDEN TESTS"
+    )
 
 
 def chapter_notebook(chapter: str, solutions_dir: Path | None = None) -> Path:
@@ -395,7 +444,8 @@ def chapter_notebook(chapter: str, solutions_dir: Path | None = None) -> Path:
     from mltutor.grading.batch import chapter_module
 
     solutions_dir = solutions_folder(
-        solutions_dir, needed_for="to export a chapter: each assignment is made from one")
+        solutions_dir, needed_for="to export a chapter: each assignment is made from one"
+    )
     topic = chapter_module(chapter, solutions_dir).__name__.rsplit(".", 1)[1]
     found = sorted(solutions_dir.glob(f"[0-9][0-9]*_{topic}.ipynb"))  # 07c_... too
     if not found:
@@ -403,8 +453,9 @@ def chapter_notebook(chapter: str, solutions_dir: Path | None = None) -> Path:
     return found[0]
 
 
-def export_chapter(chapter: str, course: Path, solutions_dir: Path | None = None, *,
-                   exam: bool = False) -> Path:
+def export_chapter(
+    chapter: str, course: Path, solutions_dir: Path | None = None, *, exam: bool = False
+) -> Path:
     """Write the nbgrader source notebook of one chapter; return its path.
 
     Writes ``nbgrader_config.py`` beside ``source/`` when there is none; an existing one is left
@@ -424,7 +475,9 @@ def export_chapter(chapter: str, course: Path, solutions_dir: Path | None = None
     first_markdown = True
     for k, cell in enumerate(nb["cells"]):
         source = "".join(cell["source"])
-        cell = {key: v for key, v in cell.items() if key not in ("outputs", "execution_count", "id")}
+        cell = {
+            key: v for key, v in cell.items() if key not in ("outputs", "execution_count", "id")
+        }
         cell["metadata"] = dict(cell.get("metadata", {}))
         if cell["cell_type"] == "markdown":
             source = _strip_markdown_solutions(source)
@@ -442,8 +495,9 @@ def export_chapter(chapter: str, course: Path, solutions_dir: Path | None = None
             if m:
                 ex = getattr(module, m.group(1))
                 source = _test_source(topic, ex, m.group(2), exam)
-                cell["metadata"]["nbgrader"] = _meta(f"test_{ex.name}", grade=True, locked=True,
-                                                     points=1)
+                cell["metadata"]["nbgrader"] = _meta(
+                    f"test_{ex.name}", grade=True, locked=True, points=1
+                )
             elif "### BEGIN SOLUTION" in source:
                 cell["metadata"]["nbgrader"] = _meta(f"answer_{k}", solution=True)
             else:
@@ -461,9 +515,12 @@ def export_chapter(chapter: str, course: Path, solutions_dir: Path | None = None
     if not config.exists():
         config.write_text(CONFIG, encoding="utf-8")
     elif CONFIG_MARK not in config.read_text(encoding="utf-8"):
-        print(f"warning: {config} does not use mltutor's IsolatedTests: its test cells would be "
-              "judged in the student's kernel, which the student's code can patch. Add the "
-              "lines of mltutor.grading.nbgrader.CONFIG to it.", file=sys.stderr)
+        print(
+            f"warning: {config} does not use mltutor's IsolatedTests: its test cells would be "
+            "judged in the student's kernel, which the student's code can patch. Add the "
+            "lines of mltutor.grading.nbgrader.CONFIG to it.",
+            file=sys.stderr,
+        )
     return target
 
 
@@ -484,9 +541,21 @@ def _blocks(nb) -> list[tuple[str, str]]:
     """The code the student's notebook runs, test cells left out, magics blanked."""
     from mltutor.grading.batch import _blocks_from_text
 
-    return _blocks_from_text(json.dumps({"cells": [
-        {"cell_type": c.get("cell_type"), "source": c.get("source", ""),
-         "metadata": c.get("metadata", {})} for c in nb["cells"]]}), ".ipynb")
+    return _blocks_from_text(
+        json.dumps(
+            {
+                "cells": [
+                    {
+                        "cell_type": c.get("cell_type"),
+                        "source": c.get("source", ""),
+                        "metadata": c.get("metadata", {}),
+                    }
+                    for c in nb["cells"]
+                ]
+            }
+        ),
+        ".ipynb",
+    )
 
 
 def _topic(nb, resources: dict) -> str | None:
@@ -509,8 +578,9 @@ def _hidden_verdict(ex, spec: dict, box, limits) -> tuple[bool, str]:
             outcome = box.call(ex.variable, task, k, limits.case_time_limit)
             if outcome[0] != "ok":
                 return False, f"hidden case {k + 1} of {n} fails"
-            problem = compare(expected, outcome[1], rtol=spec["rtol"], atol=spec["atol"],
-                              names=spec["outputs"])
+            problem = compare(
+                expected, outcome[1], rtol=spec["rtol"], atol=spec["atol"], names=spec["outputs"]
+            )
             if problem is not None:
                 return False, f"hidden case {k + 1} of {n} fails"
         return True, f"all {n} hidden cases pass"
@@ -520,8 +590,16 @@ def _hidden_verdict(ex, spec: dict, box, limits) -> tuple[bool, str]:
     if spec["kind"] == "choice":
         ok = _choice_ok(answer["value"], spec["answer"])
     else:
-        ok = compare(spec["answer"], answer["value"], rtol=spec["rtol"], atol=spec["atol"],
-                     names=spec["outputs"]) is None
+        ok = (
+            compare(
+                spec["answer"],
+                answer["value"],
+                rtol=spec["rtol"],
+                atol=spec["atol"],
+                names=spec["outputs"],
+            )
+            is None
+        )
     return ok, "the hidden test passes" if ok else "the hidden test does not accept this value"
 
 
@@ -555,16 +633,23 @@ def grade_notebook(nb, topic: str, *, limits=None, protected=()) -> dict[str, tu
             cases[f"{ex.name}:hidden"] = [(a, kw) for a, kw, _ in specs[ex.name]["cases"]]
     blocks = _blocks(nb)
     verdicts = {}
-    with Sandbox(blocks, cases=cases, signatures=signatures,
-                 modules={module.__name__: _stand_in(module)}, limits=limits,
-                 protected=list(_package_paths()) + [os.fspath(p) for p in protected]) as box:
+    with Sandbox(
+        blocks,
+        cases=cases,
+        signatures=signatures,
+        modules={module.__name__: _stand_in(module)},
+        limits=limits,
+        protected=list(_package_paths()) + [os.fspath(p) for p in protected],
+    ) as box:
         box.run_blocks()
         for grade_id, ex in tests.items():
             try:
                 row = _grade_exercise(ex, box, blocks, limits)
-                shown = str(CheckResult(row["status"], row["message"])) \
-                    if row["status"] in ("correct", "incorrect", "not attempted") \
+                shown = (
+                    str(CheckResult(row["status"], row["message"]))
+                    if row["status"] in ("correct", "incorrect", "not attempted")
                     else f"{row['status']}: {row['message']}"
+                )
                 if row["status"] != "correct":
                     verdicts[grade_id] = (False, shown)
                     continue
@@ -602,7 +687,9 @@ class IsolatedTests(_Preprocessor):
     only when its outputs hold no error).
     """
 
-    enabled = Bool(True, help="whether nbgrader runs this step (it does by default)").tag(config=True)
+    enabled = Bool(True, help="whether nbgrader runs this step (it does by default)").tag(
+        config=True
+    )
     time_limit = Float(300.0, help="seconds per notebook, restarts included").tag(config=True)
     case_time_limit = Float(5.0, help="seconds per case of a student's function").tag(config=True)
     cell_time_limit = Float(60.0, help="seconds per cell in the isolated worker").tag(config=True)
@@ -613,13 +700,21 @@ class IsolatedTests(_Preprocessor):
         from mltutor.grading._sandbox import Limits
 
         topic = _topic(nb, resources)
-        tests = [c for c in nb.cells if c.get("cell_type") == "code"
-                 and _nbgrader_meta(c).get("grade")
-                 and _TEST_ID.match(str(_nbgrader_meta(c).get("grade_id", "")))]
+        tests = [
+            c
+            for c in nb.cells
+            if c.get("cell_type") == "code"
+            and _nbgrader_meta(c).get("grade")
+            and _TEST_ID.match(str(_nbgrader_meta(c).get("grade_id", "")))
+        ]
         if not tests or (topic is None and "mltutor" not in nb.get("metadata", {})):
             return nb, resources  # not a notebook exported by mltutor
-        limits = Limits(time_limit=self.time_limit, case_time_limit=self.case_time_limit,
-                        cell_time_limit=self.cell_time_limit, memory_mb=self.memory_limit or None)
+        limits = Limits(
+            time_limit=self.time_limit,
+            case_time_limit=self.case_time_limit,
+            cell_time_limit=self.cell_time_limit,
+            memory_mb=self.memory_limit or None,
+        )
         if topic is None:
             verdicts = {}
         else:
@@ -632,13 +727,20 @@ class IsolatedTests(_Preprocessor):
 
         for cell in tests:
             grade_id = _nbgrader_meta(cell).get("grade_id")
-            ok, text = verdicts.get(grade_id, (False, "mltutor could not tell which chapter this "
-                                                      "notebook belongs to"))
+            ok, text = verdicts.get(
+                grade_id, (False, "mltutor could not tell which chapter this notebook belongs to")
+            )
             outputs = [v4.new_output("stream", name="stdout", text=text + "\n")]
             if not ok:
                 reason = text.splitlines()[-1]
-                outputs.append(v4.new_output("error", ename="AssertionError", evalue=reason,
-                                             traceback=[f"AssertionError: {reason}"]))
+                outputs.append(
+                    v4.new_output(
+                        "error",
+                        ename="AssertionError",
+                        evalue=reason,
+                        traceback=[f"AssertionError: {reason}"],
+                    )
+                )
             cell.outputs = outputs
         return nb, resources
 
@@ -660,8 +762,11 @@ def ungradable_submissions(course: Path, assignment: str) -> list[str]:
     wanted: dict[str, set[str]] = {}
     for nb_path in sorted(source_dir.glob("*.ipynb")):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
-        wanted[nb_path.name] = {_nbgrader_meta(c).get("grade_id") for c in nb["cells"]
-                                if _nbgrader_meta(c).get("grade") or _nbgrader_meta(c).get("solution")}
+        wanted[nb_path.name] = {
+            _nbgrader_meta(c).get("grade_id")
+            for c in nb["cells"]
+            if _nbgrader_meta(c).get("grade") or _nbgrader_meta(c).get("solution")
+        }
     if not wanted:
         raise FileNotFoundError(f"no source notebooks in {source_dir}")
     chapter = next(iter(wanted)).split("_", 1)[0]
@@ -676,9 +781,11 @@ def ungradable_submissions(course: Path, assignment: str) -> list[str]:
             if not path.exists():
                 others = sorted(p.name for p in folder.glob("*.ipynb"))
                 if others:
-                    problems.append(f"{student_dir.name}: no {name} (found {', '.join(others)}); "
-                                    f"nbgrader grades only {name}. Rename it, or grade it with "
-                                    f"`python -m mltutor.grading {chapter} {folder / others[0]}`.")
+                    problems.append(
+                        f"{student_dir.name}: no {name} (found {', '.join(others)}); "
+                        f"nbgrader grades only {name}. Rename it, or grade it with "
+                        f"`python -m mltutor.grading {chapter} {folder / others[0]}`."
+                    )
                 continue
             try:
                 nb = json.loads(path.read_text(encoding="utf-8"))
@@ -688,11 +795,16 @@ def ungradable_submissions(course: Path, assignment: str) -> list[str]:
                 continue
             missing = sorted(i for i in ids - have if i)
             if missing:
-                what = ("has no nbgrader cell ids" if len(missing) == len(ids)
-                        else f"lacks the nbgrader cells {', '.join(missing)}")
-                problems.append(f"{path} {what} (a copy from exercises/ or workspace/?): "
-                                f"nbgrader autograde would give it 0 for those cells. Grade it "
-                                f"with `{route}` instead.")
+                what = (
+                    "has no nbgrader cell ids"
+                    if len(missing) == len(ids)
+                    else f"lacks the nbgrader cells {', '.join(missing)}"
+                )
+                problems.append(
+                    f"{path} {what} (a copy from exercises/ or workspace/?): "
+                    f"nbgrader autograde would give it 0 for those cells. Grade it "
+                    f"with `{route}` instead."
+                )
     return problems
 
 
@@ -707,8 +819,10 @@ def main(argv: list[str] | None = None) -> int:
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["check-submissions"]:
-        parser = argparse.ArgumentParser(prog="python -m mltutor.grading.nbgrader check-submissions",
-                                         description="Warn about notebooks nbgrader cannot grade.")
+        parser = argparse.ArgumentParser(
+            prog="python -m mltutor.grading.nbgrader check-submissions",
+            description="Warn about notebooks nbgrader cannot grade.",
+        )
         parser.add_argument("course", type=Path, help="the nbgrader course directory")
         parser.add_argument("assignment", help="the assignment, e.g. ch03_precision_recall")
         args = parser.parse_args(argv[1:])
@@ -718,22 +832,30 @@ def main(argv: list[str] | None = None) -> int:
         if not problems:
             print(f"every submitted notebook of {args.assignment} has its nbgrader cells")
         return 1 if problems else 0
-    parser = argparse.ArgumentParser(prog="python -m mltutor.grading.nbgrader",
-                                     description="Export chapters as nbgrader assignments.")
+    parser = argparse.ArgumentParser(
+        prog="python -m mltutor.grading.nbgrader",
+        description="Export chapters as nbgrader assignments.",
+    )
     parser.add_argument("course", type=Path, help="the nbgrader course directory")
     parser.add_argument("chapters", nargs="*", help="module names or numbers (default: all)")
-    parser.add_argument("--exam", action="store_true",
-                        help="a student copy without checks that needs no mltutor")
-    parser.add_argument("--solutions", type=Path, metavar="DIR",
-                        help="the solutions/ folder of a clone of the course repository "
-                             "(default: the clone mltutor runs from)")
+    parser.add_argument(
+        "--exam", action="store_true", help="a student copy without checks that needs no mltutor"
+    )
+    parser.add_argument(
+        "--solutions",
+        type=Path,
+        metavar="DIR",
+        help="the solutions/ folder of a clone of the course repository "
+        "(default: the clone mltutor runs from)",
+    )
     args = parser.parse_args(argv)
     from mltutor.exercises import CHAPTERS
     from mltutor.grading._solutions import SolutionsNotFound, solutions_folder
 
     try:
         solutions = solutions_folder(
-            args.solutions, needed_for="to export a chapter: each assignment is made from one")
+            args.solutions, needed_for="to export a chapter: each assignment is made from one"
+        )
     except SolutionsNotFound as error:
         parser.error(str(error))
     for chapter in args.chapters or CHAPTERS:

@@ -171,13 +171,13 @@ def proportion_confidence_sequence(
         return const - xlogy(s, p) - xlog1py(f, -p)
 
     mle = s / (s + f)
-    lo_l, hi_l = np.zeros_like(mle), mle.copy()          # lower bound in [0, mle]
-    lo_u, hi_u = mle.copy(), np.ones_like(mle)           # upper bound in [mle, 1]
+    lo_l, hi_l = np.zeros_like(mle), mle.copy()  # lower bound in [0, mle]
+    lo_u, hi_u = mle.copy(), np.ones_like(mle)  # upper bound in [mle, 1]
     for _ in range(60):
         mid = 0.5 * (lo_l + hi_l)
-        out = log_ratio(mid) >= level                   # mid excluded: the bound lies above it
+        out = log_ratio(mid) >= level  # mid excluded: the bound lies above it
         lo_l, hi_l = np.where(out, mid, lo_l), np.where(out, hi_l, mid)
         mid = 0.5 * (lo_u + hi_u)
         out = log_ratio(mid) >= level
         lo_u, hi_u = np.where(out, lo_u, mid), np.where(out, mid, hi_u)
-    return ConfidenceSequence(lo_l, hi_u)   # the excluded ends: never narrower than the set
+    return ConfidenceSequence(lo_l, hi_u)  # the excluded ends: never narrower than the set

@@ -122,8 +122,10 @@ def bbse_prior_shift(y_val: Any, y_pred_val: Any, y_pred_target: Any) -> np.ndar
     joint /= yv.shape[0]
     q = np.bincount(np.searchsorted(classes, pt), minlength=k) / pt.shape[0]
     if np.linalg.matrix_rank(joint) < k:
-        raise ValueError("the validation confusion matrix is singular: the predictions do not "
-                         "separate the classes, so the target prior cannot be recovered.")
+        raise ValueError(
+            "the validation confusion matrix is singular: the predictions do not "
+            "separate the classes, so the target prior cannot be recovered."
+        )
     w = np.clip(np.linalg.solve(joint, q), 0.0, None)
     prior = w * joint.sum(axis=0)
     if prior.sum() == 0:

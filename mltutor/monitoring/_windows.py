@@ -66,7 +66,7 @@ def _scores_from_counts(metric, tp, fp, fn, average, zero_division):
     """Metric value per row from per-row counts (shape (m,) binary or (m, k) per class)."""
     if average == "binary":
         return _rate(metric, tp, fp, fn, zero_division)
-    present = (tp + fn + fp) > 0              # classes seen in the window (labels or predictions)
+    present = (tp + fn + fp) > 0  # classes seen in the window (labels or predictions)
     den = {"precision": tp + fp, "recall": tp + fn}.get(metric, 2 * tp + fp + fn)
     per_class, _ = _rate(metric, tp, fp, fn, zero_division)
     undefined = bool(((den == 0) & present).any())
@@ -159,11 +159,15 @@ def rolling_score(
     metric, average, zd = check_window_options(metric, average, zero_division)
     window = check_positive_int(window, "window")
     yt, yp = check_stream_targets(y_true, y_pred)
-    value, undefined = _evaluate(metric, yt, yp, average, pos_label, zd,
-                                 lambda ind: _window_counts(ind, window))
+    value, undefined = _evaluate(
+        metric, yt, yp, average, pos_label, zd, lambda ind: _window_counts(ind, window)
+    )
     if undefined and isinstance(zero_division, str):
-        warn(f"{metric} is ill-defined in some windows; set to 0.0 there. Use zero_division "
-             "to choose another value.", UndefinedMetricWarning)
+        warn(
+            f"{metric} is ill-defined in some windows; set to 0.0 there. Use zero_division "
+            "to choose another value.",
+            UndefinedMetricWarning,
+        )
     return value
 
 
@@ -213,8 +217,11 @@ def ewm_score(
 
     value, undefined = _evaluate(metric, yt, yp, average, pos_label, zd, counts)
     if undefined and isinstance(zero_division, str):
-        warn(f"{metric} is ill-defined after some samples; set to 0.0 there. Use zero_division "
-             "to choose another value.", UndefinedMetricWarning)
+        warn(
+            f"{metric} is ill-defined after some samples; set to 0.0 there. Use zero_division "
+            "to choose another value.",
+            UndefinedMetricWarning,
+        )
     return value
 
 

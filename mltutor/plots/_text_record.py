@@ -74,9 +74,14 @@ def _counting_text(seen: list) -> Iterator[None]:
 def _summary(renderer: Any, seen: list) -> dict:
     drawn = [(size, s) for r, size, s in seen if r is renderer]
     smallest = min(drawn, default=(None, ""), key=lambda item: item[0])
-    return {"width_px": int(renderer.width), "height_px": int(renderer.height),
-            "dpi": float(renderer.dpi), "texts": len(drawn),
-            "smallest_pt": smallest[0], "smallest": smallest[1][:60]}
+    return {
+        "width_px": int(renderer.width),
+        "height_px": int(renderer.height),
+        "dpi": float(renderer.dpi),
+        "texts": len(drawn),
+        "smallest_pt": smallest[0],
+        "smallest": smallest[1][:60],
+    }
 
 
 def watch(fig: Any) -> None:
@@ -124,8 +129,9 @@ def read_record(png: bytes) -> dict | None:
     return record
 
 
-def shown_text_px(record: dict, *, column_px: float = COLUMN_PX,
-                  shown_width_px: float | None = None) -> float | None:
+def shown_text_px(
+    record: dict, *, column_px: float = COLUMN_PX, shown_width_px: float | None = None
+) -> float | None:
     """Height in CSS px of the record's smallest text when the image is shown in the column.
 
     ``shown_width_px`` is the image's own display width when the notebook gives one (a retina PNG

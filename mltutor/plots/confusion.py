@@ -206,9 +206,13 @@ def plot_confusion_matrix(
     # Rotate the column names only when they would run into each other.
     widest = max(len(tick_labels[i]) for i in ticks)
     rotation = 0 if widest * len(ticks) <= 48 else (45 if len(ticks) <= 12 else 90)
-    ax.set_xticks(ticks, [tick_labels[i] for i in ticks], rotation=rotation,
-                  ha="right" if rotation == 45 else "center",
-                  rotation_mode="anchor" if rotation == 45 else "default")
+    ax.set_xticks(
+        ticks,
+        [tick_labels[i] for i in ticks],
+        rotation=rotation,
+        ha="right" if rotation == 45 else "center",
+        rotation_mode="anchor" if rotation == 45 else "default",
+    )
     ax.set_yticks(ticks, [tick_labels[i] for i in ticks])
     ax.set_xlabel("Predicted label")
     ax.set_ylabel("True label")
@@ -218,11 +222,21 @@ def plot_confusion_matrix(
         annotate = n <= ANNOTATE_MAX_CLASSES
     if annotate:
         integral = normalize is None and np.all(values == np.round(values))
-        fontsize = 11 if n <= 5 else (10 if n <= 8 else SMALL_TEXT_PT)  # 12 classes: 9 pt still fits
+        fontsize = (
+            11 if n <= 5 else (10 if n <= 8 else SMALL_TEXT_PT)
+        )  # 12 classes: 9 pt still fits
         for (i, j), v in np.ndenumerate(values):
-            background = (mpl.colors.to_rgba(ZERO_CELL_COLOUR) if log_scale and v <= 0
-                          else colormap(norm(v)))
+            background = (
+                mpl.colors.to_rgba(ZERO_CELL_COLOUR) if log_scale and v <= 0 else colormap(norm(v))
+            )
             text = f"{int(v)}" if integral else f"{v:.2f}"
-            ax.text(j, i, text, ha="center", va="center", fontsize=fontsize,
-                    color=_text_colour(background))
+            ax.text(
+                j,
+                i,
+                text,
+                ha="center",
+                va="center",
+                fontsize=fontsize,
+                color=_text_colour(background),
+            )
     return ax

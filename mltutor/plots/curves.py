@@ -51,9 +51,13 @@ def _curve(x: Any, y: Any, x_name: str, y_name: str) -> tuple[np.ndarray, np.nda
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name} must be finite; it contains NaN or inf.")
         if arr.min() < 0 or arr.max() > 1:
-            raise ValueError(f"{name} must lie in [0, 1]; got values from {arr.min():g} to {arr.max():g}.")
+            raise ValueError(
+                f"{name} must lie in [0, 1]; got values from {arr.min():g} to {arr.max():g}."
+            )
     if xs.shape != ys.shape:
-        raise ValueError(f"{x_name} and {y_name} must have the same length; got {xs.size} and {ys.size}.")
+        raise ValueError(
+            f"{x_name} and {y_name} must have the same length; got {xs.size} and {ys.size}."
+        )
     return xs, ys
 
 
@@ -141,8 +145,15 @@ def plot_roc(
     ax = _axes(ax)
     colour = color or _next_colour(ax)
     if chance and not any(line.get_gid() == "chance" for line in ax.get_lines()):
-        ax.plot([0, 1], [0, 1], linestyle="--", color=REFERENCE_COLOUR, linewidth=1,
-                label="chance (AUC 0.5)", gid="chance")
+        ax.plot(
+            [0, 1],
+            [0, 1],
+            linestyle="--",
+            color=REFERENCE_COLOUR,
+            linewidth=1,
+            label="chance (AUC 0.5)",
+            gid="chance",
+        )
     line_kwargs.setdefault("linewidth", 2)
     ax.plot(x, y, color=colour, label=label if label is not None else "_roc", **line_kwargs)
     if fpr_budget is not None:
@@ -152,13 +163,32 @@ def plot_roc(
         within = x <= budget
         if within.any():
             best = np.flatnonzero(within)[np.argmax(y[within])]
-            ax.plot([x[best]], [y[best]], "o", color=colour, markersize=8,
-                    markeredgecolor="black", label=f"_best within FPR <= {budget:g}")
-            ax.annotate(f"TPR {y[best]:.2f}", (x[best], y[best]), xytext=(8, -14),
-                        textcoords="offset points", color=colour, fontsize=SMALL_TEXT_PT)
+            ax.plot(
+                [x[best]],
+                [y[best]],
+                "o",
+                color=colour,
+                markersize=8,
+                markeredgecolor="black",
+                label=f"_best within FPR <= {budget:g}",
+            )
+            ax.annotate(
+                f"TPR {y[best]:.2f}",
+                (x[best], y[best]),
+                xytext=(8, -14),
+                textcoords="offset points",
+                color=colour,
+                fontsize=SMALL_TEXT_PT,
+            )
         if not any(line.get_gid() == f"budget {budget:g}" for line in ax.get_lines()):
-            ax.axvline(budget, color=REFERENCE_COLOUR, linestyle=":", linewidth=1.2,
-                       label=f"FPR budget {budget:g}", gid=f"budget {budget:g}")
+            ax.axvline(
+                budget,
+                color=REFERENCE_COLOUR,
+                linestyle=":",
+                linewidth=1.2,
+                label=f"FPR budget {budget:g}",
+                gid=f"budget {budget:g}",
+            )
     ax.set_xlabel("False positive rate (1 - specificity)")
     ax.set_ylabel("True positive rate (recall)")
     ax.set_title("ROC curve" if title is None else title)
@@ -173,10 +203,23 @@ def _iso_f1(ax: Axes, levels: Sequence[float]) -> None:
         r = np.linspace(f / 2 + 1e-9, 1.0, 200)
         p = f * r / (2 * r - f)
         keep = p <= 1.0
-        ax.plot(r[keep], p[keep], color=REFERENCE_COLOUR, linewidth=0.8, alpha=0.8,
-                label="_iso-F1", gid="iso-f1")
-        ax.annotate(f"F1={f:g}", (1.0, f / (2 - f)), xytext=(-38, 3), textcoords="offset points",
-                    color=REFERENCE_COLOUR, fontsize=SMALL_TEXT_PT)
+        ax.plot(
+            r[keep],
+            p[keep],
+            color=REFERENCE_COLOUR,
+            linewidth=0.8,
+            alpha=0.8,
+            label="_iso-F1",
+            gid="iso-f1",
+        )
+        ax.annotate(
+            f"F1={f:g}",
+            (1.0, f / (2 - f)),
+            xytext=(-38, 3),
+            textcoords="offset points",
+            color=REFERENCE_COLOUR,
+            fontsize=SMALL_TEXT_PT,
+        )
 
 
 def plot_pr(
@@ -242,15 +285,26 @@ def plot_pr(
         base = float(prevalence)
         if not 0.0 <= base <= 1.0:
             raise ValueError(f"prevalence must lie in [0, 1]; got {prevalence!r}.")
-        ax.axhline(base, color=colour, linestyle="--", linewidth=1,
-                   label=f"random ranking (precision {base:.3g})")
+        ax.axhline(
+            base,
+            color=colour,
+            linestyle="--",
+            linewidth=1,
+            label=f"random ranking (precision {base:.3g})",
+        )
     order = np.argsort(r, kind="stable")
     if r.size > 1 and r[0] > r[-1]:  # scikit-learn's order (recall decreasing): keep it, reversed
         order = np.arange(r.size)[::-1]
     line_kwargs.setdefault("linewidth", 2)
     # Precision at recall R_n holds on (R_{n-1}, R_n]: a step drawn at the right end ("pre").
-    ax.step(r[order], p[order], where="pre", color=colour,
-            label=label if label is not None else "_pr", **line_kwargs)
+    ax.step(
+        r[order],
+        p[order],
+        where="pre",
+        color=colour,
+        label=label if label is not None else "_pr",
+        **line_kwargs,
+    )
     ax.set_xlabel("Recall (true positive rate)")
     ax.set_ylabel("Precision")
     ax.set_title("Precision-recall curve" if title is None else title)
@@ -332,13 +386,34 @@ def plot_reliability(
     ax = _axes(ax)
     colour = color or _next_colour(ax)
     if not any(line.get_gid() == "perfect" for line in ax.get_lines()):
-        ax.plot([0, 1], [0, 1], linestyle="--", color=REFERENCE_COLOUR, linewidth=1,
-                label="perfectly calibrated", gid="perfect")
-    ax.plot(mean_prob, freq, "-", color=colour, linewidth=1.5,
-            label=label if label is not None else "_reliability")
+        ax.plot(
+            [0, 1],
+            [0, 1],
+            linestyle="--",
+            color=REFERENCE_COLOUR,
+            linewidth=1,
+            label="perfectly calibrated",
+            gid="perfect",
+        )
+    ax.plot(
+        mean_prob,
+        freq,
+        "-",
+        color=colour,
+        linewidth=1.5,
+        label=label if label is not None else "_reliability",
+    )
     sizes = 20 + 400 * count / count.sum() if show_counts else 30
-    ax.scatter(mean_prob, freq, s=sizes, color=colour, edgecolor="black", linewidth=0.5, zorder=3,
-               alpha=0.9)
+    ax.scatter(
+        mean_prob,
+        freq,
+        s=sizes,
+        color=colour,
+        edgecolor="black",
+        linewidth=0.5,
+        zorder=3,
+        alpha=0.9,
+    )
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title("Reliability diagram" if title is None else title)

@@ -38,11 +38,22 @@ def _as_xyxy(boxes: Any, fmt: str) -> np.ndarray:
     return b
 
 
-def draw_boxes(ax: Any, boxes: Any, *, fmt: str = "xyxy", labels: Sequence[str] | None = None,
-               color: Any = BOX_COLOUR, linestyle: str = "-", linewidth: float = 2.0,
-               fill_alpha: float = 0.0, label: str | None = None, invert_y: bool = True,
-               autoscale: bool = True, fontsize: float = SMALL_TEXT_PT,
-               label_corner: str = "top left") -> list:
+def draw_boxes(
+    ax: Any,
+    boxes: Any,
+    *,
+    fmt: str = "xyxy",
+    labels: Sequence[str] | None = None,
+    color: Any = BOX_COLOUR,
+    linestyle: str = "-",
+    linewidth: float = 2.0,
+    fill_alpha: float = 0.0,
+    label: str | None = None,
+    invert_y: bool = True,
+    autoscale: bool = True,
+    fontsize: float = SMALL_TEXT_PT,
+    label_corner: str = "top left",
+) -> list:
     """Draw rectangles on a Matplotlib axes; return the patches.
 
     Parameters
@@ -83,32 +94,61 @@ def draw_boxes(ax: Any, boxes: Any, *, fmt: str = "xyxy", labels: Sequence[str] 
     xyxy = _as_xyxy(boxes, fmt)
     n = xyxy.shape[0]
     fresh = not ax.patches  # nothing drawn yet: the limits are ours to set
-    if isinstance(color, (list, tuple, np.ndarray)) and len(color) == n and n and not isinstance(color[0], float):
+    if (
+        isinstance(color, (list, tuple, np.ndarray))
+        and len(color) == n
+        and n
+        and not isinstance(color[0], float)
+    ):
         colors = list(color)
     else:
         colors = [color] * n
     if labels is not None and len(labels) != n:
         raise ValueError(f"labels has {len(labels)} entries for {n} boxes.")
     if label_corner not in ("top left", "bottom right"):
-        raise ValueError(f"label_corner must be 'top left' or 'bottom right'; got {label_corner!r}.")
+        raise ValueError(
+            f"label_corner must be 'top left' or 'bottom right'; got {label_corner!r}."
+        )
     patches = []
     for i, (x1, y1, x2, y2) in enumerate(xyxy):
         c = colors[i]
-        rect = Rectangle((x1, y1), x2 - x1, y2 - y1, fill=False, edgecolor=c, linestyle=linestyle,
-                         linewidth=linewidth, label=label if i == 0 else None)
+        rect = Rectangle(
+            (x1, y1),
+            x2 - x1,
+            y2 - y1,
+            fill=False,
+            edgecolor=c,
+            linestyle=linestyle,
+            linewidth=linewidth,
+            label=label if i == 0 else None,
+        )
         ax.add_patch(rect)
         patches.append(rect)
         if fill_alpha > 0:
-            ax.add_patch(Rectangle((x1, y1), x2 - x1, y2 - y1, facecolor=c, alpha=fill_alpha,
-                                   edgecolor="none"))
+            ax.add_patch(
+                Rectangle(
+                    (x1, y1), x2 - x1, y2 - y1, facecolor=c, alpha=fill_alpha, edgecolor="none"
+                )
+            )
         if labels is not None and labels[i]:
             # va is on screen; with y pointing down (invert_y) the box's top edge is y1.
             top, bottom = (y1, y2) if invert_y else (y2, y1)
-            x, y, ha, va = ((x1, top, "left", "bottom") if label_corner == "top left"
-                            else (x2, bottom, "right", "bottom"))
+            x, y, ha, va = (
+                (x1, top, "left", "bottom")
+                if label_corner == "top left"
+                else (x2, bottom, "right", "bottom")
+            )
             text = f" {labels[i]}" if label_corner == "top left" else f"{labels[i]} "
-            ax.text(x, y, text, color="white", fontsize=fontsize, va=va, ha=ha,
-                    bbox=dict(facecolor=c, edgecolor="none", pad=1.0, alpha=0.9))
+            ax.text(
+                x,
+                y,
+                text,
+                color="white",
+                fontsize=fontsize,
+                va=va,
+                ha=ha,
+                bbox=dict(facecolor=c, edgecolor="none", pad=1.0, alpha=0.9),
+            )
     if autoscale and n:
         _widen_limits(ax, xyxy, invert_y, fresh)
     elif invert_y and not ax.yaxis_inverted():
@@ -123,14 +163,25 @@ def _widen_limits(ax: Any, xyxy: np.ndarray, invert_y: bool, fresh: bool) -> Non
     x2, y2 = xyxy[:, 2].max(), xyxy[:, 3].max()
     pad = 0.08 * max(x2 - x1, y2 - y1, 1.0)
     old_x, old_y = ax.get_xlim(), sorted(ax.get_ylim())
-    lo_x, hi_x = (x1 - pad, x2 + pad) if fresh else (min(old_x[0], x1 - pad), max(old_x[1], x2 + pad))
-    lo_y, hi_y = (y1 - pad, y2 + pad) if fresh else (min(old_y[0], y1 - pad), max(old_y[1], y2 + pad))
+    lo_x, hi_x = (
+        (x1 - pad, x2 + pad) if fresh else (min(old_x[0], x1 - pad), max(old_x[1], x2 + pad))
+    )
+    lo_y, hi_y = (
+        (y1 - pad, y2 + pad) if fresh else (min(old_y[0], y1 - pad), max(old_y[1], y2 + pad))
+    )
     ax.set_xlim(lo_x, hi_x)
     ax.set_ylim((hi_y, lo_y) if invert_y else (lo_y, hi_y))
 
 
-def draw_iou(ax: Any, box_a: Any, box_b: Any, *, fmt: str = "xyxy", names: Sequence[str] = ("A", "B"),
-             colors: Sequence[Any] = IOU_COLOURS) -> float:
+def draw_iou(
+    ax: Any,
+    box_a: Any,
+    box_b: Any,
+    *,
+    fmt: str = "xyxy",
+    names: Sequence[str] = ("A", "B"),
+    colors: Sequence[Any] = IOU_COLOURS,
+) -> float:
     """Draw two boxes, shade their intersection, write the IoU in the title; return the IoU.
 
     .. math:: \\mathrm{IoU}(A, B) = \\frac{|A \\cap B|}{|A| + |B| - |A \\cap B|}
@@ -148,8 +199,17 @@ def draw_iou(ax: Any, box_a: Any, box_b: Any, *, fmt: str = "xyxy", names: Seque
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     iou = inter / union if union > 0 else 0.0
     if inter > 0:
-        ax.add_patch(Rectangle((ix1, iy1), ix2 - ix1, iy2 - iy1, facecolor=INTERSECTION_COLOUR, alpha=0.35,
-                               edgecolor="none", hatch="//"))
+        ax.add_patch(
+            Rectangle(
+                (ix1, iy1),
+                ix2 - ix1,
+                iy2 - iy1,
+                facecolor=INTERSECTION_COLOUR,
+                alpha=0.35,
+                edgecolor="none",
+                hatch="//",
+            )
+        )
     ax.set_title(f"IoU = {inter:g} / {union:g} = {iou:.3f}")
     ax.set_xlabel("x (pixels)")
     ax.set_ylabel("y (pixels, downwards)")

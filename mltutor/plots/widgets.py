@@ -27,8 +27,12 @@ from ._style import LEGEND_PT
 if TYPE_CHECKING:  # pragma: no cover - type hints only
     from matplotlib.axes import Axes
 
-__all__ = ["StaticThresholdExplorer", "plot_threshold_view", "static_threshold_explorer",
-           "threshold_explorer"]
+__all__ = [
+    "StaticThresholdExplorer",
+    "plot_threshold_view",
+    "static_threshold_explorer",
+    "threshold_explorer",
+]
 
 NEGATIVE_COLOUR = "tab:blue"
 POSITIVE_COLOUR = "tab:orange"
@@ -56,10 +60,20 @@ def _view_data(y_true: Any, y_score: Any, beta: float, pos_label: Any) -> _ViewD
 def _draw_scores(ax: Axes, data: _ViewData) -> None:
     """The score histograms of the two classes (nothing that depends on the threshold)."""
     negatives, positives = data.scores[~data.is_positive], data.scores[data.is_positive]
-    ax.hist(negatives, bins=data.bins, alpha=0.6, color=NEGATIVE_COLOUR,
-            label=f"negatives (n={negatives.size})")
-    ax.hist(positives, bins=data.bins, alpha=0.6, color=POSITIVE_COLOUR,
-            label=f"positives (n={positives.size})")
+    ax.hist(
+        negatives,
+        bins=data.bins,
+        alpha=0.6,
+        color=NEGATIVE_COLOUR,
+        label=f"negatives (n={negatives.size})",
+    )
+    ax.hist(
+        positives,
+        bins=data.bins,
+        alpha=0.6,
+        color=POSITIVE_COLOUR,
+        label=f"positives (n={positives.size})",
+    )
     ax.set_title("Scores by true class")
     ax.set_xlabel("score")
     ax.set_ylabel("number of samples")
@@ -70,8 +84,9 @@ def _draw_curves(ax: Axes, sweep: ThresholdSweep) -> dict[str, str]:
     x = sweep.thresholds[::-1]  # increasing; the value on (x[j-1], x[j]] is the one at x[j]
     names = {"precision": "precision", "recall": "recall", "fbeta": f"F{sweep.beta:g}"}
     for metric, name in names.items():
-        ax.step(x, getattr(sweep, metric)[::-1], where="pre", color=_CURVE_COLOURS[metric],
-                label=name)
+        ax.step(
+            x, getattr(sweep, metric)[::-1], where="pre", color=_CURVE_COLOURS[metric], label=name
+        )
     ax.set_ylim(-0.03, 1.03)
     ax.set_title(f"Precision, recall and {names['fbeta']} vs threshold")
     ax.set_xlabel("threshold (predict positive when score >= threshold)")
@@ -95,8 +110,9 @@ def _draw(axes: Sequence[Axes], data: _ViewData, threshold: float) -> OperatingP
 
     names = _draw_curves(ax_curve, data.sweep)
     for metric in names:
-        ax_curve.plot([threshold], [getattr(point, metric)], "o", color=_CURVE_COLOURS[metric],
-                      markersize=7)
+        ax_curve.plot(
+            [threshold], [getattr(point, metric)], "o", color=_CURVE_COLOURS[metric], markersize=7
+        )
     ax_curve.axvline(threshold, color="black", linestyle="--")
     ax_curve.legend(loc="lower left", fontsize=LEGEND_PT)
     return point
@@ -160,8 +176,9 @@ def _format_count(value: float) -> str:
     return f"{value:d}" if isinstance(value, (int, np.integer)) else f"{value:.4g}"
 
 
-def readout_text(point: OperatingPoint, *, c_fp: float | None = None,
-                 c_fn: float | None = None) -> str:
+def readout_text(
+    point: OperatingPoint, *, c_fp: float | None = None, c_fn: float | None = None
+) -> str:
     """The explorer's text: the 2x2 confusion counts and the rates at one operating point.
 
     Examples
@@ -205,8 +222,9 @@ class _Setup:
     start: float
 
 
-def _explorer_setup(y_true: Any, y_score: Any, beta: float, c_fp: Any, c_fn: Any,
-                    pos_label: Any, threshold: Any) -> _Setup:
+def _explorer_setup(
+    y_true: Any, y_score: Any, beta: float, c_fp: Any, c_fn: Any, pos_label: Any, threshold: Any
+) -> _Setup:
     """What both explorers share: the slider spans the scores, and starts inside that span."""
     if (c_fp is None) != (c_fn is None):
         raise ValueError("Give both c_fp and c_fn (the cost of each error), or neither.")
@@ -272,8 +290,13 @@ def threshold_explorer(
     setup = _explorer_setup(y_true, y_score, beta, c_fp, c_fn, pos_label, threshold)
     data, c_fp, c_fn, lo, hi = setup.data, setup.c_fp, setup.c_fn, setup.lo, setup.hi
     slider = widgets.FloatSlider(
-        value=setup.start, min=lo, max=hi, step=(hi - lo) / 500,
-        description="threshold", readout_format=".3f", continuous_update=False,
+        value=setup.start,
+        min=lo,
+        max=hi,
+        step=(hi - lo) / 500,
+        description="threshold",
+        readout_format=".3f",
+        continuous_update=False,
         layout=widgets.Layout(width="60%"),
     )
     readout = widgets.HTML()
@@ -378,8 +401,10 @@ class StaticThresholdExplorer:
 
     def __repr__(self) -> str:
         t = self.thresholds
-        return (f"StaticThresholdExplorer({t.size} thresholds from {t[0]:.4g} to {t[-1]:.4g}, "
-                f"starting at {t[self.start]:.4g})")
+        return (
+            f"StaticThresholdExplorer({t.size} thresholds from {t[0]:.4g} to {t[-1]:.4g}, "
+            f"starting at {t[self.start]:.4g})"
+        )
 
 
 def _background(data: _ViewData) -> tuple[list[bytes], dict[str, Any]]:
@@ -399,8 +424,10 @@ def _background(data: _ViewData) -> tuple[list[bytes], dict[str, Any]]:
     ax_hist, ax_curve = (fig.add_subplot() for fig in figures)
     _draw_scores(ax_hist, data)
     handles, labels = ax_hist.get_legend_handles_labels()
-    handles += [Patch(facecolor="black", alpha=_SHADE_OPACITY),
-                Line2D([], [], color="black", linestyle="--")]
+    handles += [
+        Patch(facecolor="black", alpha=_SHADE_OPACITY),
+        Line2D([], [], color="black", linestyle="--"),
+    ]
     labels += ["predicted positive", "threshold"]
     ax_hist.legend(handles, labels, loc="best", fontsize=LEGEND_PT)
     names = _draw_curves(ax_curve, data.sweep)
@@ -417,8 +444,13 @@ def _background(data: _ViewData) -> tuple[list[bytes], dict[str, Any]]:
         b = ax.bbox
         return b.x0, height - b.y1, b.x1, height - b.y0
 
-    geometry = {"width": width, "height": height, "names": names,
-                "hist": (ax_hist, box(ax_hist)), "curve": (ax_curve, box(ax_curve))}
+    geometry = {
+        "width": width,
+        "height": height,
+        "names": names,
+        "hist": (ax_hist, box(ax_hist)),
+        "curve": (ax_curve, box(ax_curve)),
+    }
     return pngs, geometry
 
 
@@ -523,8 +555,10 @@ def static_threshold_explorer(
         "xh": [round(_x_pixel(ax_hist, p.threshold, hist_box), 2) for p in points],
         "xc": [round(_x_pixel(ax_curve, p.threshold, curve_box), 2) for p in points],
         "xe": round(_x_pixel(ax_hist, float(data.bins[-1]), hist_box), 2),
-        "y": {m: [round(_y_pixel(ax_curve, float(getattr(p, m)), height), 2) for p in points]
-              for m in geo["names"]},
+        "y": {
+            m: [round(_y_pixel(ax_curve, float(getattr(p, m)), height), 2) for p in points]
+            for m in geo["names"]
+        },
     }
     payload = json.dumps(state, separators=(",", ":"), sort_keys=True)
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
@@ -534,18 +568,21 @@ def static_threshold_explorer(
     i = start
     n_neg, n_pos = int(np.sum(~data.is_positive)), int(np.sum(data.is_positive))
     f_name = geo["names"]["fbeta"]
-    alts = (f"Histograms of the scores of the {n_neg} negatives and {n_pos} positives, with the "
-            f"threshold as a dashed line and the cases predicted positive shaded; the slider "
-            f"above moves the threshold.",
-            f"Precision, recall and {f_name} against the threshold, with a marker on each curve "
-            f"at the threshold; the slider above moves the threshold.")
+    alts = (
+        f"Histograms of the scores of the {n_neg} negatives and {n_pos} positives, with the "
+        f"threshold as a dashed line and the cases predicted positive shaded; the slider "
+        f"above moves the threshold.",
+        f"Precision, recall and {f_name} against the threshold, with a marker on each curve "
+        f"at the threshold; the slider above moves the threshold.",
+    )
     w, h = geo["width"], height
     hx0, hy0, hx1, hy1 = hist_box
     cx0, cy0, cx1, cy1 = curve_box
     markers = "".join(
         f'<circle class="mte-{m}" cx="{state["xc"][i]}" cy="{state["y"][m][i]}" r="5" '
         f'fill="{to_hex(_CURVE_COLOURS[m])}" stroke="white" stroke-width="1"/>'
-        for m in geo["names"])
+        for m in geo["names"]
+    )
     dashed = 'stroke="black" stroke-width="1.5" stroke-dasharray="6 3"'
     span_width = round(max(0.0, state["xe"] - state["xh"][i]), 2)
     overlays = (
@@ -570,7 +607,8 @@ def static_threshold_explorer(
         f'<svg viewBox="0 0 {w:g} {h:g}" preserveAspectRatio="none" aria-hidden="true" '
         f'focusable="false" style="position:absolute;left:0;top:0;width:100%;height:100%;'
         f'pointer-events:none">{overlay}</svg></div>'
-        for image, alt, overlay in zip(images, alts, overlays))
+        for image, alt, overlay in zip(images, alts, overlays)
+    )
     page = (
         f'<div class="mltutor-threshold-explorer" id="{uid}" style="max-width:{2 * w:g}px">\n'
         f'<div style="display:flex;align-items:center;gap:0.6em;flex-wrap:wrap">'

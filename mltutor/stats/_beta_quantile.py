@@ -70,22 +70,39 @@ def _rlog1(x: np.ndarray) -> np.ndarray:
     direct = (x < -0.39) | (x > 0.57)
     low, high = (x < -0.18) & ~direct, (x > 0.18) & ~direct
     h = np.where(low, (x + 0.3) / 0.7, np.where(high, x * 0.75 - 0.25, x))
-    w1 = np.where(low, 0.0566749439387324 - h * 0.3,
-                  np.where(high, 0.0456512608815524 + h / 3.0, 0.0))
+    w1 = np.where(
+        low, 0.0566749439387324 - h * 0.3, np.where(high, 0.0456512608815524 + h / 3.0, 0.0)
+    )
     r = h / (h + 2.0)
     t = r * r
-    w = (_poly(t, (0.333333333333333, -0.224696413112536, 0.00620886815375787))
-         / _poly(t, (1.0, -1.27408923933623, 0.354508718369557)))
+    w = _poly(t, (0.333333333333333, -0.224696413112536, 0.00620886815375787)) / _poly(
+        t, (1.0, -1.27408923933623, 0.354508718369557)
+    )
     series = t * 2.0 * (1.0 / (1.0 - r) - r * w) + w1
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(direct, x - np.log1p(np.where(direct, x, 0.0)), series)
 
 
-_GAM1_R = (-0.422784335098468, -0.771330383816272, -0.244757765222226, 0.118378989872749,
-           9.30357293360349e-4, -0.0118290993445146, 0.00223047661158249,
-           2.66505979058923e-4, -1.32674909766242e-4)
-_GAM1_P = (0.577215664901533, -0.409078193005776, -0.230975380857675, 0.0597275330452234,
-           0.0076696818164949, -0.00514889771323592, 5.89597428611429e-4)
+_GAM1_R = (
+    -0.422784335098468,
+    -0.771330383816272,
+    -0.244757765222226,
+    0.118378989872749,
+    9.30357293360349e-4,
+    -0.0118290993445146,
+    0.00223047661158249,
+    2.66505979058923e-4,
+    -1.32674909766242e-4,
+)
+_GAM1_P = (
+    0.577215664901533,
+    -0.409078193005776,
+    -0.230975380857675,
+    0.0597275330452234,
+    0.0076696818164949,
+    -0.00514889771323592,
+    5.89597428611429e-4,
+)
 _GAM1_Q = (1.0, 0.427569613095214, 0.158451672430138, 0.0261132021441447, 0.00423244297896961)
 
 
@@ -106,21 +123,62 @@ def _gam1(a: np.ndarray) -> np.ndarray:
 def _gamln1(a: np.ndarray) -> np.ndarray:
     """log Gamma(1 + a) for -0.2 <= a <= 1.25."""
     a = np.asarray(a, dtype=np.float64)
-    w_low = (_poly(a, (0.577215664901533, 0.844203922187225, -0.168860593646662,
-                       -0.780427615533591, -0.402055799310489, -0.0673562214325671,
-                       -0.00271935708322958))
-             / _poly(a, (1.0, 2.88743195473681, 3.12755088914843, 1.56875193295039,
-                         0.361951990101499, 0.0325038868253937, 6.67465618796164e-4)))
+    w_low = _poly(
+        a,
+        (
+            0.577215664901533,
+            0.844203922187225,
+            -0.168860593646662,
+            -0.780427615533591,
+            -0.402055799310489,
+            -0.0673562214325671,
+            -0.00271935708322958,
+        ),
+    ) / _poly(
+        a,
+        (
+            1.0,
+            2.88743195473681,
+            3.12755088914843,
+            1.56875193295039,
+            0.361951990101499,
+            0.0325038868253937,
+            6.67465618796164e-4,
+        ),
+    )
     x = a - 1.0
-    w_high = (_poly(x, (0.422784335098467, 0.848044614534529, 0.565221050691933,
-                        0.156513060486551, 0.017050248402265, 4.97958207639485e-4))
-              / _poly(x, (1.0, 1.24313399877507, 0.548042109832463, 0.10155218743983,
-                          0.00713309612391, 1.16165475989616e-4)))
+    w_high = _poly(
+        x,
+        (
+            0.422784335098467,
+            0.848044614534529,
+            0.565221050691933,
+            0.156513060486551,
+            0.017050248402265,
+            4.97958207639485e-4,
+        ),
+    ) / _poly(
+        x,
+        (
+            1.0,
+            1.24313399877507,
+            0.548042109832463,
+            0.10155218743983,
+            0.00713309612391,
+            1.16165475989616e-4,
+        ),
+    )
     return np.where(a < 0.6, -a * w_low, x * w_high)
 
 
-_STIRLING = (0.0833333333333333, -0.00277777777760991, 7.9365066682539e-4, -5.9520293135187e-4,
-             8.37308034031215e-4, -0.00165322962780713)
+_STIRLING = (
+    0.0833333333333333,
+    -0.00277777777760991,
+    7.9365066682539e-4,
+    -5.9520293135187e-4,
+    8.37308034031215e-4,
+    -0.00165322962780713,
+)
 
 
 def _gamln(a: np.ndarray) -> np.ndarray:
@@ -152,9 +210,11 @@ def _gsumln(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """log Gamma(a + b) for 1 <= a, b <= 2."""
     x = a + b - 2.0
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(x <= 0.25, _gamln1(x + 1.0),
-                        np.where(x <= 1.25, _gamln1(x) + np.log1p(x),
-                                 _gamln1(x - 1.0) + np.log(x * (x + 1.0))))
+        return np.where(
+            x <= 0.25,
+            _gamln1(x + 1.0),
+            np.where(x <= 1.25, _gamln1(x) + np.log1p(x), _gamln1(x - 1.0) + np.log(x * (x + 1.0))),
+        )
 
 
 def _del_diff(h_over: np.ndarray, big: np.ndarray) -> np.ndarray:
@@ -194,8 +254,7 @@ def _algdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _betaln(a0: np.ndarray, b0: np.ndarray) -> np.ndarray:
     """log B(a, b) for a, b > 0, accurate (no cancellation) for any sizes."""
-    a0, b0 = np.broadcast_arrays(np.asarray(a0, dtype=np.float64),
-                                 np.asarray(b0, dtype=np.float64))
+    a0, b0 = np.broadcast_arrays(np.asarray(a0, dtype=np.float64), np.asarray(b0, dtype=np.float64))
     a, b = np.minimum(a0, b0).ravel(), np.maximum(a0, b0).ravel()
     out = np.empty(a.shape)
     # a < 1
@@ -261,23 +320,54 @@ def _erfc_scaled(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     ax = np.abs(x)
     t = x * x
-    top = _poly(t, (1.0 + 0.128379167095513, 0.0479137145607681, 0.0323076579225834,
-                    -0.00133733772997339, 7.7105849500132e-5))
+    top = _poly(
+        t,
+        (
+            1.0 + 0.128379167095513,
+            0.0479137145607681,
+            0.0323076579225834,
+            -0.00133733772997339,
+            7.7105849500132e-5,
+        ),
+    )
     # TOMS: top = (((a0 t + a1) t + a2) t + a3) t + a4 + 1; written as a polynomial in t
     bot = _poly(t, (1.0, 0.375795757275549, 0.0538971687740286, 0.00301048631703895))
     with np.errstate(over="ignore", invalid="ignore"):  # the branch is only kept for ax <= 0.5
         small = np.exp(t) * (0.5 - x * (top / bot) + 0.5)
-    p = (300.459261020162, 451.918953711873, 339.320816734344, 152.98928504694,
-         43.1622272220567, 7.21175825088309, 0.564195517478974, -1.36864857382717e-7)
-    q = (300.459260956983, 790.950925327898, 931.35409485061, 638.980264465631,
-         277.585444743988, 77.0001529352295, 12.7827273196294, 1.0)
+    p = (
+        300.459261020162,
+        451.918953711873,
+        339.320816734344,
+        152.98928504694,
+        43.1622272220567,
+        7.21175825088309,
+        0.564195517478974,
+        -1.36864857382717e-7,
+    )
+    q = (
+        300.459260956983,
+        790.950925327898,
+        931.35409485061,
+        638.980264465631,
+        277.585444743988,
+        77.0001529352295,
+        12.7827273196294,
+        1.0,
+    )
     mid = _poly(ax, p) / _poly(ax, q)
     with np.errstate(divide="ignore", invalid="ignore"):
         u = 1.0 / np.where(ax > 0, t, 1.0)
-        top = _poly(u, (0.282094791773523, 4.6580782871847, 21.3688200555087, 26.2370141675169,
-                        2.10144126479064))
-        bot = _poly(u, (1.0, 18.0124575948747, 99.0191814623914, 187.11481179959,
-                        94.153775055546))
+        top = _poly(
+            u,
+            (
+                0.282094791773523,
+                4.6580782871847,
+                21.3688200555087,
+                26.2370141675169,
+                2.10144126479064,
+            ),
+        )
+        bot = _poly(u, (1.0, 18.0124575948747, 99.0191814623914, 187.11481179959, 94.153775055546))
         large = (0.564189583547756 - u * top / bot) / np.where(ax > 0, ax, 1.0)
     return np.where(ax <= 0.5, small, np.where(ax <= 4.0, mid, large))
 
@@ -285,8 +375,16 @@ def _erfc_scaled(x: np.ndarray) -> np.ndarray:
 def _erf_small(x: np.ndarray) -> np.ndarray:
     """erf(x) for |x| <= 0.5 (TOMS 708's erf__, first branch)."""
     t = x * x
-    top = _poly(t, (1.0 + 0.128379167095513, 0.0479137145607681, 0.0323076579225834,
-                    -0.00133733772997339, 7.7105849500132e-5))
+    top = _poly(
+        t,
+        (
+            1.0 + 0.128379167095513,
+            0.0479137145607681,
+            0.0323076579225834,
+            -0.00133733772997339,
+            7.7105849500132e-5,
+        ),
+    )
     bot = _poly(t, (1.0, 0.375795757275549, 0.0538971687740286, 0.00301048631703895))
     return x * (top / bot)
 
@@ -360,8 +458,9 @@ def _log_bup(a, b, x, y, lx, ly, n, lbeta):
     apb, ap1 = a + b, a + 1.0
     with np.errstate(divide="ignore", invalid="ignore"):
         r = (b - 1.0) * x / y - a
-    k = np.where(b > 1.0, np.where(y > 1e-4, np.where(r >= 1.0, np.minimum(np.floor(r), nm1), 0.0),
-                                   nm1), 0.0)
+    k = np.where(
+        b > 1.0, np.where(y > 1e-4, np.where(r >= 1.0, np.minimum(np.floor(r), nm1), 0.0), nm1), 0.0
+    )
     w, d, scale = np.ones(a.shape), np.ones(a.shape), np.zeros(a.shape)
     going = nm1 > 0
     top = int(nm1.max()) if nm1.size else 0
@@ -447,7 +546,8 @@ def _grat_r(a, x, log_r):
             if not going.all():
                 res[idx[~going]] = an0[~going]
                 idx, aa, xx, a2n_1, a2n, b2n_1, b2n = (
-                    v[going] for v in (idx, aa, xx, a2n_1, a2n, b2n_1, b2n))
+                    v[going] for v in (idx, aa, xx, a2n_1, a2n, b2n_1, b2n)
+                )
                 if idx.size == 0:
                     break
         else:
@@ -548,8 +648,9 @@ def _log_bfrac(a, b, x, y, lam, brc):
                     break
                 if 2 * n_live < live.size:
                     idx, aa, bb, xx, c, c0, c1, yp1, p, s, an, bn, anp1, bnp1, r = (
-                        v[live] for v in (idx, aa, bb, xx, c, c0, c1, yp1, p, s, an, bn, anp1,
-                                          bnp1, r))
+                        v[live]
+                        for v in (idx, aa, bb, xx, c, c0, c1, yp1, p, s, an, bn, anp1, bnp1, r)
+                    )
                     live = np.ones(idx.size, dtype=bool)
             an = an / bnp1
             bn = bn / bnp1
@@ -628,8 +729,8 @@ def _log_basym(a, b, lam, bcorr):
             if not keep.any():
                 break
             idx, h, h2, r0, r1, w0, z2, s, hn, w, znm1, zn, j0, j1, total = (
-                v[keep] for v in (idx, h, h2, r0, r1, w0, z2, s, hn, w, znm1, zn, j0, j1,
-                                  total))
+                v[keep] for v in (idx, h, h2, r0, r1, w0, z2, s, hn, w, znm1, zn, j0, j1, total)
+            )
             A = [v if v is None else v[keep] for v in A]
             C = [v if v is None else v[keep] for v in C]
             D = [v if v is None else v[keep] for v in D]
@@ -701,8 +802,9 @@ def _log_bratio_large(a, b, x, y, lx, ly, lbeta, bcorr, brc):
     c_bp = lt40 & (b0 * x0 <= 0.7)
     c_140 = lt40 & ~c_bp
     ge = ~lt40
-    c_frac = ge & np.where(a0 > b0, (b0 <= 100) | (lam > 0.03 * b0),
-                           (a0 <= 100) | (lam > 0.03 * a0))
+    c_frac = ge & np.where(
+        a0 > b0, (b0 <= 100) | (lam > 0.03 * b0), (a0 <= 100) | (lam > 0.03 * a0)
+    )
     c_asym = ge & ~c_frac
     if c_bp.any():
         m = c_bp
@@ -720,17 +822,23 @@ def _log_bratio_large(a, b, x, y, lx, ly, lbeta, bcorr, brc):
         res = np.empty(am.shape)
         near = xm <= 0.7
         if near.any():
-            res[near] = np.logaddexp(lw[near], _log_bpser(am[near], bf[near], xm[near],
-                                                          lxm[near], lbeta_f[near]))
+            res[near] = np.logaddexp(
+                lw[near], _log_bpser(am[near], bf[near], xm[near], lxm[near], lbeta_f[near])
+            )
         far = ~near
         if far.any():
             a2, b2, x2, y2, lx2, ly2, lw2, lb2 = (
-                v[far] for v in (am, bf, xm, ym, lxm, lym, lw, lbeta_f))
+                v[far] for v in (am, bf, xm, ym, lxm, lym, lw, lbeta_f)
+            )
             low = a2 <= 15
             if low.any():
                 twenty = np.full(low.sum(), 20.0)
-                lw2[low] = np.logaddexp(lw2[low], _log_bup(a2[low], b2[low], x2[low], y2[low],
-                                                           lx2[low], ly2[low], twenty, lb2[low]))
+                lw2[low] = np.logaddexp(
+                    lw2[low],
+                    _log_bup(
+                        a2[low], b2[low], x2[low], y2[low], lx2[low], ly2[low], twenty, lb2[low]
+                    ),
+                )
                 a2 = np.where(low, a2 + 20.0, a2)
             res[far] = _log_bgrat(a2, b2, x2, y2, lx2, lw2)
         val[m] = res
@@ -749,8 +857,8 @@ def _logit_parts(s):
         e = np.exp(-np.abs(s))
         soft = np.log1p(e)  # softplus(-|s|)
         pos = s >= 0
-        lx = np.where(pos, -soft, s - soft)     # log x = -softplus(-s)
-        ly = np.where(pos, -s - soft, -soft)    # log(1 - x) = -softplus(s)
+        lx = np.where(pos, -soft, s - soft)  # log x = -softplus(-s)
+        ly = np.where(pos, -s - soft, -soft)  # log(1 - x) = -softplus(s)
         x = np.where(pos, 1.0 / (1.0 + e), e / (1.0 + e))
         y = np.where(pos, e / (1.0 + e), 1.0 / (1.0 + e))
     return x, y, lx, ly
@@ -776,8 +884,7 @@ def _log_bratio(a, b, s, lbeta, bcorr):
         out[m] = _log_bratio_small(a[m], b[m], x[m], y[m], lx[m], ly[m], lbeta[m])
     if (~small).any():
         m = ~small
-        out[m] = _log_bratio_large(a[m], b[m], x[m], y[m], lx[m], ly[m], lbeta[m], bcorr[m],
-                                   brc[m])
+        out[m] = _log_bratio_large(a[m], b[m], x[m], y[m], lx[m], ly[m], lbeta[m], bcorr[m], brc[m])
     return out, brc, x, y
 
 
@@ -910,10 +1017,10 @@ def beta_lower_quantile(log_q, a, b) -> tuple[np.ndarray, np.ndarray]:
     for _ in range(_MAX_NEWTON):
         lw, lp, x, y = _log_bratio(aa, bb, s, lb, bc)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            gp = np.exp(lp - lw)          # g'
-            u = (lw - lq) / gp            # the Newton step is -u
+            gp = np.exp(lp - lw)  # g'
+            u = (lw - lq) / gp  # the Newton step is -u
             big_l = aa * y - bb * x - gp  # g'' / g'  (<= 0: g is concave)
-            dlam = -(aa + bb) * x * y     # d/ds (a (1 - x) - b x)
+            dlam = -(aa + bb) * x * y  # d/ds (a (1 - x) - b x)
             # Halley near the root only: far from it |log I| is large and g''/g' (a difference
             # of large terms) loses its digits; Newton is safe anywhere (g concave).
             halley = np.isfinite(big_l) & (big_l <= 0) & (np.abs(u * big_l) < 1.0)
@@ -922,8 +1029,7 @@ def beta_lower_quantile(log_q, a, b) -> tuple[np.ndarray, np.ndarray]:
             # |g''/g'| <= |a (1 - x) - b x| + g' where the computed g''/g' is not to be trusted
             c3 = big_l * big_l / 12.0 - dlam / 6.0 + gp * big_l / 6.0
             kappa = np.where(big_l <= 0, -big_l, np.abs(aa * y - bb * x) + gp)
-            err = np.where(halley, 4.0 * np.abs(c3 * step) * step * step,
-                           0.5 * kappa * step * step)
+            err = np.where(halley, 4.0 * np.abs(c3 * step) * step * step, 0.5 * kappa * step * step)
         new = s + step
         new = np.where(np.isfinite(new), np.maximum(new, left), left)
         finished = np.isfinite(step) & (err <= 2.0**-57) & (np.abs(step) <= 1e-6)
@@ -935,7 +1041,8 @@ def beta_lower_quantile(log_q, a, b) -> tuple[np.ndarray, np.ndarray]:
             y_out[idx[f]] = y[f] - dx
             keep = ~f
             idx, lq, aa, bb, lb, bc, new, left = (
-                v[keep] for v in (idx, lq, aa, bb, lb, bc, new, left))
+                v[keep] for v in (idx, lq, aa, bb, lb, bc, new, left)
+            )
             if idx.size == 0:
                 break
         s = new

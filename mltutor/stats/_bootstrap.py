@@ -181,7 +181,9 @@ def _group_resample_indices(rng: np.random.Generator, layout, n_resamples: int):
     members, bounds, first, size = layout
     start, length = bounds[:-1], np.diff(bounds)
     for _ in range(n_resamples):
-        pick = first + (rng.random(len(first)) * size).astype(np.int64)   # a group of the same stratum
+        pick = first + (rng.random(len(first)) * size).astype(
+            np.int64
+        )  # a group of the same stratum
         lengths = length[pick]
         offsets = np.repeat(start[pick] - np.cumsum(np.r_[0, lengths[:-1]]), lengths)
         yield members[np.arange(lengths.sum()) + offsets][None, :]
@@ -189,7 +191,7 @@ def _group_resample_indices(rng: np.random.Generator, layout, n_resamples: int):
 
 def _single_class(y_true: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """For each row of ``idx``: do all resampled ``y_true`` rows equal the first one?"""
-    resampled = y_true[idx]                          # (chunk, n, ...)
+    resampled = y_true[idx]  # (chunk, n, ...)
     same = resampled == resampled[:, :1]
     return same.reshape(len(idx), -1).all(axis=1)
 
@@ -211,8 +213,11 @@ def _run(metrics, y_true, preds, *, n_resamples, rng, skip_single_class, progres
     n_skipped = 0
     k = 0
     use_bar = _use_progress(progress, n_resamples * n)
-    chunks = (_resample_indices(rng, n, n_resamples, use_bar) if layout is None
-              else _group_resample_indices(rng, layout, n_resamples))
+    chunks = (
+        _resample_indices(rng, n, n_resamples, use_bar)
+        if layout is None
+        else _group_resample_indices(rng, layout, n_resamples)
+    )
     for idx in chunks:
         skip = _single_class(y_true, idx) if skip_single_class else np.zeros(len(idx), bool)
         n_skipped += int(skip.sum())
@@ -228,12 +233,14 @@ def _run(metrics, y_true, preds, *, n_resamples, rng, skip_single_class, progres
                 elif v.shape != shapes[j]:
                     raise ValueError(
                         f"the metric returned shape {v.shape} on bootstrap resample {k - 1} but "
-                        f"{shapes[j]} before; a per-class metric needs a fixed labels= argument")
+                        f"{shapes[j]} before; a per-class metric needs a fixed labels= argument"
+                    )
                 values[j].append(v)
     if n_skipped == n_resamples:
         raise ValueError(
             f"all {n_resamples} bootstrap resamples held a single class in y_true and were skipped; "
-            "y_true needs at least two classes (or pass skip_single_class=False)")
+            "y_true needs at least two classes (or pass skip_single_class=False)"
+        )
     return [np.stack(v) for v in values], n_skipped
 
 
@@ -375,15 +382,25 @@ def bootstrap_ci(
 
     skip_single_class = check_bool(skip_single_class, "skip_single_class")
     estimate = check_metric_value(metric(y_true, y_pred), "on the full data")
-    (dist,), n_skipped = _run([metric], y_true, [y_pred], n_resamples=n_resamples, rng=rng,
-                              skip_single_class=skip_single_class, progress=progress,
-                              layout=layout)
+    (dist,), n_skipped = _run(
+        [metric],
+        y_true,
+        [y_pred],
+        n_resamples=n_resamples,
+        rng=rng,
+        skip_single_class=skip_single_class,
+        progress=progress,
+        layout=layout,
+    )
     if dist.shape[1:] != estimate.shape:
-        raise ValueError(f"the metric returned shape {dist.shape[1:]} on resamples but "
-                         f"{estimate.shape} on the full data; pass a fixed labels= argument")
+        raise ValueError(
+            f"the metric returned shape {dist.shape[1:]} on resamples but "
+            f"{estimate.shape} on the full data; pass a fixed labels= argument"
+        )
     low, high = _interval(dist, estimate, confidence_level, method)
-    return BootstrapResult(_plain(estimate), low, high, confidence_level, n_resamples, n_skipped,
-                           method, dist)
+    return BootstrapResult(
+        _plain(estimate), low, high, confidence_level, n_resamples, n_skipped, method, dist
+    )
 
 
 def paired_bootstrap(
@@ -448,13 +465,32 @@ def paired_bootstrap(
     est_a = check_metric_value(metric(y_true, arrays["y_pred_a"]), "for model A on the full data")
     est_b = check_metric_value(metric(y_true, arrays["y_pred_b"]), "for model B on the full data")
     (dist_a, dist_b), n_skipped = _run(
-        [metric, metric], y_true, [arrays["y_pred_a"], arrays["y_pred_b"]], n_resamples=n_resamples,
-        rng=rng, skip_single_class=skip_single_class, progress=progress, layout=layout)
+        [metric, metric],
+        y_true,
+        [arrays["y_pred_a"], arrays["y_pred_b"]],
+        n_resamples=n_resamples,
+        rng=rng,
+        skip_single_class=skip_single_class,
+        progress=progress,
+        layout=layout,
+    )
     if dist_a.shape[1:] != est_a.shape:
-        raise ValueError(f"the metric returned shape {dist_a.shape[1:]} on resamples but "
-                         f"{est_a.shape} on the full data; pass a fixed labels= argument")
+        raise ValueError(
+            f"the metric returned shape {dist_a.shape[1:]} on resamples but "
+            f"{est_a.shape} on the full data; pass a fixed labels= argument"
+        )
     estimate = est_a - est_b
     dist = dist_a - dist_b
     low, high = _interval(dist, estimate, confidence_level, method)
-    return PairedBootstrapResult(_plain(estimate), low, high, confidence_level, n_resamples,
-                                 n_skipped, method, dist, _plain(est_a), _plain(est_b))
+    return PairedBootstrapResult(
+        _plain(estimate),
+        low,
+        high,
+        confidence_level,
+        n_resamples,
+        n_skipped,
+        method,
+        dist,
+        _plain(est_a),
+        _plain(est_b),
+    )

@@ -144,8 +144,11 @@ def delong_roc_test(y_true: Any, score_a: Any, score_b: Any) -> DeLongTestResult
     var = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
     diff = auc[0] - auc[1]
     if not var > 0:
-        warn("DeLong's z is undefined: the variance of the AUC difference is 0 (the two scores "
-             "rank every pair alike). z and p-value set to NaN.", UndefinedMetricWarning)
+        warn(
+            "DeLong's z is undefined: the variance of the AUC difference is 0 (the two scores "
+            "rank every pair alike). z and p-value set to NaN.",
+            UndefinedMetricWarning,
+        )
         return DeLongTestResult(float(auc[0]), float(auc[1]), np.nan, np.nan, cov)
     z = diff / math.sqrt(var)
     return DeLongTestResult(float(auc[0]), float(auc[1]), float(z), 2.0 * norm_sf(abs(z)), cov)

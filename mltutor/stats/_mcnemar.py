@@ -87,9 +87,11 @@ def _mcnemar_table(table: np.ndarray, exact: bool, correction: bool) -> McNemarR
         pvalue = min(1.0, 2.0 * binom_cdf_half(statistic, n1 + n2))
         return McNemarResult(float(statistic), pvalue, table)
     if n1 + n2 == 0:
-        warn("McNemar's chi-square statistic is undefined (0/0): the two models never disagree "
-             "on correctness. Statistic and p-value set to NaN; the exact test gives p = 1.",
-             UndefinedMetricWarning)
+        warn(
+            "McNemar's chi-square statistic is undefined (0/0): the two models never disagree "
+            "on correctness. Statistic and p-value set to NaN; the exact test gives p = 1.",
+            UndefinedMetricWarning,
+        )
         return McNemarResult(np.nan, np.nan, table)
     statistic = (abs(n1 - n2) - int(correction)) ** 2 / (1.0 * (n1 + n2))
     return McNemarResult(float(statistic), chi2_1_sf(statistic), table)

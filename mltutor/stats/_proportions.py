@@ -106,7 +106,8 @@ def _interval(
                 f"nobs must be at most {MAX_EXACT_NOBS:g} for the {method} interval (got "
                 f"{n.max():g}): its ends are checked to 1e-10 of the width up to there, and "
                 "beyond about 1e30 trials the interval is narrower than the spacing of float64 "
-                "numbers.")
+                "numbers."
+            )
         low, _, _, high = _exact_ends(c, n, alpha, method)
         return low, high
     crit = norm_isf(tail)
@@ -153,12 +154,16 @@ def _exact_ends(
     one_minus_high, high = np.zeros(c.shape), np.ones(c.shape)
     k = int(has_low.sum())
     # one solver call for both ends (each entry is solved on its own either way)
-    x, y = beta_lower_quantile(math.log(alpha) - math.log(2.0),
-                               np.concatenate([a_low[has_low], a_high[has_high]]),
-                               np.concatenate([b_low[has_low], b_high[has_high]]))
+    x, y = beta_lower_quantile(
+        math.log(alpha) - math.log(2.0),
+        np.concatenate([a_low[has_low], a_high[has_high]]),
+        np.concatenate([b_low[has_low], b_high[has_high]]),
+    )
     if not (np.isfinite(x).all() and np.isfinite(y).all()):  # never returned silently
-        raise RuntimeError("the Beta quantile did not converge for some entries: please report "
-                           "the counts to the mltutor maintainers.")
+        raise RuntimeError(
+            "the Beta quantile did not converge for some entries: please report "
+            "the counts to the mltutor maintainers."
+        )
     low[has_low], one_minus_low[has_low] = x[:k], y[:k]
     one_minus_high[has_high], high[has_high] = x[k:], y[k:]
     return low, one_minus_low, one_minus_high, high
@@ -220,20 +225,28 @@ def confusion_rate_intervals(cm: Any, alpha: float = 0.05, method: str = "wilson
     defined = nobs > 0
     low, high = np.zeros(count.shape), np.ones(count.shape)
     if defined.any():
-        low[defined], high[defined] = _interval(count[defined].astype(np.float64),
-                                                nobs[defined].astype(np.float64), alpha, method)
+        low[defined], high[defined] = _interval(
+            count[defined].astype(np.float64), nobs[defined].astype(np.float64), alpha, method
+        )
     k = tp.size
-    return RateIntervals(**{name: _rate(name, kn[0], kn[1], low[i * k:(i + 1) * k],
-                                        high[i * k:(i + 1) * k])
-                            for i, (name, kn) in enumerate(pairs.items())})
+    return RateIntervals(
+        **{
+            name: _rate(name, kn[0], kn[1], low[i * k : (i + 1) * k], high[i * k : (i + 1) * k])
+            for i, (name, kn) in enumerate(pairs.items())
+        }
+    )
 
 
-def _rate(name: str, count: np.ndarray, nobs: np.ndarray, low: np.ndarray,
-          high: np.ndarray) -> Rate:
+def _rate(
+    name: str, count: np.ndarray, nobs: np.ndarray, low: np.ndarray, high: np.ndarray
+) -> Rate:
     defined = nobs > 0
     estimate = np.full(count.shape, np.nan)
     estimate[defined] = count[defined] / nobs[defined]
     if not defined.all():
-        warn(f"{name} is undefined (0/0) for classes {np.flatnonzero(~defined).tolist()}: "
-             "estimate set to NaN, interval to [0, 1].", UndefinedMetricWarning)
+        warn(
+            f"{name} is undefined (0/0) for classes {np.flatnonzero(~defined).tolist()}: "
+            "estimate set to NaN, interval to [0, 1].",
+            UndefinedMetricWarning,
+        )
     return Rate(estimate, low.copy(), high.copy(), count, nobs)

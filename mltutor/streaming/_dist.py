@@ -34,7 +34,12 @@ import torch
 import torch.distributed as dist
 
 __all__ = [
-    "all_gather_object", "all_reduce_sum", "distributed_ready", "free_port", "gather_cat", "run_gloo",
+    "all_gather_object",
+    "all_reduce_sum",
+    "distributed_ready",
+    "free_port",
+    "gather_cat",
+    "run_gloo",
 ]
 
 
@@ -106,8 +111,15 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _entry(fn: Callable[..., Any], rank: int, world_size: int, port: int, timeout: float,
-           out_dir: str, args: tuple) -> None:
+def _entry(
+    fn: Callable[..., Any],
+    rank: int,
+    world_size: int,
+    port: int,
+    timeout: float,
+    out_dir: str,
+    args: tuple,
+) -> None:
     """Body of one worker process: join the group, run ``fn``, store its result or traceback."""
     if sys.platform.startswith("linux"):
         os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")  # loopback only, never another address
@@ -133,8 +145,9 @@ def _entry(fn: Callable[..., Any], rank: int, world_size: int, port: int, timeou
         sys.exit(1)
 
 
-def run_gloo(fn: Callable[..., Any], world_size: int = 2, args: tuple = (), *,
-             timeout: float = 60.0) -> list[Any]:
+def run_gloo(
+    fn: Callable[..., Any], world_size: int = 2, args: tuple = (), *, timeout: float = 60.0
+) -> list[Any]:
     """Run ``fn(rank, world_size, *args)`` in ``world_size`` fresh processes joined by gloo.
 
     Parameters
@@ -189,8 +202,9 @@ def run_gloo(fn: Callable[..., Any], world_size: int = 2, args: tuple = (), *,
         for rank, proc in enumerate(procs):
             path = Path(out_dir) / f"rank{rank}.pkl"
             if not path.exists():
-                results.append({"error": f"rank {rank} exited with code {proc.exitcode} "
-                                         "and left no result"})
+                results.append(
+                    {"error": f"rank {rank} exited with code {proc.exitcode} and left no result"}
+                )
                 continue
             with open(path, "rb") as fh:
                 results.append(pickle.load(fh))

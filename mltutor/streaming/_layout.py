@@ -32,6 +32,7 @@ def mismatch_message(metric: str, layouts: list[dict[str, Any]]) -> str:
             lines.append(f"  {key}: {per_rank}")
     return (
         f"{metric} has different settings on different ranks, so their states cannot be "
-        "combined (nothing was synced):\n" + "\n".join(lines)
+        "combined (nothing was synced):\n"
+        + "\n".join(lines)
         + "\nCreate the metric with the same arguments on every rank."
     )

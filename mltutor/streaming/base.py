@@ -340,7 +340,10 @@ class StreamingMetric:
             such as more true positives than samples of the class).  The message names the state
             and what differs, and the metric is left as it was.
         """
-        if not isinstance(state_dict, dict) or not {"version", "layout", "state"} <= state_dict.keys():
+        if (
+            not isinstance(state_dict, dict)
+            or not {"version", "layout", "state"} <= state_dict.keys()
+        ):
             raise ValueError(
                 "state_dict must be a dict returned by StreamingMetric.state_dict() (keys "
                 f"'version', 'layout', 'state'); got {type(state_dict).__name__}"
@@ -354,29 +357,45 @@ class StreamingMetric:
             )
         saved, mine = _plain(state_dict["layout"]), _plain(self.layout())
         if saved != mine:
-            keys = [k for k in sorted(set(saved) | set(mine), key=str) if saved.get(k) != mine.get(k)]
+            keys = [
+                k for k in sorted(set(saved) | set(mine), key=str) if saved.get(k) != mine.get(k)
+            ]
             if len(keys) > 1 and "states" in keys:
                 keys.remove("states")  # follows from the settings named; long to print
-            diff = [f"{key}: saved {saved.get(key)!r}, this metric {mine.get(key)!r}" for key in keys]
+            diff = [
+                f"{key}: saved {saved.get(key)!r}, this metric {mine.get(key)!r}" for key in keys
+            ]
             raise ValueError(
                 f"state_dict was saved by a metric with other settings ({'; '.join(diff)}). "
                 f"Create the {type(self).__name__} with the saved settings before loading."
             )
         tensors = state_dict["state"]
         _checks.check_loaded_state(
-            type(self).__name__, tensors,
-            {name: (reduction, self._defaults[name], *self._state_range(name))
-             for name, reduction in self._reductions.items()},
-            self._parallel_states())
+            type(self).__name__,
+            tensors,
+            {
+                name: (reduction, self._defaults[name], *self._state_range(name))
+                for name, reduction in self._reductions.items()
+            },
+            self._parallel_states(),
+        )
         self._verify_loaded_totals(tensors)
         n_updates, synced = state_dict.get("n_updates", 0), state_dict.get("synced", False)
-        n_updates = check_scalar(n_updates, "state_dict['n_updates']", int, min_val=0,
-                                 expected="an integer >= 0", type_error=ValueError)
+        n_updates = check_scalar(
+            n_updates,
+            "state_dict['n_updates']",
+            int,
+            min_val=0,
+            expected="an integer >= 0",
+            type_error=ValueError,
+        )
         if not isinstance(synced, bool):
             raise ValueError(f"state_dict['synced'] must be True or False; got {synced!r}.")
         for name, reduction in self._reductions.items():
             value = tensors[name].to(self._device).clone()
-            setattr(self, name, value if reduction == "sum" else ([value] if value.shape[0] else []))
+            setattr(
+                self, name, value if reduction == "sum" else ([value] if value.shape[0] else [])
+            )
         self._n_updates, self._synced = n_updates, synced
         return self
 

@@ -100,7 +100,9 @@ def _divide(num: torch.Tensor, den: torch.Tensor) -> torch.Tensor:
     return torch.where(den == 0, torch.zeros_like(num), num / torch.where(den == 0, 1.0, den))
 
 
-def _curves(fps: torch.Tensor, tps: torch.Tensor, thresholds: torch.Tensor) -> dict[str, torch.Tensor]:
+def _curves(
+    fps: torch.Tensor, tps: torch.Tensor, thresholds: torch.Tensor
+) -> dict[str, torch.Tensor]:
     """ROC and PR curves, AUC and AP from cumulative counts (decreasing thresholds, as sklearn)."""
     p, n = tps[-1], fps[-1]
     zero = tps.new_zeros(1)
@@ -109,14 +111,18 @@ def _curves(fps: torch.Tensor, tps: torch.Tensor, thresholds: torch.Tensor) -> d
     roc_thr = torch.cat([thresholds.new_full((1,), math.inf), thresholds])
     if p.item() == 0 or n.item() == 0:
         which = "positive" if p.item() == 0 else "negative"
-        warn(f"No {which} samples: ROC AUC is not defined and is set to nan.", UndefinedMetricWarning)
+        warn(
+            f"No {which} samples: ROC AUC is not defined and is set to nan.", UndefinedMetricWarning
+        )
         auroc = torch.tensor(math.nan, dtype=torch.float64, device=tps.device)
     else:
         auroc = torch.trapezoid(tpr, fpr)
     precision = _divide(tps, tps + fps)
     if p.item() == 0:
-        warn("No positive samples: recall is set to 1 at every threshold (as scikit-learn does).",
-             UndefinedMetricWarning)
+        warn(
+            "No positive samples: recall is set to 1 at every threshold (as scikit-learn does).",
+            UndefinedMetricWarning,
+        )
         recall = torch.ones_like(precision)
     else:
         recall = tps.to(torch.float64) / p.to(torch.float64)
@@ -254,8 +260,13 @@ class BinaryMetrics(StreamingMetric):
         if not math.isfinite(threshold):
             raise ValueError(f"threshold must be a finite number; got {threshold!r}.")
         if ignore_index is not None:
-            ignore_index = check_scalar(ignore_index, "ignore_index", int,
-                                        expected="an integer or None", type_error=ValueError)
+            ignore_index = check_scalar(
+                ignore_index,
+                "ignore_index",
+                int,
+                expected="an integer or None",
+                type_error=ValueError,
+            )
         self.threshold = threshold
         self.ignore_index = ignore_index
         self.thresholds = _checks.check_thresholds(thresholds)
@@ -268,7 +279,9 @@ class BinaryMetrics(StreamingMetric):
             self.add_state("labels", torch.zeros(0, dtype=torch.int8), "cat")
         else:
             self.thresholds = self.thresholds.to(self.device)
-            self.add_state("hist", torch.zeros(3 * (self.thresholds.shape[0] + 1), dtype=torch.long))
+            self.add_state(
+                "hist", torch.zeros(3 * (self.thresholds.shape[0] + 1), dtype=torch.long)
+            )
         # With sample_ids: one row per sample, counted after deduplication: the id, the outcome
         # code at `threshold`, and the score (exact) or the histogram bucket (binned), both
         # decided at update time, in the dtype of the scores.
@@ -280,8 +293,11 @@ class BinaryMetrics(StreamingMetric):
             self.add_state("id_buckets", torch.zeros(0, dtype=torch.long), "cat")
 
     def _state_range(self, name: str) -> tuple[int | None, int | None]:
-        ranges = {"labels": (0, _IGNORED), "id_codes": (0, 2 * _IGNORED + 1),
-                  "id_buckets": (0, None if self.thresholds is None else self.thresholds.shape[0])}
+        ranges = {
+            "labels": (0, _IGNORED),
+            "id_codes": (0, 2 * _IGNORED + 1),
+            "id_buckets": (0, None if self.thresholds is None else self.thresholds.shape[0]),
+        }
         return ranges.get(name, super()._state_range(name))
 
     def _parallel_states(self) -> tuple[tuple[str, ...], ...]:
@@ -315,8 +331,9 @@ class BinaryMetrics(StreamingMetric):
             self.thresholds = self.thresholds.to(device)
         return self
 
-    def update(self, preds: torch.Tensor, target: torch.Tensor,
-               sample_ids: torch.Tensor | None = None) -> None:
+    def update(
+        self, preds: torch.Tensor, target: torch.Tensor, sample_ids: torch.Tensor | None = None
+    ) -> None:
         """Count one batch.
 
         Parameters
@@ -369,8 +386,9 @@ class BinaryMetrics(StreamingMetric):
             label = torch.where(label == self.ignore_index, _IGNORED, label)
         return label
 
-    def _classify(self, preds: torch.Tensor,
-                  label: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+    def _classify(
+        self, preds: torch.Tensor, label: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
         """Outcome codes ``2 * label + (score >= threshold)`` and, when binned, histogram buckets.
 
         Compared in the dtype of ``preds``: ``threshold`` and ``thresholds`` are cast to it (as
@@ -386,8 +404,13 @@ class BinaryMetrics(StreamingMetric):
         scores = preds.contiguous()  # searchsorted copies (and warns about) strided input
         return code, torch.bucketize(scores, self.thresholds.to(preds.dtype), right=True)
 
-    def _count(self, counts: torch.Tensor, hist: torch.Tensor | None, code: torch.Tensor,
-               bucket: torch.Tensor | None) -> None:
+    def _count(
+        self,
+        counts: torch.Tensor,
+        hist: torch.Tensor | None,
+        code: torch.Tensor,
+        bucket: torch.Tensor | None,
+    ) -> None:
         """Add samples (see :meth:`_classify`) to ``counts`` and, when binned, ``hist``, in place."""
         counts.index_add_(0, code, self._one.expand(code.shape[0]))
         if hist is not None:

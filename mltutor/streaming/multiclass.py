@@ -147,11 +147,22 @@ class MulticlassMetrics(StreamingMetric):
             process_group=process_group,
             device=device,
         )
-        num_classes = check_scalar(num_classes, "num_classes", int, min_val=2,
-                                   expected="an integer >= 2", type_error=ValueError)
+        num_classes = check_scalar(
+            num_classes,
+            "num_classes",
+            int,
+            min_val=2,
+            expected="an integer >= 2",
+            type_error=ValueError,
+        )
         if ignore_index is not None:
-            ignore_index = check_scalar(ignore_index, "ignore_index", int,
-                                        expected="an integer or None", type_error=ValueError)
+            ignore_index = check_scalar(
+                ignore_index,
+                "ignore_index",
+                int,
+                expected="an integer or None",
+                type_error=ValueError,
+            )
         if dense is not None and not isinstance(dense, bool):
             raise ValueError(f"dense must be True, False or None (automatic); got {dense!r}.")
         self.num_classes = num_classes
@@ -177,21 +188,27 @@ class MulticlassMetrics(StreamingMetric):
 
     def _verify_loaded_totals(self, tensors: dict[str, torch.Tensor]) -> None:
         if not self.dense:
-            _checks.check_class_counts(type(self).__name__, tensors["class_counts"],
-                                       self.num_classes)
+            _checks.check_class_counts(
+                type(self).__name__, tensors["class_counts"], self.num_classes
+            )
 
     @property
     def _counts_name(self) -> str:
         return "confmat" if self.dense else "class_counts"
 
     def _config(self) -> dict[str, Any]:
-        return {"num_classes": self.num_classes, "ignore_index": self.ignore_index, "dense": self.dense}
+        return {
+            "num_classes": self.num_classes,
+            "ignore_index": self.ignore_index,
+            "dense": self.dense,
+        }
 
     def _settings(self) -> dict[str, Any]:
         return self._config()
 
-    def update(self, preds: torch.Tensor, target: torch.Tensor,
-               sample_ids: torch.Tensor | None = None) -> None:
+    def update(
+        self, preds: torch.Tensor, target: torch.Tensor, sample_ids: torch.Tensor | None = None
+    ) -> None:
         """Count one batch.
 
         Parameters
@@ -235,11 +252,13 @@ class MulticlassMetrics(StreamingMetric):
         spare = 3 * c
         ignored = codes == c * c
         t, p = torch.div(codes, c, rounding_mode="floor"), codes % c
-        slots = torch.cat([
-            torch.where(ignored | (t != p), spare, t),  # tp
-            torch.where(ignored, spare, c + t),  # support
-            torch.where(ignored, spare, 2 * c + p),  # predicted
-        ])
+        slots = torch.cat(
+            [
+                torch.where(ignored | (t != p), spare, t),  # tp
+                torch.where(ignored, spare, c + t),  # support
+                torch.where(ignored, spare, 2 * c + p),  # predicted
+            ]
+        )
         counts.index_add_(0, slots, self._one.expand(slots.shape[0]))
 
     def _deduplicated_counts(self, state: dict[str, torch.Tensor]) -> torch.Tensor:
@@ -292,23 +311,25 @@ class MulticlassMetrics(StreamingMetric):
         tp_all, true_all, pred_all = tp.sum(), true_sum.sum(), pred_sum.sum()
         micro_p = _divide(tp_all, pred_all)
         micro_r = _divide(tp_all, true_all)
-        out = MetricDict({
-            "accuracy": _divide(tp_all, total),
-            "balanced_accuracy": recall[in_true].mean(),
-            "macro_precision": macro(precision),
-            "macro_recall": macro(recall),
-            "macro_f1": macro(f1),
-            "weighted_precision": weighted(precision),
-            "weighted_recall": weighted(recall),
-            "weighted_f1": weighted(f1),
-            "micro_precision": micro_p,
-            "micro_recall": micro_r,
-            "micro_f1": _divide(2 * tp_all, true_all + pred_all),
-            "precision": precision,
-            "recall": recall,
-            "f1": f1,
-            "support": true_sum.clone(),
-        })
+        out = MetricDict(
+            {
+                "accuracy": _divide(tp_all, total),
+                "balanced_accuracy": recall[in_true].mean(),
+                "macro_precision": macro(precision),
+                "macro_recall": macro(recall),
+                "macro_f1": macro(f1),
+                "weighted_precision": weighted(precision),
+                "weighted_recall": weighted(recall),
+                "weighted_f1": weighted(f1),
+                "micro_precision": micro_p,
+                "micro_recall": micro_r,
+                "micro_f1": _divide(2 * tp_all, true_all + pred_all),
+                "precision": precision,
+                "recall": recall,
+                "f1": f1,
+                "support": true_sum.clone(),
+            }
+        )
         if cm is not None:
             out["confusion_matrix"] = cm.clone()
         return out

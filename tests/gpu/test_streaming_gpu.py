@@ -66,14 +66,43 @@ def cpu_vs_cuda() -> dict[str, bool]:
     checks = {}
     for name, make, x, y, i in [
         ("MulticlassMetrics, logits", lambda: MulticlassMetrics(C), logits, target, None),
-        ("MulticlassMetrics, indices, ignore_index", lambda: MulticlassMetrics(C, ignore_index=-1),
-         logits.argmax(1), torch.where(target % 17 == 0, -1, target), None),
-        ("MulticlassMetrics, per-class counts", lambda: MulticlassMetrics(C, dense=False), logits, target, None),
-        ("MulticlassMetrics, sample_ids", lambda: MulticlassMetrics(C), logits[ids], target[ids], ids),
+        (
+            "MulticlassMetrics, indices, ignore_index",
+            lambda: MulticlassMetrics(C, ignore_index=-1),
+            logits.argmax(1),
+            torch.where(target % 17 == 0, -1, target),
+            None,
+        ),
+        (
+            "MulticlassMetrics, per-class counts",
+            lambda: MulticlassMetrics(C, dense=False),
+            logits,
+            target,
+            None,
+        ),
+        (
+            "MulticlassMetrics, sample_ids",
+            lambda: MulticlassMetrics(C),
+            logits[ids],
+            target[ids],
+            ids,
+        ),
         ("BinaryMetrics exact", lambda: BinaryMetrics(), scores, is_zero, None),
         ("BinaryMetrics exact, fp16 scores", lambda: BinaryMetrics(), scores.half(), is_zero, None),
-        ("BinaryMetrics binned (101)", lambda: BinaryMetrics(thresholds=101), scores, is_zero, None),
-        ("BinaryMetrics binned, sample_ids", lambda: BinaryMetrics(thresholds=101), scores[ids], is_zero[ids], ids),
+        (
+            "BinaryMetrics binned (101)",
+            lambda: BinaryMetrics(thresholds=101),
+            scores,
+            is_zero,
+            None,
+        ),
+        (
+            "BinaryMetrics binned, sample_ids",
+            lambda: BinaryMetrics(thresholds=101),
+            scores[ids],
+            is_zero[ids],
+            ids,
+        ),
     ]:
         cpu = _stream(make(), x, y, 512, i)
         gpu = _stream(make(), x.cuda(), y.cuda(), 512, None if i is None else i.cuda())
@@ -121,8 +150,10 @@ def throughput(batch: int, n_batches: int, validate: bool) -> tuple[float, float
     target = torch.randint(0, C, (n_distinct, batch), generator=gen).cuda()
     preds = torch.randint(0, C, (n_distinct, batch), generator=gen).cuda()
     rates = []
-    for make in (lambda: MulticlassMetrics(C, validate_args=validate),
-                 lambda: MulticlassF1Score(num_classes=C, validate_args=validate).cuda()):
+    for make in (
+        lambda: MulticlassMetrics(C, validate_args=validate),
+        lambda: MulticlassF1Score(num_classes=C, validate_args=validate).cuda(),
+    ):
         for warm in (True, False):
             metric = make()
             torch.cuda.synchronize()
@@ -149,9 +180,11 @@ def main() -> int:
     for batch, n_batches in ((256, 1000), (1 << 20, 50)):
         for validate in (True, False):
             ours, theirs = throughput(batch, n_batches, validate)
-            print(f"batch {batch:>8} x {n_batches:>4}, validate_args={validate!s:<5}: mltutor "
-                  f"{ours / 1e6:9.1f} M labels/s | torchmetrics {theirs / 1e6:9.1f} M labels/s | "
-                  f"ratio {ours / theirs:5.2f}x")
+            print(
+                f"batch {batch:>8} x {n_batches:>4}, validate_args={validate!s:<5}: mltutor "
+                f"{ours / 1e6:9.1f} M labels/s | torchmetrics {theirs / 1e6:9.1f} M labels/s | "
+                f"ratio {ours / theirs:5.2f}x"
+            )
     return 0 if ok else 1
 
 

@@ -26,7 +26,6 @@ intersections are counted column by column on the runs cut at column boundaries.
 * :func:`iou` — IoU of every (detection, ground truth) pair; ``|d ∩ g| / |d|`` for crowd regions.
 """
 
-
 from ._overlap import iou, merge
 from ._polygons import from_polygons
 from ._rle import area, decode, encode, to_bbox

@@ -33,8 +33,14 @@ def _intervals(r: RleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return r.run_object[on], (ends - r.counts)[on], ends[on]
 
 
-def combine(r: RleSet, group: np.ndarray, n_groups: int, heights: np.ndarray, widths: np.ndarray,
-            intersect: bool = False) -> RleSet:
+def combine(
+    r: RleSet,
+    group: np.ndarray,
+    n_groups: int,
+    heights: np.ndarray,
+    widths: np.ndarray,
+    intersect: bool = False,
+) -> RleSet:
     """Union (or intersection) of the masks of each group → one RLE per group, like ``rleMerge``."""
     obj, start, end = _intervals(r)
     g = group[obj]
@@ -72,8 +78,10 @@ def merge(rles: Any, intersect: bool = False) -> dict:
     if len(r) == 0:
         raise ValueError("rles must hold at least one RLE to merge.")
     if ((r.heights != r.heights[0]) | (r.widths != r.widths[0])).any():
-        raise ValueError("rles must all have the same size to be merged; got sizes "
-                         f"{sorted({(int(a), int(b)) for a, b in zip(r.heights, r.widths)})}.")
+        raise ValueError(
+            "rles must all have the same size to be merged; got sizes "
+            f"{sorted({(int(a), int(b)) for a, b in zip(r.heights, r.widths)})}."
+        )
     if len(r) == 1:
         return r.to_dicts()[0]
     out = combine(r, np.zeros(len(r), np.int64), 1, r.heights[:1], r.widths[:1], bool(intersect))
@@ -138,15 +146,27 @@ def column_runs(r: RleSet) -> ColumnRuns:
     # y0 and y1 side by side, read as one number: one gather per piece, not two.
     # Images under 2**15 rows (nearly all) pack y0, y1 as two int16 in one int32: half the bytes
     # for every gather of a column; taller ones as two int32 in one int64.
-    half, whole = (np.int16, np.int32) if n_obj == 0 or int(r.heights.max()) < 2**15 else (np.int32, np.int64)
+    half, whole = (
+        (np.int16, np.int32) if n_obj == 0 or int(r.heights.max()) < 2**15 else (np.int32, np.int64)
+    )
     packed = []
     for k in (0, 1):
         rows = np.zeros((col_offset[-1], 2), dtype=half)
         has_k = np.flatnonzero(n > k)
         rows[has_k, 0], rows[has_k, 1] = py0[piece_start[has_k] + k], py1[piece_start[has_k] + k]
         packed.append(rows.view(whole).reshape(-1))
-    return ColumnRuns(first_col, n_cols, col_offset, n, packed[0], packed[1], np.flatnonzero(n > 1), piece_start,
-                      py0, py1)
+    return ColumnRuns(
+        first_col,
+        n_cols,
+        col_offset,
+        n,
+        packed[0],
+        packed[1],
+        np.flatnonzero(n > 1),
+        piece_start,
+        py0,
+        py1,
+    )
 
 
 def _piece_overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -160,12 +180,16 @@ def _piece_overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.maximum(out, 0, out=out)
 
 
-def _in_ranges(sorted_values: np.ndarray, lo: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _in_ranges(
+    sorted_values: np.ndarray, lo: np.ndarray, width: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The values in [lo_i, lo_i + width_i) for every i: (i, value), by i then value."""
     a = np.searchsorted(sorted_values, lo)
     count = np.searchsorted(sorted_values, lo + width) - a
     which = np.repeat(np.arange(lo.shape[0]), count)
-    return which, sorted_values[np.arange(which.shape[0]) + np.repeat(a - _segment_starts(count)[:-1], count)]
+    return which, sorted_values[
+        np.arange(which.shape[0]) + np.repeat(a - _segment_starts(count)[:-1], count)
+    ]
 
 
 def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.ndarray) -> np.ndarray:
@@ -181,7 +205,9 @@ def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.nda
     if has.shape[0] == 0:
         return inter
     seg = _segment_starts(width[has])
-    d_first = d.col_offset[pd[has]] + lo[has] - d.first_col[pd[has]]  # first shared column, dense index
+    d_first = (
+        d.col_offset[pd[has]] + lo[has] - d.first_col[pd[has]]
+    )  # first shared column, dense index
     g_first = g.col_offset[pg[has]] + lo[has] - g.first_col[pg[has]]
     dcol = np.repeat(d_first - seg[:-1], width[has])  # built in place: no temporary per column
     dcol += np.arange(seg[-1])
@@ -195,7 +221,9 @@ def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.nda
     flag[seg[d_pair] + d_col - d_first[d_pair]] = True
     flag[seg[g_pair] + g_col - g_first[g_pair]] = True
     several = np.flatnonzero(flag)
-    if several.shape[0]:  # pieces are disjoint inside a column: the overlap is the sum over piece pairs
+    if several.shape[
+        0
+    ]:  # pieces are disjoint inside a column: the overlap is the sum over piece pairs
         dc, gc = dcol[several], gcol[several]
         d1, d2, g1, g2 = d.rows[dc], d.rows2[dc], g.rows[gc], g.rows2[gc]
         per_col[several] += _piece_overlap(d1, g2) + _piece_overlap(d2, g1) + _piece_overlap(d2, g2)
@@ -210,12 +238,16 @@ def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.nda
         di = d.piece_start[dc][entry] + k // ng[entry]
         gi = g.piece_start[gc][entry] + k % ng[entry]
         overlap = np.maximum(np.minimum(d.py1[di], g.py1[gi]) - np.maximum(d.py0[di], g.py0[gi]), 0)
-        per_col[several] = np.bincount(entry, weights=overlap, minlength=several.shape[0]).astype(np.int32)
+        per_col[several] = np.bincount(entry, weights=overlap, minlength=several.shape[0]).astype(
+            np.int32
+        )
     inter[has] = np.add.reduceat(per_col, seg[:-1], dtype=np.int64)
     return inter
 
 
-def _pair_intersections_by_search(dt: RleSet, gt: RleSet, pd: np.ndarray, pg: np.ndarray) -> np.ndarray:
+def _pair_intersections_by_search(
+    dt: RleSet, gt: RleSet, pd: np.ndarray, pg: np.ndarray
+) -> np.ndarray:
     """|d ∩ g| for each pair by sorted searches: ``Σ_{[s, e) ∈ b} F_a(e) - F_a(s)`` over the runs of
     one mask *b* inside the span of the other, *a*, with ``F_a(p)`` the pixels of *a* set before p.
 
@@ -233,7 +265,9 @@ def _pair_intersections_by_search(dt: RleSet, gt: RleSet, pd: np.ndarray, pg: np
     return inter
 
 
-def _search_on(padded: np.ndarray, keys: np.ndarray, start: np.ndarray, steps: int = 3) -> np.ndarray:
+def _search_on(
+    padded: np.ndarray, keys: np.ndarray, start: np.ndarray, steps: int = 3
+) -> np.ndarray:
     """``np.searchsorted(padded[:-1], keys, side="right")`` given, for each key, a ``start`` no later
     than its answer (``padded`` ends in a value above every key): step forwards while the next value
     is <= the key (a run of one mask meets only a few runs of another), then search the few keys
@@ -269,7 +303,9 @@ def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.nd
     shift = a_base[pa] - b_base[pb]  # b's axis → a's (same image size)
     r0 = np.searchsorted(b_end, span_lo - shift, side="right")
     r1 = np.searchsorted(b_start, span_hi - shift, side="left")
-    n_runs = np.where(a_first[pa + 1] > a_first[pa], np.maximum(r1 - r0, 0), 0)  # an empty mask meets none
+    n_runs = np.where(
+        a_first[pa + 1] > a_first[pa], np.maximum(r1 - r0, 0), 0
+    )  # an empty mask meets none
     has = np.flatnonzero(n_runs)
     inter = np.zeros(pa.shape[0], dtype=np.int64)
     if has.shape[0]:
@@ -295,10 +331,18 @@ def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.nd
     return inter
 
 
-def pair_iou(dt: RleSet, gt: RleSet, pair_dt: np.ndarray, pair_gt: np.ndarray,
-             gt_crowd: np.ndarray, dt_box: np.ndarray | None = None,
-             gt_box: np.ndarray | None = None, dt_cols: ColumnRuns | None = None,
-             gt_cols: ColumnRuns | None = None, same_sizes: bool = False) -> np.ndarray:
+def pair_iou(
+    dt: RleSet,
+    gt: RleSet,
+    pair_dt: np.ndarray,
+    pair_gt: np.ndarray,
+    gt_crowd: np.ndarray,
+    dt_box: np.ndarray | None = None,
+    gt_box: np.ndarray | None = None,
+    dt_cols: ColumnRuns | None = None,
+    gt_cols: ColumnRuns | None = None,
+    same_sizes: bool = False,
+) -> np.ndarray:
     """IoU of the listed (detection, ground truth) pairs, as ``rleIou``.
 
     The intersection is counted column by column (:func:`column_runs`) when there are many pairs per
@@ -318,7 +362,9 @@ def pair_iou(dt: RleSet, gt: RleSet, pair_dt: np.ndarray, pair_gt: np.ndarray,
         dt_box = _bbox(dt) if dt_box is None else dt_box
         gt_box = _bbox(gt) if gt_box is None else gt_box
         overlap = _box_overlaps(dt_box, gt_box, pair_dt, pair_gt)
-        same = (dt.heights[pair_dt] == gt.heights[pair_gt]) & (dt.widths[pair_dt] == gt.widths[pair_gt])
+        same = (dt.heights[pair_dt] == gt.heights[pair_gt]) & (
+            dt.widths[pair_dt] == gt.widths[pair_gt]
+        )
         out[overlap & ~same] = -1.0
         live = np.flatnonzero(overlap & same)
     if live.shape[0] == 0:

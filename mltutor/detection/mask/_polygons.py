@@ -1,5 +1,4 @@
-"""Polygons rasterised into RLEs exactly as pycocotools' ``rleFrPoly`` does (5x finer grid).
-"""
+"""Polygons rasterised into RLEs exactly as pycocotools' ``rleFrPoly`` does (5x finer grid)."""
 
 from __future__ import annotations
 
@@ -29,7 +28,9 @@ def _first_in_class(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndar
     return first, np.maximum((hi - first) // _POLY_SCALE + 1, 0)
 
 
-def _pixel_columns(edges: np.ndarray, first: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _pixel_columns(
+    edges: np.ndarray, first: np.ndarray, n: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Each edge's n pixel columns from its first centre ``first`` (fine units): (edge, column) pairs."""
     e = np.repeat(edges, n)
     col = np.repeat((first - 2) // _POLY_SCALE - _segment_starts(n)[:-1], n)
@@ -37,8 +38,9 @@ def _pixel_columns(edges: np.ndarray, first: np.ndarray, n: np.ndarray) -> tuple
     return e, col
 
 
-def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
-                     widths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _polygon_toggles(
+    coords: np.ndarray, k: np.ndarray, heights: np.ndarray, widths: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The boundary points of ``rleFrPoly`` for all polygons: (polygon, pixel index) pairs.
 
     pycocotools scales the vertices by 5, rounds them, and walks each edge one fine step at a time
@@ -92,7 +94,10 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     e_x = e[:split]
     t = _POLY_SCALE * col[:split] + 2
     t -= xs[e_x]  # c - xs
-    ys_e, s_e = ys[e_x], s[e_x]  # gathered once: every crossing reads its edge's start and slope twice
+    ys_e, s_e = (
+        ys[e_x],
+        s[e_x],
+    )  # gathered once: every crossing reads its edge's start and slope twice
     v1 = s_e * t
     v1 += ys_e  # ys + s·t + .5, then truncated (the sum commutes exactly)
     v1 += 0.5
@@ -119,7 +124,9 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     for _ in range(4):
         t += 1
         np.multiply(s_e, t, out=u)
-        u += xs_e  # xs + s·t + .5, then truncated: the walk's own formula (the sum commutes exactly)
+        u += (
+            xs_e  # xs + s·t + .5, then truncated: the walk's own formula (the sum commutes exactly)
+        )
         u += 0.5
         np.trunc(u, out=u)
         same_side += (u <= c) == at_start
@@ -141,7 +148,9 @@ def _polygon_toggles(coords: np.ndarray, k: np.ndarray, heights: np.ndarray,
     return owner, col
 
 
-def polygons_to_rle_set(coords: np.ndarray, n_points: np.ndarray, heights: Any, widths: Any) -> RleSet:
+def polygons_to_rle_set(
+    coords: np.ndarray, n_points: np.ndarray, heights: Any, widths: Any
+) -> RleSet:
     """Checked polygons → one RLE each, as pycocotools' ``frPoly``: ``coords`` holds every polygon's
     x, y pairs one after the other, ``n_points`` their numbers of points; the image size is one
     (height, width) or one per polygon."""

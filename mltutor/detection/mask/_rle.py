@@ -34,7 +34,9 @@ class RleSet:
     widths: np.ndarray  # (n,) int64
     counts: np.ndarray  # flat int64 run lengths, zeros first
     offsets: np.ndarray  # (n + 1,) int64
-    running: np.ndarray | None = field(default=None, repr=False)  # np.cumsum(counts), when already known
+    running: np.ndarray | None = field(
+        default=None, repr=False
+    )  # np.cumsum(counts), when already known
 
     def __len__(self) -> int:
         return self.heights.shape[0]
@@ -62,7 +64,9 @@ class RleSet:
         steps = self.counts.copy()
         first = self.offsets[:-1]
         nonempty = first < self.offsets[1:]
-        before = np.r_[0, np.cumsum(self.heights * self.widths)][:-1]  # pixels of the objects before
+        before = np.r_[0, np.cumsum(self.heights * self.widths)][
+            :-1
+        ]  # pixels of the objects before
         starts, before = first[nonempty], before[nonempty]
         steps[starts[1:]] -= np.diff(before)  # each start: what the previous non-empty start added
         steps[starts[:1]] -= before[:1]
@@ -111,8 +115,10 @@ class RleSet:
 
     def to_dicts(self) -> list[dict]:
         strings = _counts_to_strings(self.counts, self.offsets)
-        return [{"size": [int(h), int(w)], "counts": s}
-                for h, w, s in zip(self.heights.tolist(), self.widths.tolist(), strings)]
+        return [
+            {"size": [int(h), int(w)], "counts": s}
+            for h, w, s in zip(self.heights.tolist(), self.widths.tolist(), strings)
+        ]
 
 
 def _segment_starts(lengths: np.ndarray) -> np.ndarray:
@@ -149,7 +155,9 @@ def _counts_to_strings(counts: np.ndarray, offsets: np.ndarray) -> list[bytes]:
     return [blob[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], str]) -> tuple[np.ndarray, np.ndarray]:
+def _strings_to_counts(
+    blob: bytes, lengths: np.ndarray, where: Callable[[int], str]
+) -> tuple[np.ndarray, np.ndarray]:
     """pycocotools' ``rleFrString`` for every object at once: (flat counts, offsets).
 
     ``blob`` is every object's string joined, ``lengths`` their lengths; ``where(i)`` names object *i*
@@ -160,14 +168,18 @@ def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], 
     if c.shape[0] and c.max() > 63:
         bad = int(np.argmax(c > 63))
         i = int(np.searchsorted(char_bounds, bad, side="right")) - 1
-        raise ValueError(f"{where(i)}['counts'] is not a COCO compressed RLE string (characters must lie "
-                         "between '0' and 'o').")
+        raise ValueError(
+            f"{where(i)}['counts'] is not a COCO compressed RLE string (characters must lie "
+            "between '0' and 'o')."
+        )
     is_last = (c & 0x20) == 0  # the last group of each number
     nonempty = np.diff(char_bounds) > 0
     unfinished = nonempty & ~is_last[np.maximum(char_bounds[1:] - 1, 0)] if c.shape[0] else nonempty
     if unfinished.any():
         i = int(np.argmax(unfinished))
-        raise ValueError(f"{where(i)}['counts'] ends in the middle of a number; the string is truncated.")
+        raise ValueError(
+            f"{where(i)}['counts'] ends in the middle of a number; the string is truncated."
+        )
     # The last group (0..31) carries the sign in its bit 5 (16): as a signed 5-bit number it is
     # (v ^ 16) - 16, worked out in bytes before the one widening to int64.
     last = c[is_last]
@@ -181,7 +193,9 @@ def _strings_to_counts(blob: bytes, lengths: np.ndarray, where: Callable[[int], 
     n_cont_before = np.searchsorted(cont, char_bounds, side="left")
     if cont.shape[0]:
         number = cont - np.arange(cont.shape[0])
-        first = np.flatnonzero(np.r_[True, number[1:] != number[:-1]])  # each multi-group number's first
+        first = np.flatnonzero(
+            np.r_[True, number[1:] != number[:-1]]
+        )  # each multi-group number's first
         extra = np.diff(np.r_[first, cont.shape[0]])  # its groups before the last
         if extra.max() > 11:
             raise ValueError(f"{where(0)}: a run length is too large for an RLE.")
@@ -231,11 +245,12 @@ def as_rle_set(rles: Any, name: str = "rles") -> tuple[RleSet, bool]:
         idx = np.flatnonzero(is_str)
         where = (lambda i: name) if single else (lambda i: f"{name}[{idx[i]}]")
         strings = [counts[i] for i in idx]
-        flat, offs = _strings_to_counts(b"".join(strings), np.fromiter(map(len, strings), np.int64, len(strings)),
-                                        where)
+        flat, offs = _strings_to_counts(
+            b"".join(strings), np.fromiter(map(len, strings), np.int64, len(strings)), where
+        )
         check_decoded(flat, offs, heights[idx], widths[idx], where)
         for n, i in enumerate(idx.tolist()):
-            per_obj[i] = flat[offs[n]:offs[n + 1]]
+            per_obj[i] = flat[offs[n] : offs[n + 1]]
     for i in np.flatnonzero(~is_str).tolist():
         per_obj[i] = counts[i]
     lengths = np.array([p.shape[0] for p in per_obj], dtype=np.int64)
@@ -264,7 +279,9 @@ def _encode_array(masks: np.ndarray) -> RleSet:
     per_obj = np.diff(np.searchsorted(points, np.r_[starts, n * hw], side="left"))
     if hw == 0:
         per_obj = np.ones(n, dtype=np.int64)
-    return RleSet(np.full(n, h, np.int64), np.full(n, w, np.int64), counts, _segment_starts(per_obj))
+    return RleSet(
+        np.full(n, h, np.int64), np.full(n, w, np.int64), counts, _segment_starts(per_obj)
+    )
 
 
 def encode(mask: Any) -> dict | list[dict]:
@@ -313,8 +330,10 @@ def decode(rles: Any) -> np.ndarray:
     """
     r, single = as_rle_set(rles, "rles")
     if len(r) and ((r.heights != r.heights[0]) | (r.widths != r.widths[0])).any():
-        raise ValueError("rles must all have the same size to be decoded into one (h, w, n) array; got "
-                         f"sizes {sorted({(int(a), int(b)) for a, b in zip(r.heights, r.widths)})}.")
+        raise ValueError(
+            "rles must all have the same size to be decoded into one (h, w, n) array; got "
+            f"sizes {sorted({(int(a), int(b)) for a, b in zip(r.heights, r.widths)})}."
+        )
     h, w = (int(r.heights[0]), int(r.widths[0])) if len(r) else (0, 0)
     values = r.run_is_one.view(np.uint8)
     flat = np.repeat(values, r.counts)
@@ -409,8 +428,9 @@ def to_bbox(rles: Any) -> np.ndarray:
     return b[0] if single else b
 
 
-def _toggles_to_rle_set(owner: np.ndarray, pix: np.ndarray, n: int, heights: np.ndarray,
-                        widths: np.ndarray) -> RleSet:
+def _toggles_to_rle_set(
+    owner: np.ndarray, pix: np.ndarray, n: int, heights: np.ndarray, widths: np.ndarray
+) -> RleSet:
     """Pixels where the value toggles (any order, repeats allowed) → RLEs.
 
     Object ``owner[i]`` toggles at its pixel ``pix[i]``.  A pixel toggled an even number of times does
@@ -453,8 +473,9 @@ def _toggles_to_rle_set(owner: np.ndarray, pix: np.ndarray, n: int, heights: np.
     return RleSet(heights, widths, counts, _segment_starts(np.diff(at) + 1))
 
 
-def _toggles_to_rles(key: np.ndarray, stride: int, n: int, heights: np.ndarray,
-                     widths: np.ndarray) -> RleSet:
+def _toggles_to_rles(
+    key: np.ndarray, stride: int, n: int, heights: np.ndarray, widths: np.ndarray
+) -> RleSet:
     """:func:`_toggles_to_rle_set` for toggles given as ``owner · stride + pixel``."""
     owner, pix = np.divmod(key, stride)
     return _toggles_to_rle_set(owner, pix, n, heights, widths)

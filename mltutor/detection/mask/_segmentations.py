@@ -33,12 +33,15 @@ def _concat_take(sets: list[RleSet], which: np.ndarray, index: np.ndarray) -> Rl
     pick = shift[which] + index
     n_runs = lengths[pick]
     offsets = _segment_starts(n_runs)
-    gather = np.arange(offsets[-1]) - np.repeat(offsets[:-1], n_runs) + np.repeat(starts[pick], n_runs)
+    gather = (
+        np.arange(offsets[-1]) - np.repeat(offsets[:-1], n_runs) + np.repeat(starts[pick], n_runs)
+    )
     return RleSet(heights[pick], widths[pick], counts[gather], offsets)
 
 
-def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarray,
-                             where: Callable[[int], str]) -> RleSet:
+def segmentations_to_rle_set(
+    segms: tuple, heights: np.ndarray, widths: np.ndarray, where: Callable[[int], str]
+) -> RleSet:
     """COCO ``segmentation`` fields → one RLE per object, as pycocotools' ``annToRLE``.
 
     A field is a list of polygons (rasterised at the image size and merged), an uncompressed RLE
@@ -53,11 +56,15 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
     for i in (i for i, r in enumerate(is_rle) if not r):
         seg = segms[i]
         if not isinstance(seg, (list, tuple)):
-            raise TypeError(f"{where(i)}['segmentation'] must be a list of polygons or an RLE dict; got "
-                            f"{type(seg).__name__}.")
+            raise TypeError(
+                f"{where(i)}['segmentation'] must be a list of polygons or an RLE dict; got "
+                f"{type(seg).__name__}."
+            )
         if heights[i] < 0:
-            raise ValueError(f"{where(i)}['segmentation'] is a list of polygons, but its image has no 'height' and "
-                             "'width' to rasterise them at.")
+            raise ValueError(
+                f"{where(i)}['segmentation'] is a list of polygons, but its image has no 'height' and "
+                "'width' to rasterise them at."
+            )
         if not seg:
             raise ValueError(f"{where(i)}['segmentation'] is an empty list of polygons.")
         polys.extend(seg)
@@ -69,12 +76,18 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
             as_rle_set(seg, f"{where(i)}['segmentation']")
         raise
     check_rle_sizes(rles, rle_obj_a, heights, widths, where)
-    if not poly_obj:  # every field an RLE (COCO results): already in record order, nothing to gather
+    if (
+        not poly_obj
+    ):  # every field an RLE (COCO results): already in record order, nothing to gather
         return rles
     poly_obj_a = np.array(poly_obj, dtype=np.int64)
     bulk = bulk_polygons(polys)
     if bulk is None:  # something unusual: check object by object, to name the one at fault
-        checked = [p for i in dict.fromkeys(poly_obj) for p in check_polygons(segms[i], f"{where(i)}['segmentation']")]
+        checked = [
+            p
+            for i in dict.fromkeys(poly_obj)
+            for p in check_polygons(segms[i], f"{where(i)}['segmentation']")
+        ]
         bulk = _flatten_polygons(checked)
     owners, first_part, n_parts = np.unique(poly_obj_a, return_index=True, return_counts=True)
     parts = polygons_to_rle_set(*bulk, heights[poly_obj_a], widths[poly_obj_a])
@@ -85,8 +98,13 @@ def segmentations_to_rle_set(segms: tuple, heights: np.ndarray, widths: np.ndarr
     in_several = np.repeat(several, n_parts)
     group = np.repeat(np.arange(int(several.sum())), n_parts[several])
     multi = owners[several]
-    merged = combine(_concat_take([parts], np.zeros(group.shape[0], np.int64), np.flatnonzero(in_several)),
-                     group, multi.shape[0], heights[multi], widths[multi])
+    merged = combine(
+        _concat_take([parts], np.zeros(group.shape[0], np.int64), np.flatnonzero(in_several)),
+        group,
+        multi.shape[0],
+        heights[multi],
+        widths[multi],
+    )
     which = np.zeros(len(segms), dtype=np.int64)
     index = np.zeros(len(segms), dtype=np.int64)
     index[rle_obj_a] = np.arange(rle_obj_a.shape[0])
