@@ -403,7 +403,12 @@ def check_multilabel_ranking(
         raise ValueError(
             f"y_true must be a non-empty 2-D label-indicator matrix; got shape {yt.shape}."
         )
-    kind = label_kind(yt, "y_true")
+    if yt.dtype.kind in "biu" and yt.shape[1] > 1:
+        # label_kind's rule for integers, with unique_labels' counting instead of a sort.
+        few = unique_labels(yt.reshape(-1)).shape[0] < 3
+        kind = "multilabel-indicator" if few else "multiclass-multioutput"
+    else:
+        kind = label_kind(yt, "y_true")
     column = accept_column and yt.shape[1] == 1 and kind == "labels"
     if column and unique_labels(yt.reshape(-1)).shape[0] > 2:
         column = False
