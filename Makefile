@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install book pdf gettext check-site test test-fast test-portable lab notebooks exercises bench clean
+.PHONY: help install book pdf gettext check-site lint test test-fast test-portable lab notebooks exercises bench clean
 
 help:
 	@echo "make book       build both editions: English in _build/html, Chinese in _build/html/zh (warnings are errors)"
@@ -19,6 +19,7 @@ help:
 	@echo "make check-site load every page of _build/html in headless Chromium, offline"
 	@echo "make test       run the unit tests and re-execute every notebook with nbval"
 	@echo "make test-fast  package tests and doctests only, no notebooks (the contributor's inner loop)"
+	@echo "make lint       ruff: the formatter's check and the linter (make test and test-fast run it)"
 	@echo "make test-portable re-execute the torch notebooks on non-AVX-512 kernels (torch, numpy), nbval"
 	@echo "make lab        copy the exercises into workspace/ (never overwriting) and open JupyterLab"
 	@echo "                COPY_ONLY=1: only copy; NO_BROWSER=1: start the server without opening a browser"
@@ -63,12 +64,17 @@ check-site: $(STAMP)
 	test -f _build/html/index.html || $(MAKE) book
 	$(BIN)/python scripts/check_site.py _build/html
 
-test: $(STAMP)
+# The formatter (100 columns) and the linter's rule set are configured in pyproject.toml.
+lint: $(STAMP)
+	$(BIN)/ruff format --check --quiet .
+	$(BIN)/ruff check --quiet .
+
+test: $(STAMP) lint
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The package's own tests and doctests, no notebook, at most 100 examples per property test
 # (make test runs them all).
-test-fast: $(STAMP)
+test-fast: $(STAMP) lint
 	MLTUTOR_QUICK_EXAMPLES=100 $(BIN)/python -m pytest -n auto --dist loadfile mltutor tests
 
 # The notebooks that use torch, re-executed with torch's and numpy's AVX-512 kernels off, so that

@@ -112,7 +112,7 @@ def _module_file(dotted: str) -> Path | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _file_imports(dotted: str) -> frozenset[str]:
     """What the module's own file imports when it runs (relative imports made absolute)."""
     path = _module_file(dotted)

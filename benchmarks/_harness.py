@@ -10,8 +10,8 @@ import gc
 import statistics
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass

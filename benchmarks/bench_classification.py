@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import sklearn.metrics as skm
+from _harness import measure, report
 
 import mltutor.metrics as mtm
-from _harness import measure, report
 
 N_SAMPLES = 10_000_000
 N_CLASSES = 101

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 import sklearn.metrics as skm
-
 from _harness import measure, report
+
 from mltutor.metrics import (
     average_precision_score,
     det_curve,

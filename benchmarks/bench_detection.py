@@ -29,9 +29,8 @@ import json
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 import _harness
+import numpy as np
 from _harness import (
     COCO_LIBRARIES,
     coco_available,
@@ -39,6 +38,7 @@ from _harness import (
     coco_peak_rss,
     interleaved_medians,
 )
+
 from mltutor.detection import evaluate_coco
 
 N_IMAGES = 2_000

@@ -24,11 +24,10 @@ import contextlib
 import io
 
 import numpy as np
-
 from _harness import measure, report
 from bench_detection import as_coco
-from mltutor.detection import error_breakdown
-from mltutor.detection import CAUSES
+
+from mltutor.detection import CAUSES, error_breakdown
 
 N_IMAGES = 2_000
 N_CATEGORIES = 10

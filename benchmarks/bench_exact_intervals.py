@@ -16,9 +16,9 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from _harness import measure, report
 from statsmodels.stats.proportion import proportion_confint
 
-from _harness import measure, report
 from mltutor.stats import confusion_rate_intervals, proportion_ci
 
 N_INTERVALS, N_CLASSES, TARGET = 10_000, 1_000, 0.2

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import sklearn.metrics as skm
+from _harness import Measurement, measure, report
 
 import mltutor.metrics as mtm
-from _harness import Measurement, measure, report
 
 N_SAMPLES = 1_000_000
 N_CLASSES = (1_000, 8_000, 20_000, 100_000)

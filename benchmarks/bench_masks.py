@@ -25,9 +25,9 @@ as fast as pycocotools' C (ratio >= 1).
 from __future__ import annotations
 
 import numpy as np
-
 from _harness import measure, report
-from bench_detection import RUST, coco_comparison, print_table, records
+from bench_detection import coco_comparison, print_table, records
+
 from mltutor.detection import mask as mt_mask
 
 HEIGHT, WIDTH = 480, 640

@@ -12,8 +12,8 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-
 from _harness import Measurement, measure, report
+
 from mltutor.monitoring import rolling_score
 
 N_EVENTS = 10_000_000

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 import sklearn.metrics as skm
+from _harness import measure, report
 
 import mltutor.metrics as mtm
-from _harness import measure, report
 
 N_QUERIES = 10_000
 N_DOCS = 100

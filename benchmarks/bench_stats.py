@@ -16,9 +16,9 @@ import argparse
 
 import numpy as np
 import sklearn.metrics as skm
+from _harness import measure, report
 
 import mltutor.metrics as mtm
-from _harness import measure, report
 from mltutor.stats import delong_roc_test, paired_bootstrap
 
 N_LABELS, N_CLASSES, N_SCORES, N_RESAMPLES = 10_000_000, 101, 1_000_000, 200

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import sklearn.metrics as skm
 import torch
+from _harness import measure, report
 from torchmetrics.classification import BinaryAUROC, MulticlassF1Score
 
-from _harness import measure, report
 from mltutor.streaming import BinaryMetrics, MulticlassMetrics
 
 N_BATCHES = 1000

@@ -28,8 +28,8 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-
 from _harness import Measurement, measure, report
+
 from mltutor.detection.temporal import evaluate_activitynet, evaluate_thumos14
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

@@ -18,9 +18,9 @@ import time
 
 import numpy as np
 import sklearn.metrics as skm
-
 from _harness import measure, report
 from bench_curves import sort_ratio
+
 from mltutor.curves import best_fbeta_threshold, threshold_sweep
 
 N_SAMPLES = 1_000_000

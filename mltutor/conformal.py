@@ -12,7 +12,8 @@ calibration and test samples are exchangeable (e.g. drawn i.i.d. from one popula
 
 (the upper bound when scores have no ties and the set is ``{y : s(x, y) <= q̂}``), **on average
 over calibration and test draws**: the *marginal* coverage.  Nothing is promised for one class,
-one region of the inputs, or one particular calibration set.  With untied scores, the coverage that one calibration set gives on
+one region of the inputs, or one particular calibration set.  With untied scores, the coverage that
+one calibration set gives on
 new samples follows the Beta(k, n + 1 − k) distribution, so it falls below ``1 − α`` for nearly
 half of all calibration sets once ``n`` is in the hundreds (0.478 at n = 500, α = 0.1), for
 fewer at small ``n`` (0.377 at n = 19, α = 0.05); the smallest ``k`` with
@@ -242,7 +243,7 @@ class ConformalClassifier:
         u = self._rng.random(proba.shape[0]) if self.randomized else None
         return aps_scores(proba, u)
 
-    def fit(self, cal_proba: Any, cal_labels: Any, alpha: float) -> "ConformalClassifier":
+    def fit(self, cal_proba: Any, cal_labels: Any, alpha: float) -> ConformalClassifier:
         """Compute the threshold ``q̂`` from held-out calibration probabilities and labels.
 
         Parameters

@@ -27,8 +27,9 @@ video or actor of every clip) the resamples draw whole groups, stratified by tru
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -296,8 +297,7 @@ class EvaluationReport:
         """
         import matplotlib.pyplot as plt
 
-        from .plots import plot_reliability
-        from .plots import plot_confusion_matrix
+        from .plots import plot_confusion_matrix, plot_reliability
 
         panels = 1 if self.probabilities is None else 2
         if figsize is None:

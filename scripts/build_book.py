@@ -183,7 +183,6 @@ def publish_overrides(edition: str, environ: Mapping[str, str], config: dict, ve
 
 def _config_and_version() -> tuple[dict, str]:
     import tomllib
-
     import yaml
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
@@ -295,7 +294,8 @@ def quiet_libraries(stream: io.TextIOBase) -> None:
     ``a11y_pygments``, imported by pydata-sphinx-theme for its code styles) calls
     ``logging.basicConfig(level=INFO)`` on the root logger, after which fontTools' subsetter
     and merger (``fontTools.subset``, ``fontTools.merge``: the web-font step of
-    ``book/_ext/mltutor_fonts.py``) log several thousand INFO lines; jieba (the Chinese search index) logs its dictionary loading through
+    ``book/_ext/mltutor_fonts.py``) log several thousand INFO lines; jieba (the Chinese search
+    index) logs its dictionary loading through
     its own handler; and Sphinx's status lines, which go to the log file instead.  Configuring
     the root logger first makes the later ``basicConfig`` a no-op; warnings still reach
     ``stream``.  Python's own warnings are logged too (``py.warnings``), so they are seen.

@@ -19,7 +19,8 @@ What counts as a text output: a ``stream`` output (``print``), and the ``text/pl
 or display that has no richer form the site shows instead (HTML, an image, a widget, Markdown,
 LaTeX). From a 720 px window up, lines longer than the column wrap on the site (``white-space:
 pre-wrap`` in mltutor.css), so nothing is hidden, but a wrapped table or log line is hard to
-read; on a phone a block scrolls sideways inside itself. Keep printed lines within :data:`COLUMNS`. ``tests/test_code_line_length.py`` holds code lines to its own limit and text
+read; on a phone a block scrolls sideways inside itself. Keep printed lines within :data:`COLUMNS`.
+``tests/test_code_line_length.py`` holds code lines to its own limit and text
 outputs to :data:`COLUMNS`.
 
 Exit status 1 when an output line is longer than the column, 0 otherwise (code lines between

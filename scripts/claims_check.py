@@ -36,7 +36,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -168,7 +168,7 @@ def page_paths() -> list[Path]:
     return paths
 
 
-@lru_cache(maxsize=None)
+@cache
 def _all_notebook_candidates() -> frozenset:
     found: set[float] = set()
     for path in page_paths():

@@ -100,7 +100,7 @@ def slug(title: str) -> str:
 
 
 def _role(text: str, term: str) -> str:
-    return "{term}`%s`" % text if text == term else "{term}`%s <%s>`" % (text, term)
+    return f"{{term}}`{text}`" if text == term else f"{{term}}`{text} <{term}>`"
 
 
 def link_line(line: str, linked: set[str]) -> str:

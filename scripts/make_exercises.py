@@ -158,7 +158,7 @@ def exercise_title(source: str) -> str:
     return first + newline + rest
 
 
-def make_exercise(solution_nb, source_name: str = "") -> "nbt.nbformat.NotebookNode":
+def make_exercise(solution_nb, source_name: str = "") -> nbt.nbformat.NotebookNode:
     """The exercise notebook (not executed) generated from a solutions notebook."""
     nb = copy.deepcopy(solution_nb)
     cells = []
@@ -170,7 +170,7 @@ def make_exercise(solution_nb, source_name: str = "") -> "nbt.nbformat.NotebookN
                 try:
                     compile(cell.source, where, "exec")
                 except SyntaxError as exc:
-                    raise SolutionFormatError(
+                    raise SolutionFormatError(  # noqa: B904 - the compile error is in the message
                         f"{where}: the generated code does not compile: {exc}"
                     )
         elif cell.cell_type == "markdown":

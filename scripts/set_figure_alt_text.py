@@ -183,10 +183,12 @@ ALT_TEXT: dict[str, dict[str, str]] = {
     "book/08_ucf101_case_study.ipynb": {
         # This notebook is regenerated with fresh cell ids, so its cells are found by a piece
         # of their source (a figure title) instead.
-        'ax.set_title("UCF101: clips per class (all 101 classes)")': "Histogram of clips per class over all 101 UCF101 classes, with a dashed "
+        'ax.set_title("UCF101: clips per class (all 101 classes)")': "Histogram of clips per class "
+        "over all 101 UCF101 classes, with a dashed "
         "line at the mean. Every class holds between roughly 100 and 170 clips, so the "
         "classes are close to balanced.",
-        'title="Split 1 test set, 101 classes (log colour scale)"': "Confusion matrix of the split 1 test set, 101 classes by index, on a log "
+        'title="Split 1 test set, 101 classes (log colour scale)"': "Confusion matrix of the split 1 "
+        "test set, 101 classes by index, on a log "
         "colour scale: a strong diagonal of correct predictions with scattered, faint "
         "off-diagonal cells marking the pairs of actions the model confuses.",
     },

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, settings

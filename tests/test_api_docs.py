@@ -23,7 +23,7 @@ import importlib
 import inspect
 import pkgutil
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -66,7 +66,7 @@ def public_names(modname: str) -> list[str]:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def attr_docs(modname: str) -> dict:
     from sphinx.pycode import ModuleAnalyzer
 
@@ -128,7 +128,7 @@ def directives() -> list[tuple[str, str, str]]:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def documented() -> tuple[frozenset, frozenset]:
     """(modules with an automodule, the documented (name, id(object)) pairs).
 

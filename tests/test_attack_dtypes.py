@@ -14,11 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn.metrics as skm
+from _strategies import CASES, PROPERTY, assert_parity
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mltutor.metrics as mtm
-from _strategies import CASES, PROPERTY, assert_parity
 
 FUNCTIONS = [
     ("accuracy_score", {}),

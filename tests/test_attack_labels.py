@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from _strategies import PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 
 import mltutor.metrics as mtm
-from _strategies import PROPERTY
 
 
 def test_sklearn_reads_a_mixed_list_as_strings():

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import sklearn.metrics as skm
+from _strategies import CASES, PROPERTY, assert_parity
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mltutor.metrics as mtm
-from _strategies import CASES, PROPERTY, assert_parity
 
 SCORE_VALUES = {
     "ties": [0.0, 0.1, 0.1, 0.5, 0.5, 1.0],

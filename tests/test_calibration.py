@@ -20,6 +20,7 @@ import pytest
 import sklearn.calibration as skc
 import sklearn.metrics as skm
 import torch
+from _strategies import CASES, PROPERTY, assert_parity
 from hypothesis import given
 from hypothesis import strategies as st
 from torchmetrics.classification import BinaryCalibrationError, MulticlassCalibrationError
@@ -27,7 +28,6 @@ from torchmetrics.functional.classification.calibration_error import _ce_compute
 
 import mltutor.calibration as cal
 import mltutor.metrics as mtm
-from _strategies import CASES, PROPERTY, assert_parity
 
 # --------------------------------------------------------------------------------------------
 # Strategies: hypothesis draws the structure and a seed, numpy fills the arrays.

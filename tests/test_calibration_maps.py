@@ -20,6 +20,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.calibration import _sigmoid_calibration, _TemperatureScaling
@@ -28,7 +29,6 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
 import mltutor.calibration as cal
-from _strategies import CASES, PROPERTY
 
 # --------------------------------------------------------------------------------------------
 # Temperature scaling

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from _strategies import CASES, PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 from torchmetrics.classification import BinaryCalibrationError
 
 import mltutor.calibration as cal
-from _strategies import CASES, PROPERTY
 
 
 @st.composite

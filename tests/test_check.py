@@ -16,9 +16,9 @@ from mltutor.check import (
     CheckResult,
     Exercise,
     ValueExercise,
+    ____,
     case,
     compare,
-    ____,
 )
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 import threading
 import time
 
 import numpy as np
 import pytest
 
+import mltutor.check as check_module
 from mltutor.check import (
     CORRECT,
     INCORRECT,
@@ -22,7 +22,6 @@ from mltutor.check import (
     ValueExercise,
     case,
 )
-import mltutor.check as check_module
 
 
 def precision_recall(tp, fp, fn, zero_division=0.0):

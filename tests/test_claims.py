@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 
 import pytest
-
 from _claims import ROOT, claims_check, exercise_pages, page_ids
 
 

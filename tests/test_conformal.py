@@ -11,11 +11,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from _strategies import CASES, PROPERTY
 from mltutor.conformal import (
     ConformalClassifier,
     aps_scores,

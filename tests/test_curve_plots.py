@@ -14,6 +14,7 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 from sklearn.metrics import precision_recall_curve, roc_curve  # noqa: E402
 
+from mltutor.calibration import calibration_bins  # noqa: E402
 from mltutor.plots.curves import (  # noqa: E402
     CURVE_COLOURS,
     OKABE_ITO,
@@ -21,7 +22,6 @@ from mltutor.plots.curves import (  # noqa: E402
     plot_reliability,
     plot_roc,
 )
-from mltutor.calibration import calibration_bins  # noqa: E402
 
 RNG = np.random.default_rng(0)
 Y = RNG.integers(0, 2, 300)

@@ -16,14 +16,13 @@ from typing import Any
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from _strategies import CASES, PROPERTY, assert_parity, run
 from hypothesis import given
 from hypothesis import strategies as st
+from test_curves_kernel import scored_problems
 
 import mltutor.curves
-import mltutor.curves
 import mltutor.metrics as mm
-from _strategies import CASES, PROPERTY, assert_parity, run
-from test_curves_kernel import scored_problems
 
 # --------------------------------------------------------------------------------------------
 # Binary curves and scores

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY, assert_parity, run, same_error_type
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix_at_thresholds
 
 import mltutor.curves
-from _strategies import CASES, PROPERTY, assert_parity, run, same_error_type
 from mltutor.curves import BinaryCounts, binary_counts
 
 # --------------------------------------------------------------------------------------------

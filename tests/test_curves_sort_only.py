@@ -16,25 +16,26 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from _strategies import CASES, PROPERTY, assert_parity
 from hypothesis import given
 from hypothesis import strategies as st
 
 import mltutor.curves
 import mltutor.metrics as mm
-from _strategies import CASES, PROPERTY, assert_parity
 from mltutor.curves import (
     BinaryCounts,
     cumulative_counts,
     pr_points,
     sort_classes,
+    sorted_average_precision,
     sorted_counts,
     sorted_det_points,
     sorted_pr_points,
+    sorted_roc_auc,
     sorted_roc_bends,
+    threshold_sweep,
 )
 from mltutor.curves._curves import _drop_collinear_roc, _drop_flat_pr
-from mltutor.curves import sorted_average_precision, sorted_roc_auc
-from mltutor.curves import threshold_sweep
 
 SCORE_KINDS = [
     "few",

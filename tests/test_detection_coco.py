@@ -15,16 +15,15 @@ import io
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pycocotools.coco import COCO
 from pycocotools.cocoeval import COCOeval
 
-from _strategies import CASES, PROPERTY
-from mltutor.detection import evaluate_coco
-from mltutor.detection import _coco as coco_module
 from mltutor._validation.detection import parse_coco_detections, parse_coco_gt
-from mltutor.detection import detection_average_precision
+from mltutor.detection import _coco as coco_module
+from mltutor.detection import detection_average_precision, evaluate_coco
 
 STATS = ["AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl"]
 COCO_PROPERTY = settings(PROPERTY, max_examples=300)  # pycocotools is slow: 300 small datasets
@@ -292,7 +291,7 @@ def test_per_class_ap_agrees_with_the_curve_kernel():
     result = evaluate_coco(coco_gt, dets)
     gt = parse_coco_gt(coco_gt)
     m = coco_module._match(gt, parse_coco_detections(dets, gt))
-    for k, cat in enumerate(gt.cat_ids.tolist()):
+    for k, _cat in enumerate(gt.cat_ids.tolist()):
         n_pos = int(m["npig"][k, 0])
         if n_pos == 0:
             continue

@@ -18,12 +18,11 @@ import copy
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from _strategies import CASES, PROPERTY
-from mltutor.detection import error_breakdown, evaluate_coco
-from mltutor.detection import CAUSES
+from mltutor.detection import CAUSES, error_breakdown, evaluate_coco
 
 BRUTE = settings(PROPERTY, max_examples=1000)
 ORACLE = settings(PROPERTY, max_examples=150)  # nine evaluate_coco runs per scene

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 from pycocotools import mask as mask_utils
 
-from _strategies import CASES, PROPERTY
 from mltutor.detection import box_area, box_iou, match_detections
 
 

@@ -16,13 +16,13 @@ import io
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_detection_segm import assert_same
 
-from _strategies import CASES, PROPERTY
 from mltutor.detection import evaluate_coco
 from mltutor.detection.keypoints import COCO_SIGMAS, oks
-from test_detection_segm import assert_same
 
 NAMES = ["AP", "AP50", "AP75", "APm", "APl", "AR", "AR50", "AR75", "ARm", "ARl"]
 KPT_PROPERTY = settings(PROPERTY, max_examples=300)  # pycocotools is slow: 300 small datasets

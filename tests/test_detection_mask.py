@@ -12,10 +12,10 @@ import numpy as np
 import pycocotools._mask as coco_mask_c
 import pycocotools.mask as coco_mask
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _strategies import CASES, PROPERTY
 from mltutor.detection import mask
 
 pytestmark = pytest.mark.filterwarnings("ignore:__array__ implementation:DeprecationWarning")

@@ -17,12 +17,12 @@ import io
 import numpy as np
 import pycocotools.mask as coco_mask
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pycocotools.coco import COCO
 from pycocotools.cocoeval import COCOeval
 
-from _strategies import CASES, PROPERTY
 from mltutor.detection import evaluate_coco
 
 STATS = ["AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl"]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import warnings
 
+import _temporal_references as ref
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import _temporal_references as ref
-from _strategies import CASES, PROPERTY
 from mltutor.detection import interpolated_average_precision
 from mltutor.detection.temporal import (
     ACTIVITYNET_TIOU_THRESHOLDS,

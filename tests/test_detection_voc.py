@@ -14,10 +14,10 @@ import math
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _strategies import CASES, PROPERTY
 from mltutor.detection import evaluate_voc
 
 
@@ -45,16 +45,16 @@ def reference_voc(ground_truth, detections, iou_threshold=0.5, method="all-point
             diff = g.get("difficult", [False] * len(g["labels"]))
             boxes = [
                 (list(map(float, b)), bool(f))
-                for b, l, f in zip(g["boxes"], g["labels"], diff)
-                if l == c
+                for b, lab, f in zip(g["boxes"], g["labels"], diff)
+                if lab == c
             ]
             gts[i] = {"boxes": boxes, "det": [False] * len(boxes)}
             npos += sum(1 for _, f in boxes if not f)
         dets = [
             (float(s), i, list(map(float, b)))
             for i, d in enumerate(detections)
-            for b, s, l in zip(d["boxes"], d["scores"], d["labels"])
-            if l == c
+            for b, s, lab in zip(d["boxes"], d["scores"], d["labels"])
+            if lab == c
         ]
         order = sorted(range(len(dets)), key=lambda k: -dets[k][0])  # Python's sort is stable
         tp, fp = [], []

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from _exercise_harness import (
     EXERCISES,
     ROOT,
@@ -26,6 +25,7 @@ from _exercise_harness import (
     run_notebook_code,
     topic_of,
 )
+
 from mltutor.check import CORRECT, NOT_ATTEMPTED, Exercise
 from mltutor.exercises import CHAPTERS
 

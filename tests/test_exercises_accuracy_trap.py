@@ -9,17 +9,17 @@ import warnings
 
 import numpy as np
 import pytest
-
 from _exercise_harness import (
-    assert_misconceptions_proven,
-    assert_named,
     EXERCISES,
     SOLUTIONS,
+    assert_misconceptions_proven,
     assert_mutant_caught,
+    assert_named,
     assert_wrong_value_caught,
     run_notebook_code,
     without_own_values,
 )
+
 from mltutor.check import CORRECT, INCORRECT, CheckFailed
 from mltutor.exercises import accuracy_trap as ch2
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from _exercise_harness import (
-    assert_misconceptions_proven,
-    assert_named,
     EXERCISES,
+    assert_misconceptions_proven,
     assert_mutant_caught,
+    assert_named,
     assert_wrong_value_caught,
 )
+
 from mltutor.exercises import averaging as ch5
 
 CH5_EXERCISES = EXERCISES / "05_averaging.ipynb"

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from _exercise_harness import (
-    assert_misconceptions_proven,
-    assert_named,
-    SOLUTIONS,
     EXERCISES,
+    SOLUTIONS,
+    assert_misconceptions_proven,
     assert_mutant_caught,
+    assert_named,
     assert_wrong_value_caught,
     run_notebook_code,
 )
+
 from mltutor.exercises import confusion_matrix as ch1
 
 CH1_SOLUTIONS = SOLUTIONS / "01_confusion_matrix.ipynb"

@@ -56,7 +56,7 @@ def test_every_wrong_option_gets_its_own_explanation(ex):
     explanations = [why for _, why in ex.options.values()]
     assert len(set(explanations)) == len(explanations)
     right_text = ex.options[ex.answer][0]
-    for letter, (text, why) in ex.options.items():
+    for letter, (_text, why) in ex.options.items():
         result = ex.check(letter, strict=False)
         if letter == ex.answer:
             assert result.status == CORRECT and why.rstrip(".") in result.message

@@ -11,15 +11,15 @@ import io
 
 import numpy as np
 import pytest
-
 from _exercise_harness import (
-    assert_misconceptions_proven,
-    assert_named,
     SOLUTIONS,
+    assert_misconceptions_proven,
     assert_mutant_caught,
+    assert_named,
     assert_wrong_value_caught,
     run_notebook_code,
 )
+
 from mltutor.exercises import map_detection as ch7
 
 SOLUTIONS_NB = SOLUTIONS / "07_map_detection.ipynb"

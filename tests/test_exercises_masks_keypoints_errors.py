@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from _exercise_harness import (
     EXERCISES as EXERCISES_DIR,
+)
+from _exercise_harness import (
     SOLUTIONS,
     assert_misconceptions_proven,
     assert_mutant_caught,
     assert_named,
     run_notebook_code,
 )
+
 from mltutor.check import CORRECT, INCORRECT, CheckFailed
 from mltutor.detection import mask as rle
 from mltutor.detection.keypoints import oks as oks_kernel

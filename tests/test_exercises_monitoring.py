@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sklearn.metrics import f1_score
-
 from _exercise_harness import (
     EXERCISES,
     assert_misconceptions_proven,
     assert_mutant_caught,
     assert_named,
 )
+from sklearn.metrics import f1_score
+
 from mltutor import monitoring as mon
 from mltutor.check import CORRECT
 from mltutor.exercises import monitoring as ch

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from _exercise_harness import (
-    assert_misconceptions_proven,
-    assert_named,
     EXERCISES,
     SOLUTIONS,
+    assert_misconceptions_proven,
     assert_mutant_caught,
+    assert_named,
     run_notebook_code,
     without_own_values,
 )
+
 from mltutor.exercises import precision_recall as ch3
 
 CH3_SOLUTIONS = SOLUTIONS / "03_precision_recall.ipynb"

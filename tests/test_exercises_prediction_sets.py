@@ -11,13 +11,13 @@ import math
 
 import numpy as np
 import pytest
-
 from _exercise_harness import (
     EXERCISES,
     assert_misconceptions_proven,
     assert_mutant_caught,
     assert_named,
 )
+
 from mltutor.check import CORRECT
 from mltutor.conformal import ConformalClassifier, conformal_quantile
 from mltutor.exercises import prediction_sets as ch

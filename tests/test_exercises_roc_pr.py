@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.optimize import minimize_scalar
-
 from _exercise_harness import (
-    assert_misconceptions_proven,
-    assert_named,
     EXERCISES,
     SOLUTIONS,
+    assert_misconceptions_proven,
     assert_mutant_caught,
+    assert_named,
 )
+from scipy.optimize import minimize_scalar
+
 from mltutor.check import CORRECT
 from mltutor.exercises import roc_pr as ch6
 

@@ -9,13 +9,13 @@ import itertools
 
 import numpy as np
 import pytest
-
 from _exercise_harness import (
-    assert_misconceptions_proven,
-    assert_named,
     EXERCISES,
+    assert_misconceptions_proven,
     assert_mutant_caught,
+    assert_named,
 )
+
 from mltutor.exercises import ucf101_case_study as ch8
 
 CH8_EXERCISES = EXERCISES / "08_ucf101_case_study.ipynb"

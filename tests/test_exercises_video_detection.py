@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.special import softmax
-
 from _exercise_harness import (
     EXERCISES,
     assert_misconceptions_proven,
     assert_mutant_caught,
     assert_named,
 )
+from scipy.special import softmax
+
 from mltutor.check import CORRECT
 from mltutor.detection import temporal
 from mltutor.exercises import video_detection as ch

@@ -42,9 +42,9 @@ def precision_recall(tp, fp, fn, zero_division=0.0):
 """
 )
 BAD = {
-    "sabotage": f"""
+    "sabotage": """
 import glob, os
-for path in glob.glob({{folder!r}} + "/*"):
+for path in glob.glob({folder!r} + "/*"):
     try:
         open(path, "w").close()
     except OSError:

@@ -6,7 +6,6 @@ import json
 import os
 
 import pytest
-
 from _exercise_harness import load_script
 
 lab = load_script("lab")

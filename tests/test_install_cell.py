@@ -13,10 +13,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,18 +11,18 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 
 import mltutor.detection
-from _strategies import CASES, PROPERTY
-from mltutor.detection._ap import AP_METHODS
 from mltutor.detection import (
     detection_average_precision,
     detection_pr_curve,
     interpolated_average_precision,
     precision_envelope,
 )
+from mltutor.detection._ap import AP_METHODS
 from mltutor.metrics import interpolated_average_precision as reexported
 
 # --------------------------------------------------------------------------------------------

@@ -13,10 +13,6 @@ import tracemalloc
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-import mltutor.metrics as mtm
 from _strategies import (
     AVERAGES,
     CASES,
@@ -28,7 +24,11 @@ from _strategies import (
     pos_label_for,
     weights_for,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_metrics_parity import sk_specificity
+
+import mltutor.metrics as mtm
 
 # Many-class examples cost more than the small ones of test_metrics_parity.
 MANY = settings(PROPERTY, max_examples=300)

@@ -12,11 +12,11 @@ import inspect
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from _strategies import CASES, PROPERTY, assert_parity, labels_for, problems, run, weights_for
 from hypothesis import given
 from hypothesis import strategies as st
 
 import mltutor.metrics as mtm
-from _strategies import CASES, PROPERTY, assert_parity, labels_for, problems, run, weights_for
 
 NEW = ["matthews_corrcoef", "cohen_kappa_score", "class_likelihood_ratios", "zero_one_loss"]
 

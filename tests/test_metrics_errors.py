@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn.metrics as skm
+from _strategies import run, same_error_type
 
 import mltutor.metrics as mtm
-from _strategies import run, same_error_type
 
 Y2 = np.array([[0, 1], [1, 1], [1, 0]])
 

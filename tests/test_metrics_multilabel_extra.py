@@ -14,10 +14,6 @@ import inspect
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given
-from hypothesis import strategies as st
-
-import mltutor.metrics as mtm
 from _strategies import (
     AVERAGES,
     CASES,
@@ -32,6 +28,10 @@ from _strategies import (
     same_error_type,
     weights_for,
 )
+from hypothesis import given
+from hypothesis import strategies as st
+
+import mltutor.metrics as mtm
 
 NEW = ["hamming_loss", "jaccard_score", "top_k_accuracy_score"]
 
@@ -89,7 +89,8 @@ def top_k_cases(draw):
     Scores are small integers (many ties), floats in [0, 1] or on a wide range; usually one
     column per class, sometimes one too many or too few; binary problems get 1-D scores or a
     column (rarely a full matrix, which sklearn refuses).  A one-class ``y_true`` usually gets
-    ``labels`` naming absent classes.  About a quarter of the cases are errors.  ``labels`` is None, the full sorted list (with absent labels), or broken: unsorted,
+    ``labels`` naming absent classes.  About a quarter of the cases are errors.  ``labels`` is None,
+    the full sorted list (with absent labels), or broken: unsorted,
     repeated, or missing a class of ``y_true``.
     """
     problem: Problem = draw(problems(multilabel=False))

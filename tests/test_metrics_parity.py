@@ -14,12 +14,6 @@ import warnings
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given
-from hypothesis import strategies as st
-from sklearn.exceptions import UndefinedMetricWarning as SkUndefinedMetricWarning
-from sklearn.utils.extmath import _nanaverage
-
-import mltutor.metrics as mtm
 from _strategies import (
     AVERAGES,
     CASES,
@@ -34,6 +28,12 @@ from _strategies import (
     same_error_type,
     weights_for,
 )
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.exceptions import UndefinedMetricWarning as SkUndefinedMetricWarning
+from sklearn.utils.extmath import _nanaverage
+
+import mltutor.metrics as mtm
 
 SKLEARN_TWINS = [
     "confusion_matrix",

@@ -7,9 +7,9 @@ import warnings
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from _strategies import assert_parity, run
 
 import mltutor.metrics as mtm
-from _strategies import assert_parity, run
 from mltutor._validation import UndefinedMetricWarning
 
 NO_PREDICTED_POSITIVE = ([0, 1, 1, 0], [0, 0, 0, 0])

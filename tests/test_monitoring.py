@@ -10,10 +10,10 @@ import zlib
 
 import numpy as np
 import pytest
+from _strategies import CASES
 from scipy import integrate, stats
 from sklearn import metrics as skm
 
-from _strategies import CASES
 from mltutor import monitoring as mon
 
 SK = {
@@ -116,7 +116,8 @@ RIVER = {
 @pytest.mark.parametrize("key", list(RIVER), ids=lambda k: "-".join(k))
 def test_rolling_equals_river(key):
     river = pytest.importorskip("river")
-    from river import metrics as rm, utils as ru
+    from river import metrics as rm
+    from river import utils as ru
 
     metric, average = key
     rng = np.random.default_rng(7)
@@ -149,7 +150,7 @@ def test_mean_of_batch_f1_is_not_window_f1():
 @pytest.mark.parametrize("by", ["prediction", "label"])
 def test_tumbling_equals_sklearn_with_delayed_labels(by):
     rng = np.random.default_rng(3 if by == "label" else 4)
-    for case in range(8):
+    for _case in range(8):
         n = int(rng.integers(5, 80))
         t, p = _stream(rng, n, 2)
         times = np.sort(rng.uniform(0, 20, n))
@@ -366,7 +367,7 @@ def test_estimate_performance_is_the_expectation_under_calibration():
 # ---------------------------------------------------------------- drift
 def test_ks_equals_scipy_ks_2samp_with_ties():
     rng = np.random.default_rng(17)
-    for case in range(200):
+    for _case in range(200):
         a = rng.integers(0, 8, int(rng.integers(1, 60))) * rng.choice([1.0, 0.5])
         b = rng.integers(0, 8, int(rng.integers(1, 60))) + rng.choice([0.0, 0.5])
         assert mon.ks_statistic(a, b) == pytest.approx(stats.ks_2samp(a, b).statistic, abs=1e-15)

@@ -214,7 +214,7 @@ def test_content_tokens_strings_operators_and_forms():
     # A string that is an operand of BDC is discarded at BDC, never shown.
     strings_before_show = []
     pending = []
-    for name, data, op in events:
+    for _name, data, op in events:
         if data is not None:
             pending.append(data)
         elif op is not None:

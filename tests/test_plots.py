@@ -218,8 +218,8 @@ def test_every_plot_function_draws_text_readable_in_the_book():
     """No text below 9 pt, and every default-size figure reads at >= 8 px in the book's column."""
     import io
 
-    from mltutor.plots import draw_iou, plot_pr, plot_reliability, plot_roc, plot_threshold_view
     from mltutor.plots import _text_record as tr
+    from mltutor.plots import draw_iou, plot_pr, plot_reliability, plot_roc, plot_threshold_view
     from mltutor.plots._style import SMALL_TEXT_PT
 
     rng = np.random.default_rng(0)

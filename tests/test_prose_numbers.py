@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 
 import pytest
-
 from _claims import claims_check, exercise_pages, page_ids
 
 NOT_FROM_CELLS = claims_check.NUMBERS_FROM_SCRIPTS

@@ -12,10 +12,10 @@ import inspect
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY, assert_parity, assert_same
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _strategies import CASES, PROPERTY, assert_parity, assert_same
 import mltutor.metrics as mlm
 from mltutor import curves as R
 

@@ -77,7 +77,7 @@ NOT_REPOSITORY = {".venv", "node_modules", "_build", ".git", "workspace", "build
 
 def repository_markdown_names() -> set[str]:
     names = set()
-    for folder, subfolders, files in os.walk(ROOT):
+    for _folder, subfolders, files in os.walk(ROOT):
         subfolders[:] = [d for d in subfolders if d not in NOT_REPOSITORY]
         names.update(f for f in files if f.endswith(".md"))
     return names

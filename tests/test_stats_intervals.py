@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy import special, stats
 from statsmodels.stats.proportion import proportion_confint
 
-from _strategies import CASES, PROPERTY
-from mltutor.stats import confusion_rate_intervals, proportion_ci
-from mltutor.stats import _special
+from mltutor.stats import _special, confusion_rate_intervals, proportion_ci
 
 STATSMODELS_NAME = {
     "wilson": "wilson",

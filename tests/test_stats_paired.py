@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _strategies import CASES, PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
-from _strategies import CASES, PROPERTY
 from mltutor.stats import delong_roc_test, delong_roc_variance, mcnemar, paired_bootstrap
-
 
 # --------------------------------------------------------------------------------------------
 # McNemar

@@ -15,13 +15,13 @@ torch = pytest.importorskip("torch")
 torchmetrics = pytest.importorskip("torchmetrics")
 
 import sklearn.metrics as skm  # noqa: E402
+from _strategies import CASES, PROPERTY  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from torch.overrides import TorchFunctionMode  # noqa: E402
 from torchmetrics import classification as tmc  # noqa: E402
 
 import mltutor.metrics as mtm  # noqa: E402
-from _strategies import CASES, PROPERTY  # noqa: E402
 from mltutor.curves import binary_counts  # noqa: E402
 from mltutor.streaming import BinaryMetrics, MulticlassMetrics, cumulative_counts  # noqa: E402
 from mltutor.streaming.base import StreamingMetric  # noqa: E402

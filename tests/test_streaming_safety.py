@@ -19,11 +19,11 @@ torch = pytest.importorskip("torch")
 torchmetrics = pytest.importorskip("torchmetrics")
 
 import sklearn.metrics as skm  # noqa: E402
+from _strategies import CASES, PROPERTY  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from torchmetrics import classification as tmc  # noqa: E402
 
-from _strategies import CASES, PROPERTY  # noqa: E402
 from mltutor.streaming import BinaryMetrics, MulticlassMetrics  # noqa: E402
 from mltutor.streaming.multiclass import MAX_DENSE_CELLS  # noqa: E402
 

@@ -22,11 +22,12 @@ from dataclasses import FrozenInstanceError, replace
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from _strategies import CASES, PROPERTY, run, same_error_type
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_curves_kernel import scored_problems, sklearn_counts
 
 import mltutor.curves
-from _strategies import CASES, PROPERTY, run, same_error_type
 from mltutor.curves import (
     OperatingPoint,
     ThresholdSweep,
@@ -35,7 +36,6 @@ from mltutor.curves import (
     min_cost_threshold,
     threshold_sweep,
 )
-from test_curves_kernel import scored_problems, sklearn_counts
 
 ATOL = 1e-12
 BETAS = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 2.0, np.inf]), st.floats(0.1, 4.0))

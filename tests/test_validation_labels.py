@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn.metrics as skm
+from _strategies import assert_parity
 
 import mltutor.metrics as M
-from _strategies import assert_parity
 
 _r = np.random.default_rng(5)
 N = 60

@@ -11,17 +11,17 @@ from collections import Counter
 import numpy as np
 import pytest
 
+import mltutor._validation
+import mltutor._validation.calibration as calibration_checks
 import mltutor._validation.labels as labels_mod
 import mltutor._validation.scores as scores_mod
 import mltutor._validation.weights as weights_mod
-import mltutor._validation
-import mltutor._validation.calibration as calibration_checks
+import mltutor.curves as T
 import mltutor.curves._areas
 import mltutor.curves._counts
 import mltutor.curves._curves
 import mltutor.curves._thresholds
 import mltutor.metrics as M
-import mltutor.curves as T
 
 Y = np.array([0, 1, 1, 0, 1, 0])
 S = np.array([0.1, 0.8, 0.6, 0.3, 0.35, 0.4])

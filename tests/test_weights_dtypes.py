@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 import sklearn.isotonic as ski
 import sklearn.metrics as skm
+from _strategies import assert_parity, assert_same, run
 
 import mltutor.calibration as cal
-import mltutor.metrics as M
 import mltutor.curves as thr
-from _strategies import assert_parity, assert_same, run
+import mltutor.metrics as M
 
 N = 3000  # large enough that a float16 or int8 running sum of weights 0..3 is wrong
 DTYPES = [

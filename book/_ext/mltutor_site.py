@@ -325,7 +325,6 @@ def setup(app) -> dict[str, Any]:
 
 def _configured_source(root: Path) -> str:
     import tomllib
-
     import yaml
 
     url = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]

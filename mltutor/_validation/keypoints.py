@@ -6,8 +6,8 @@ Every check raises a ``ValueError`` that names the argument or the record at fau
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 

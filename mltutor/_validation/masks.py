@@ -8,10 +8,10 @@ arithmetic lives in :mod:`mltutor.detection.mask`, which never checks again.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -14,9 +14,9 @@ name the first bad one.
 from __future__ import annotations
 
 import operator
-from itertools import chain
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from numbers import Integral, Real
 from typing import Any
 

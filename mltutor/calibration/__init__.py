@@ -42,18 +42,18 @@ detail):
 """
 
 from ._bins import (
+    CalibrationBins,
     adaptive_calibration_error,
     calibration_bins,
     calibration_curve,
-    CalibrationBins,
     classwise_calibration_error,
     expected_calibration_error,
     maximum_calibration_error,
 )
-from ._skill import d2_brier_score, d2_log_loss_score
-from ._isotonic import fit_isotonic, IsotonicModel, pool_adjacent_violators
+from ._isotonic import IsotonicModel, fit_isotonic, pool_adjacent_violators
 from ._losses import brier_score_loss, log_loss, log_softmax, nll_from_logits, softmax
 from ._maps import apply_platt, apply_temperature, fit_platt, fit_temperature
+from ._skill import d2_brier_score, d2_log_loss_score
 
 __all__ = [
     "CalibrationBins",

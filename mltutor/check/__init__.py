@@ -92,17 +92,17 @@ attempted* never raises: the exercise notebooks must run clean.
 from ._compare import Case, case, compare
 from ._exercises import ChoiceExercise, Exercise, Misconception, ValueExercise
 from ._results import (
-    ____,
-    CheckFailed,
-    CheckResult,
     CORRECT,
     DEFAULT_TIME_LIMIT,
     ICONS_ENV,
     INCORRECT,
-    is_strict,
     KINDS,
     NOT_ATTEMPTED,
     STRICT_ENV,
+    CheckFailed,
+    CheckResult,
+    ____,
+    is_strict,
 )
 
 __all__ = [

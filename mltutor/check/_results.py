@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-
 #: Status of a check whose answer matches the expected value.
 CORRECT = "correct"
 #: Status of a check whose answer was given but does not match.

@@ -40,9 +40,10 @@ from ._classification import (
     zero_one_loss,
 )
 from ._counts import (
-    class_counts,
     ClassCounts,
     Codes,
+    PerClassCounts,
+    class_counts,
     confusion_counts,
     confusion_table,
     encode_labels,
@@ -52,7 +53,6 @@ from ._counts import (
     one_vs_rest,
     outranking_count,
     per_class_counts,
-    PerClassCounts,
 )
 from ._rates import (
     accuracy,

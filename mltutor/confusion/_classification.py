@@ -11,8 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from . import _counts as _count
-from . import _rates
 from .._validation import (
     Targets,
     check_average,
@@ -31,6 +29,8 @@ from .._validation import (
     warn,
 )
 from .._validation.stats import check_kappa_replace, check_kappa_weights, check_lr_replace
+from . import _counts as _count
+from . import _rates
 
 __all__ = [
     "accuracy_score",
@@ -549,7 +549,7 @@ def classification_report(
             f"labels size, {len(labels)}, does not match size of target_names, {len(target_names)}",
             UserWarning,
         )
-    names = ["%s" % label for label in labels] if target_names is None else list(target_names)
+    names = [f"{label}" for label in labels] if target_names is None else list(target_names)
 
     w = targets.sample_weight
     per_label = _rates.precision_recall_fscore(counts, average=None, zero_division=zero_division)

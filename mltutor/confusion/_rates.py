@@ -10,7 +10,8 @@ exactly like scikit-learn's.  NaN results are left out of averages.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 

@@ -21,12 +21,14 @@ samples they are, so :func:`sort_classes` sorts the values alone: all scores wit
 the smaller class's scores apart; ``np.searchsorted`` then gives the rank of every score of the
 smaller class among all scores.  The number of positives at or above each distinct score follows
 from those ranks with one cumulative sum of a mark per sample (:func:`sorted_counts`), and the
-areas need even less (:func:`sorted_roc_auc` and :func:`sorted_average_precision`).  Weighted counts keep the ``argsort`` form:
+areas need even less (:func:`sorted_roc_auc` and :func:`sorted_average_precision`).  Weighted counts
+keep the ``argsort`` form:
 the sums of float weights depend on the order inside a run of ties, and matching scikit-learn to
 the last bit needs its stable order.
 """
 
 from ._areas import average_precision_score, roc_auc_score, sorted_average_precision, sorted_roc_auc
+from ._at_thresholds import confusion_matrix_at_thresholds, metric_at_thresholds
 from ._counts import (
     BinaryCounts,
     SortedClasses,
@@ -35,7 +37,6 @@ from ._counts import (
     sort_classes,
     sorted_counts,
 )
-from ._at_thresholds import confusion_matrix_at_thresholds, metric_at_thresholds
 from ._curves import (
     auc,
     det_curve,

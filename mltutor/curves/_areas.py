@@ -36,9 +36,9 @@ import numpy as np
 
 from .._validation import (
     UndefinedMetricWarning,
+    check_indicator_scores,
     check_labels_for_scores,
     check_max_fpr,
-    check_indicator_scores,
     check_option,
     check_pos_label,
     check_score_array,

@@ -8,6 +8,13 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import (
+    UndefinedMetricWarning,
+    check_binary_scores,
+    check_bool,
+    column_or_1d,
+    warn,
+)
 from ._counts import (
     BinaryCounts,
     SortedClasses,
@@ -18,13 +25,6 @@ from ._counts import (
     run_starts,
     sort_classes,
     sorted_counts,
-)
-from .._validation import (
-    UndefinedMetricWarning,
-    check_binary_scores,
-    check_bool,
-    column_or_1d,
-    warn,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -384,7 +384,8 @@ def precision_recall_curve(
         As in :func:`roc_curve`.
     drop_intermediate : bool, default=False
         Drop thresholds that add only false positives between two others with the same true
-        positive count (the inner points of a vertical drop, at one recall); the step curve, and average precision, do not change.
+        positive count (the inner points of a vertical drop, at one recall); the step curve, and
+        average precision, do not change.
 
     Returns
     -------

@@ -18,14 +18,14 @@ with ``zero_division=0``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from numbers import Real
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from .._validation.params import check_cost, check_threshold
 from .._validation import check_beta, check_binary_scores
+from .._validation.params import check_cost, check_threshold
 from ._counts import cumulative_counts
 
 __all__ = [

@@ -37,9 +37,10 @@ Examples
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 

@@ -17,7 +17,8 @@ the three things that make video evaluation tricky:
   splits is a setting of the simulator, not an estimate of UCF101's.
 * **Confusable classes.**  The pairs in :data:`CONFUSABLE_PAIRS` (FrontCrawl/BreastStroke,
   CricketShot/CricketBowling, ...) get nearby signatures, so a model has confusions to find.  The
-  pairs are chosen by hand as plausible look-alikes; the simulation plants them, so that a model trained here confuses them
+  pairs are chosen by hand as plausible look-alikes; the simulation plants them, so that a model
+  trained here confuses them
   shows only that they were planted, not which classes real models confuse.
 
 A frame of clip ``i`` (class ``c``, group ``g``) at time ``t`` is

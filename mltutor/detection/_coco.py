@@ -33,13 +33,13 @@ is the readable one-curve version used by the VOC evaluator and the chapter.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from .._validation.detection import (
-    CocoDetections,
     CocoGroundTruth,
     parse_coco_detections,
     parse_coco_gt,
@@ -51,13 +51,13 @@ from .._validation.masks import (
     result_boxes,
     result_segmentations,
 )
+from ._ap import coco_sampled_precision, recall_steps
 from ._iou import _iou_xywh
+from ._matching import _stable_argsort, match_groups
 from .keypoints import COCO_SIGMAS, pair_oks
 from .mask._overlap import pair_iou
 from .mask._rle import _area
 from .mask._segmentations import segmentations_to_rle_set
-from ._ap import coco_sampled_precision, recall_steps
-from ._matching import _stable_argsort, match_groups
 
 __all__ = [
     "evaluate_coco",

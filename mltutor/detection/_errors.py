@@ -99,9 +99,9 @@ from .._validation.detection import (
     parse_coco_detections,
     parse_coco_gt,
 )
+from ._ap import coco_sampled_precision
 from ._coco import AREA_RANGES, MAX_DETS, RECALL_THRESHOLDS
 from ._iou import _iou_xywh
-from ._ap import coco_sampled_precision
 from ._matching import group_pairs, match_groups
 
 __all__ = ["error_breakdown", "CAUSES"]

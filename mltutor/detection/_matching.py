@@ -32,8 +32,9 @@ score order that reaches the threshold (every such detection, for a crowd box).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from ._ap import interpolated_average_precision
 from .._validation.boxes import check_fmt
 from .._validation.detection import check_label_kinds, parse_image_records
-from ._iou import _to_xywh, _iou_xywh
+from ._ap import interpolated_average_precision
+from ._iou import _iou_xywh, _to_xywh
 from ._matching import group_pairs
 
 __all__ = ["evaluate_voc", "VOC_METHODS"]

@@ -286,7 +286,7 @@ class Sandbox:
 
     # -- lifecycle -----------------------------------------------------------------------------
 
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Sandbox:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -611,8 +611,8 @@ def grade_notebook(nb, topic: str, *, limits=None, protected=()) -> dict[str, tu
     :func:`hidden_cases` derives from them with a fixed seed), never from the notebook.
     """
     from mltutor.check import CheckResult
-    from mltutor.grading.batch import _grade_exercise, _package_paths, _stand_in
     from mltutor.grading._sandbox import Limits, Sandbox
+    from mltutor.grading.batch import _grade_exercise, _package_paths, _stand_in
 
     module = importlib.import_module(f"mltutor.exercises.{topic}")
     limits = limits or Limits(time_limit=300.0)

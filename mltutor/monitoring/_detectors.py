@@ -10,7 +10,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..stats._special import betaln, log_binom_cdf, xlog1py, xlogy
 from .._validation.monitoring import (
     check_alpha,
     check_cusum_rates,
@@ -19,6 +18,7 @@ from .._validation.monitoring import (
     check_positive_real,
     check_probability,
 )
+from ..stats._special import betaln, log_binom_cdf, xlog1py, xlogy
 
 __all__ = [
     "AlarmResult",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._validation.arrays import column_or_1d
+from .._validation.labels import as_label_array
 from .._validation.monitoring import (
     check_positive_int,
     check_positive_real,
@@ -14,8 +15,6 @@ from .._validation.monitoring import (
     check_proba,
     check_stream_targets,
 )
-from .._validation.labels import as_label_array
-from .._validation.arrays import column_or_1d
 
 __all__ = [
     "EMResult",

@@ -13,8 +13,7 @@ imports neither pyplot nor ipywidgets; the functions import them when they draw.
 from .confusion import plot_confusion_matrix
 from .curves import OKABE_ITO, plot_pr, plot_reliability, plot_roc
 from .detection import draw_boxes, draw_iou
-from .widgets import plot_threshold_view, threshold_explorer
-from .widgets import static_threshold_explorer
+from .widgets import plot_threshold_view, static_threshold_explorer, threshold_explorer
 
 __all__ = [
     "OKABE_ITO",

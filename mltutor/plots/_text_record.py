@@ -22,8 +22,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 #: PNG text key of the record.
 KEY = "mltutor:text"

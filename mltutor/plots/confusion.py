@@ -10,7 +10,8 @@ colour is chosen for contrast against the cell underneath.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Literal, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
 
 import matplotlib as mpl
 import numpy as np

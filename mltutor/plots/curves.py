@@ -12,7 +12,8 @@ pyplot is imported inside the functions: ``import mltutor`` needs no plotting ba
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 

@@ -13,9 +13,10 @@ ipywidgets and pyplot are imported inside the functions: ``import mltutor`` need
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 

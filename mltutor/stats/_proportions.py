@@ -55,7 +55,8 @@ def proportion_ci(
     checked against 40-digit references for ``nobs`` up to 1e15 (larger ``nobs`` are refused
     for these two methods) and ``alpha`` down to 1e-300: within 1e-10 of the interval's width,
     or within two units in the last place where a float64 cannot hold that (at ``nobs = 1e15``
-    with ``count / nobs`` near 1/2, one unit is 9e-10 of the width).  There SciPy 1.17's ``beta.ppf``, which statsmodels calls, can be far off:
+    with ``count / nobs`` near 1/2, one unit is 9e-10 of the width).  There SciPy 1.17's
+    ``beta.ppf``, which statsmodels calls, can be far off:
     ``beta.ppf(5e-301, 3, 18)`` gives 1.75e-33, where the root is 7.6e-102.  Unlike
     statsmodels, the default method is ``"wilson"``: the Wald interval is unreliable on small or
     extreme counts, and erratic even for large ``n`` :cite:p:`brown2001interval`.  Every method

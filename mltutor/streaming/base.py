@@ -179,7 +179,8 @@ class StreamingMetric:
         """Raise the same :class:`ValueError` on every rank when the ranks' layouts differ.
 
         One small collective (``all_gather_object`` of :meth:`layout`).  A no-op outside an
-        initialised process group; a :class:`RuntimeError` on a process outside ``process_group``.  With NCCL, each process must have called
+        initialised process group; a :class:`RuntimeError` on a process outside ``process_group``.
+        With NCCL, each process must have called
         ``torch.cuda.set_device(local_rank)`` first (DDP needs that anyway), since the pickled
         layouts travel through that device.
         """
@@ -263,8 +264,8 @@ class StreamingMetric:
             # Its state is every rank's data now, its own local part no longer separable: merged
             # on each rank, the other ranks' samples would be counted again.
             raise RuntimeError(
-                f"other was synced across ranks in place, so it holds the data of every rank; "
-                f"merging it would count the other ranks' samples twice. Merge metrics before "
+                "other was synced across ranks in place, so it holds the data of every rank; "
+                "merging it would count the other ranks' samples twice. Merge metrics before "
                 "syncing (or merge unsynced ones and sync the result once)."
             )
         for name, reduction in self._reductions.items():

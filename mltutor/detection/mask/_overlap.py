@@ -14,8 +14,6 @@ import numpy as np
 from ..._validation.masks import (
     check_iscrowd,
 )
-
-
 from ._rle import RleSet, _area, _bbox, _segment_starts, _toggles_to_rles, as_rle_set
 
 COLUMNS_FROM = 4  # pairs per mask from which IoU is counted on column pieces (see pair_iou)

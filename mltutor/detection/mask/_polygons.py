@@ -10,8 +10,6 @@ from ..._validation.masks import (
     check_image_size,
     check_polygons,
 )
-
-
 from ._rle import RleSet, _segment_starts, _toggles_to_rle_set
 
 _POLY_SCALE = 5  # pycocotools rasterises polygons on a grid 5x finer than the pixels

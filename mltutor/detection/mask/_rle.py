@@ -7,9 +7,10 @@ cumulative sums and the string codec runs over all masks at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +20,6 @@ from ..._validation.masks import (
     check_decoded,
     check_rle_list,
 )
-
 
 # --------------------------------------------------------------------------------------------
 # A set of RLEs as flat arrays

@@ -5,7 +5,7 @@ This is pycocotools' ``annToRLE`` for many records at once, used by the COCO eva
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -14,8 +14,6 @@ from ..._validation.masks import (
     check_polygons,
     check_rle_sizes,
 )
-
-
 from ._overlap import combine
 from ._polygons import _flatten_polygons, polygons_to_rle_set
 from ._rle import RleSet, _segment_starts, as_rle_set
