@@ -188,7 +188,7 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
         "metrics",
         "metric_at_thresholds",
         SK.format("metric_at_thresholds") + " (accuracy, macro "
-        "F1 and a two-valued metric at every threshold)",
+        "F1 and a two-valued metric at each threshold)",
         ["metric_at_thresholds"],
     ),
     ("metrics", "matthews_corrcoef", SK.format("matthews_corrcoef"), ["matthews_corrcoef"]),

@@ -35,9 +35,7 @@ ROUNDS = {
 PADDED_N = 999  # DistributedSampler pads 999 samples to 2 x 500: one sample is seen twice
 
 
-def make_data(
-    n: int = N_SAMPLES, num_classes: int = N_CLASSES, seed: int = 0
-) -> tuple[torch.Tensor, torch.Tensor]:
+def make_data(n: int = N_SAMPLES, num_classes: int = N_CLASSES, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
     """Logits and targets of a simulated classifier that is poor on the first 300 samples."""
     gen = torch.Generator().manual_seed(seed)
     target = torch.randint(0, num_classes, (n,), generator=gen)
@@ -55,12 +53,8 @@ def class0_score(logits: torch.Tensor) -> torch.Tensor:
     return logits[:, 0] - logits[:, 1:].logsumexp(dim=1)
 
 
-def evaluate(
-    logits: torch.Tensor,
-    score: torch.Tensor,
-    target: torch.Tensor,
-    sample_ids: torch.Tensor | None = None,
-) -> tuple[MulticlassMetrics, BinaryMetrics]:
+def evaluate(logits: torch.Tensor, score: torch.Tensor, target: torch.Tensor,
+             sample_ids: torch.Tensor | None = None) -> tuple[MulticlassMetrics, BinaryMetrics]:
     """Stream the data through both metrics in batches (class 0 against the rest for the AUC)."""
     multi, binary = MulticlassMetrics(N_CLASSES), BinaryMetrics()
     for start in range(0, max(target.shape[0], 1), BATCH):
@@ -94,13 +88,8 @@ def _worker(rank: int, world_size: int, rounds: list[list[tuple[int, int]]]) -> 
     for shards in rounds:
         lo, hi = shards[rank]
         multi, binary = evaluate(logits[lo:hi], score[lo:hi], target[lo:hi])
-        out.append(
-            {
-                "n": hi - lo,
-                "local": summary(multi, binary, sync=False),
-                "synced": summary(multi, binary, sync=True),
-            }
-        )
+        out.append({"n": hi - lo, "local": summary(multi, binary, sync=False),
+                    "synced": summary(multi, binary, sync=True)})
     return out
 
 
@@ -108,16 +97,11 @@ def _padded_worker(rank: int, world_size: int) -> dict:
     """Evaluate this rank's DistributedSampler share twice: naively, and with sample_ids."""
     logits, target = make_data()
     score = class0_score(logits)
-    idx = torch.tensor(
-        list(DistributedSampler(range(PADDED_N), num_replicas=world_size, rank=rank, shuffle=False))
-    )
+    idx = torch.tensor(list(DistributedSampler(range(PADDED_N), num_replicas=world_size, rank=rank,
+                                               shuffle=False)))
     naive = evaluate(logits[idx], score[idx], target[idx])
     exact = evaluate(logits[idx], score[idx], target[idx], sample_ids=idx)
-    return {
-        "n": idx.shape[0],
-        "naive": summary(*naive, sync=True),
-        "exact": summary(*exact, sync=True),
-    }
+    return {"n": idx.shape[0], "naive": summary(*naive, sync=True), "exact": summary(*exact, sync=True)}
 
 
 def _all_rounds(rank: int, world_size: int, rounds: list[list[tuple[int, int]]]) -> dict:
@@ -127,10 +111,8 @@ def _all_rounds(rank: int, world_size: int, rounds: list[list[tuple[int, int]]])
 def _fmt(values: dict | None) -> str:
     if values is None:
         return "no samples: compute(sync=False) raises ValueError"
-    return (
-        f"accuracy {values['accuracy']:.4f}  macro-F1 {values['macro_f1']:.4f}  "
-        f"weighted-F1 {values['weighted_f1']:.4f}  AUROC(class 0) {values['auroc_class0']:.4f}"
-    )
+    return (f"accuracy {values['accuracy']:.4f}  macro-F1 {values['macro_f1']:.4f}  "
+            f"weighted-F1 {values['weighted_f1']:.4f}  AUROC(class 0) {values['auroc_class0']:.4f}")
 
 
 def main() -> None:
@@ -155,13 +137,10 @@ def main() -> None:
         same = all(results[k]["synced"] == reference for results in per_rank)
         print(f"  synced == one process, exactly (incl. the confusion matrix): {same}")
 
-    padded_ref = summary(
-        *evaluate(logits[:PADDED_N], class0_score(logits)[:PADDED_N], target[:PADDED_N]), sync=False
-    )
-    print(
-        f"\nround 3: DistributedSampler over the first {PADDED_N} samples "
-        f"(shards of {launched[0]['padded']['n']} and {launched[1]['padded']['n']})"
-    )
+    padded_ref = summary(*evaluate(logits[:PADDED_N], class0_score(logits)[:PADDED_N], target[:PADDED_N]),
+                         sync=False)
+    print(f"\nround 3: DistributedSampler over the first {PADDED_N} samples "
+          f"(shards of {launched[0]['padded']['n']} and {launched[1]['padded']['n']})")
     print(f"  one process, {padded_ref['counted']} samples  : {_fmt(padded_ref)}")
     for key, label in [("naive", "synced, naive     "), ("exact", "synced, sample_ids")]:
         for rank, r in enumerate(launched):
