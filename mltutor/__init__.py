@@ -16,4 +16,11 @@ Every metric is arithmetic on one of three counting kernels, and each kernel is 
 ``CONTRIBUTING.md``.
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
+try:  # the version is written once, in pyproject.toml; the installed metadata carries it
+    __version__ = _version("mltutor")
+except PackageNotFoundError:  # a source tree put on sys.path by hand, never installed
+    __version__ = "0+unknown"
+del PackageNotFoundError, _version

@@ -284,9 +284,15 @@ def threshold_explorer(
     """
     import html
 
-    import ipywidgets as widgets  # lazily: ipywidgets is only needed for the explorer
+    try:  # lazily: ipywidgets (and the IPython it brings) is only needed for the explorer
+        import ipywidgets as widgets
+        from IPython.display import display
+    except ImportError as error:
+        raise ImportError(
+            "threshold_explorer needs ipywidgets, which mltutor does not install by default: "
+            'pip install "mltutor[widgets]" (or use plot_threshold_view for a still figure)'
+        ) from error
     import matplotlib.pyplot as plt
-    from IPython.display import display
 
     setup = _explorer_setup(y_true, y_score, beta, c_fp, c_fn, pos_label, threshold)
     data, c_fp, c_fn, lo, hi = setup.data, setup.c_fp, setup.c_fn, setup.lo, setup.hi

@@ -18,6 +18,14 @@ ranks compare their settings and all raise the same clear error when they differ
 sample_ids=dataset_indices)`` and each sample is counted once.
 """
 
+try:  # torch is an extra: say which one instead of a bare "No module named 'torch'"
+    import torch  # noqa: F401
+except ImportError as error:
+    raise ImportError(
+        "mltutor.streaming needs PyTorch, which mltutor does not install by default: "
+        'pip install "mltutor[torch]" (torch==2.13.0, the version the course is tested with)'
+    ) from error
+
 from ._dist import run_gloo
 from .base import StreamingMetric
 from .binary import BinaryMetrics, CumulativeCounts, cumulative_counts
