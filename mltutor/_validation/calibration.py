@@ -8,7 +8,7 @@ Labels are read by :mod:`.labels`, weights by :func:`.weights.check_sample_weigh
 
 from __future__ import annotations
 
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -20,7 +20,9 @@ from .warning import UndefinedMetricWarning, warn
 from .weights import check_sample_weight
 
 __all__ = [
+    "check_curve_interval_method",
     "check_d2_sample_count",
+    "check_min_bin_count",
     "check_temperature",
     "check_probabilities_range",
     "check_real_array",
@@ -279,3 +281,29 @@ def check_d2_sample_count(y_true: Any, y_proba: Any, sample_weight: Any) -> bool
         warn("D^2 score is not well-defined with less than two samples.", UndefinedMetricWarning)
         return False
     return True
+
+
+# --------------------------------------------------------------------------------------------
+# calibration_curve_intervals
+# --------------------------------------------------------------------------------------------
+
+#: The interval methods of a calibration curve's bins: the two with no zero-width interval at 0 of
+#: n or n of n (Wald's would claim certainty there), and the conservative exact one.
+CURVE_INTERVAL_METHODS = ("wilson", "jeffreys", "clopper-pearson")
+
+
+def check_curve_interval_method(method: Any) -> str:
+    """One of :data:`CURVE_INTERVAL_METHODS`."""
+    if isinstance(method, str) and method in CURVE_INTERVAL_METHODS:
+        return method
+    shown_methods = ", ".join(repr(m) for m in CURVE_INTERVAL_METHODS)
+    raise ValueError(
+        f"method must be one of {shown_methods}; got {method!r} (the Wald interval has width 0 "
+        "in a bin with no positive, or no negative, sample, which is common in a "
+        "reliability diagram)."
+    )
+
+
+def check_min_bin_count(min_bin_count: Any) -> int:
+    """An int >= 0 (not a bool); 0 switches the small-bin warning off."""
+    return check_scalar(min_bin_count, "min_bin_count", Integral, min_val=0)

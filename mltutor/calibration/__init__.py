@@ -6,7 +6,9 @@ is positive.  This module measures that and repairs it:
 * **scores** — :func:`brier_score_loss` and :func:`log_loss` and their :math:`D^2` skill scores
   :func:`d2_brier_score` and :func:`d2_log_loss_score` (scikit-learn 1.9 parity; also
   re-exported by :mod:`mltutor.metrics`), and :func:`nll_from_logits` (exact, from logits);
-* **reliability** — :func:`calibration_curve` (scikit-learn parity), :func:`calibration_bins`,
+* **reliability** — :func:`calibration_curve` (scikit-learn parity) and
+  :func:`calibration_curve_intervals` (the same points with an interval per bin and a warning on
+  bins too small to read), :func:`calibration_bins`,
   :func:`expected_calibration_error` and :func:`maximum_calibration_error` (torchmetrics'
   ``CalibrationError`` with ``norm='l1'`` / ``'max'``);
 * **recalibration maps**, each fitted on held-out data —
@@ -50,6 +52,7 @@ from ._bins import (
     expected_calibration_error,
     maximum_calibration_error,
 )
+from ._curve_intervals import CalibrationCurveIntervals, calibration_curve_intervals
 from ._isotonic import IsotonicModel, fit_isotonic, pool_adjacent_violators
 from ._losses import brier_score_loss, log_loss, log_softmax, nll_from_logits, softmax
 from ._maps import apply_platt, apply_temperature, fit_platt, fit_temperature
@@ -57,6 +60,7 @@ from ._skill import d2_brier_score, d2_log_loss_score
 
 __all__ = [
     "CalibrationBins",
+    "CalibrationCurveIntervals",
     "IsotonicModel",
     "apply_platt",
     "apply_temperature",
@@ -64,6 +68,7 @@ __all__ = [
     "calibration_bins",
     "adaptive_calibration_error",
     "calibration_curve",
+    "calibration_curve_intervals",
     "classwise_calibration_error",
     "d2_brier_score",
     "d2_log_loss_score",

@@ -55,6 +55,16 @@ def calibration_curve(
     >>> t.tolist(), np.round(p, 3).tolist()
     ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
     """
+    _, hits, sums, totals = _curve_bins(y_true, y_prob, pos_label, n_bins, strategy)
+    nonzero = totals != 0
+    return hits[nonzero] / totals[nonzero], sums[nonzero] / totals[nonzero]
+
+
+def _curve_bins(
+    y_true: Any, y_prob: Any, pos_label: Any, n_bins: Any, strategy: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`calibration_curve`'s checks and bins: (edges, positives, sum of p, count) per bin,
+    empty bins included."""
     if pos_label is not None and not isinstance(pos_label, (str, int, float, np.number, np.bool_)):
         raise TypeError(f"pos_label must be an int, float, bool, str or None; got {pos_label!r}.")
     n_bins = _chk.check_n_bins(n_bins)
@@ -85,8 +95,7 @@ def calibration_curve(
     sums = np.bincount(bin_of, weights=p, minlength=n_bins)
     hits = np.bincount(bin_of, weights=positive, minlength=n_bins)
     totals = np.bincount(bin_of, minlength=n_bins)
-    nonzero = totals != 0
-    return hits[nonzero] / totals[nonzero], sums[nonzero] / totals[nonzero]
+    return edges, hits, sums, totals
 
 
 class CalibrationBins(NamedTuple):
