@@ -43,6 +43,7 @@ __all__ = [
     "check_n_samples_int",
     "check_paired_predictions",
     "check_paired_scores",
+    "check_per_query_scores",
     "check_proba_matrix",
     "check_proportion_counts",
     "check_proportion_method",
@@ -485,6 +486,45 @@ def check_samples(**arrays: Any) -> tuple[int, dict[str, np.ndarray]]:
             "(every resample of one sample is that sample, a zero-width interval)"
         )
     return n, out
+
+
+def check_per_query_scores(scores_a: Any, scores_b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Two systems' scores on the same queries (``paired_metric_difference``): 1-D arrays of
+    finite reals of one length, at least two, as float64.
+
+    bool and float16 are refused (a 0/1 success per query is a proportion: use McNemar's test;
+    float16 keeps about three digits of an nDCG).
+    """
+    out = []
+    for name, value in (("scores_a", scores_a), ("scores_b", scores_b)):
+        if not_array_like(value):
+            raise TypeError(
+                f"{name} must be a 1-D array of per-query scores; got {describe(value)}."
+            )
+        s = as_real_array(value, name)
+        if s.dtype.kind == "b" or s.dtype == np.float16:
+            raise TypeError(
+                f"{name} has dtype {s.dtype}; pass per-query scores as float32 or float64 "
+                "(0/1 successes per query are a proportion: compare them with mcnemar)"
+            )
+        if s.ndim != 1:
+            raise ValueError(f"{name} must be 1-D (one score per query); got shape {s.shape}.")
+        s = s.astype(np.float64)
+        if not np.isfinite(s).all():
+            bad = int(np.flatnonzero(~np.isfinite(s))[0])
+            raise ValueError(f"{name} contains {s[bad]} at index {bad}; scores must be finite.")
+        out.append(s)
+    a, b = out
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(
+            f"scores_a has {a.shape[0]} queries and scores_b {b.shape[0]}; a paired comparison "
+            "needs both systems' scores on the same queries, in the same order"
+        )
+    if a.shape[0] < 2:
+        raise ValueError(
+            f"scores_a has {a.shape[0]} queries; an interval on a mean difference needs at least two"
+        )
+    return a, b
 
 
 def check_group_codes(groups: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
