@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install book pdf gettext check-site lint test test-fast test-portable lab notebooks exercises bench clean
+.PHONY: help install book pdf gettext check-site lint test test-fast test-portable lab notebooks exercises bench smoke clean
 
 help:
 	@echo "make book       build both editions: English in _build/html, Chinese in _build/html/zh (warnings are errors)"
@@ -26,6 +26,7 @@ help:
 	@echo "make notebooks  re-execute all notebooks in place so committed outputs are fresh"
 	@echo "make exercises  regenerate exercises/ from solutions/ (FORCE=1 overwrites hand edits)"
 	@echo "make bench      run the speed comparisons in benchmarks/"
+	@echo "make smoke      build the sdist and wheel, install the wheel in a clean venv, test it outside the repo"
 	@echo "make clean      remove _build/ (keeps .venv and workspace/)"
 
 # Re-install only when the lock or the package metadata changes.
@@ -93,6 +94,11 @@ exercises: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
+
+# The release check: python -m build (sdist, then the wheel from it), the wheel into a fresh venv
+# with only its declared dependencies, scripts/smoke_wheel.py run there from outside the tree.
+smoke:
+	bash scripts/smoke_wheel.sh
 
 clean:
 	rm -rf _build
