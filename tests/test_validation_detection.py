@@ -142,6 +142,15 @@ def test_coco_iscrowd_bool_accepted() -> None:
         ("detections", "score", "0.9"),
         ("detections", "score", True),
         ("detections", "bbox", [0, 0, "10", 10]),
+        # a bool reads as 0.0 or 1.0, which is where the parser looks at types: anywhere in a box
+        ("detections", "bbox", [5, True, 10, 10]),
+        ("annotations", "bbox", [5.5, 6.5, 10, np.True_]),
+        ("detections", "bbox", [0, 0, 10, False]),
+        ("detections", "bbox", [0, np.str_("0"), 10, 10]),
+        ("detections", "bbox", [0, None, 10, 10]),
+        ("detections", "score", b"1"),
+        ("detections", "score", np.bool_(False)),
+        ("annotations", "area", None),
     ],
 )
 def test_coco_strings_and_bools_are_not_numbers(which: str, key: str, value) -> None:

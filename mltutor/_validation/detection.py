@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
@@ -88,32 +88,68 @@ def _columns(
 
 
 _NOT_NUMBERS = {str, bytes, bool, np.str_, np.bytes_, np.bool_}
+_BOOLS = (bool, np.bool_)
 
 
-def _numbers(
-    values: tuple, records: Sequence, where: str, key: str, id_keys: Sequence[str]
-) -> np.ndarray:
-    """A float64 column; a value that is not a real number is named with its record."""
+def _is_number(v: Any, bools: bool = False) -> bool:
+    """One value by the rule of :func:`_floats` (used only to name the first bad one)."""
     try:
-        arr = np.fromiter(values, dtype=np.float64, count=len(values))
-        if _NOT_NUMBERS & set(map(type, values)):  # fromiter reads "0.9" and True as numbers
-            raise TypeError
+        float(v)
+        _ = 0.0 + v  # float() reads "0.9"; adding it to a float refuses strings and bytes
     except (TypeError, ValueError):
-        for i, v in enumerate(values):
-            try:
-                float(v)
-                if isinstance(v, (bool, np.bool_, str, bytes)):
-                    raise TypeError
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"{where}[{i}]{_describe(records[i], id_keys)} has {key}={v!r}; expected a number."
-                ) from None
-        raise
+        return False
+    return bools or type(v) not in _BOOLS
+
+
+def _floats(values: Any, count: int, rows: Callable[[np.ndarray], Any], bools: bool) -> np.ndarray:
+    """``count`` float64 values from the iterable ``values`` (made twice by calling it), or a
+    TypeError when one of them is not a real number.
+
+    ``np.fromiter`` alone reads the string "0.9" and ``True`` as numbers.  Looking at the type of
+    every value (``set(map(type, ...))``) costs as much as the conversion, so the check is split in
+    two cheap steps: ``sum(values, 0.0)`` runs in C and raises TypeError for a string, bytes or
+    None (a float plus a string is not defined); a bool adds as 0 or 1, so only the values that
+    read as 0.0 or 1.0 need their type looked at, which ``rows(positions)`` hands back.
+    """
+    arr = np.fromiter(values(), dtype=np.float64, count=count)
+    sum(values(), 0.0)
+    if not bools:
+        maybe = np.flatnonzero((arr == 0.0) | (arr == 1.0))
+        if maybe.shape[0] and not _NOT_NUMBERS.isdisjoint(map(type, rows(maybe))):
+            raise TypeError
     return arr
 
 
-def _bboxes(values: tuple, records: Sequence, where: str, id_keys: Sequence[str]) -> np.ndarray:
-    """An (n, 4) float64 array of xywh boxes; the first malformed one is named with its record."""
+def _numbers(
+    values: Sequence,
+    records: Sequence,
+    where: str,
+    key: str,
+    id_keys: Sequence[str],
+    *,
+    bools: bool = False,
+) -> np.ndarray:
+    """A float64 column; a value that is not a real number (a string, None, a bool unless ``bools``)
+    is named with its record."""
+    try:
+        return _floats(
+            lambda: values,
+            len(values),
+            lambda pos: map(values.__getitem__, pos.tolist()),
+            bools,
+        )
+    except (TypeError, ValueError):
+        i = next((i for i, v in enumerate(values) if not _is_number(v, bools)), 0)
+        raise ValueError(
+            f"{where}[{i}]{_describe(records[i], id_keys)} has {key}={values[i]!r}; expected a number."
+        ) from None
+
+
+def _bboxes(values: Sequence, records: Sequence, where: str, id_keys: Sequence[str]) -> np.ndarray:
+    """An (n, 4) float64 array of xywh boxes; the first malformed one is named with its record.
+
+    One length check over the boxes, then all 4n coordinates converted in one ``np.fromiter``
+    over the chained lists (:func:`_floats` says how strings and bools are still refused)."""
     n = len(values)
     try:
         lengths = np.fromiter(map(len, values), dtype=np.int64, count=n)
@@ -128,20 +164,20 @@ def _bboxes(values: tuple, records: Sequence, where: str, id_keys: Sequence[str]
             "[x, y, width, height]."
         )
     try:
-        flat = np.fromiter(itertools.chain.from_iterable(values), dtype=np.float64, count=4 * n)
-        if _NOT_NUMBERS & set(map(type, itertools.chain.from_iterable(values))):
-            raise TypeError  # fromiter reads "0" and True as numbers
+        flat = _floats(
+            lambda: itertools.chain.from_iterable(values),
+            4 * n,
+            # the boxes holding a 0 or a 1 (their four values: a bool hides in any of them)
+            lambda pos: itertools.chain.from_iterable(
+                map(values.__getitem__, np.unique(pos // 4).tolist())
+            ),
+            False,
+        )
     except (TypeError, ValueError):
-        for i, v in enumerate(values):
-            try:
-                np.asarray(v, dtype=np.float64)
-                if _NOT_NUMBERS & set(map(type, v)):
-                    raise TypeError
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"{where}[{i}]{_describe(records[i], id_keys)} has bbox={v!r}; expected 4 numbers."
-                ) from None
-        raise
+        i = next((i for i, v in enumerate(values) if not all(map(_is_number, v))), 0)
+        raise ValueError(
+            f"{where}[{i}]{_describe(records[i], id_keys)} has bbox={values[i]!r}; expected 4 numbers."
+        ) from None
     boxes = flat.reshape(n, 4)
     bad = first_bad_box(boxes, "xywh")
     if bad is not None:
@@ -168,12 +204,25 @@ def _ids(values: tuple, name: str = "ids", *, finite: bool = False) -> np.ndarra
 
 def _index_of(ids: np.ndarray, known: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions of ``ids`` in the sorted unique array ``known`` and a mask of those found."""
+    none = np.zeros(ids.shape[0], dtype=np.int64), np.zeros(ids.shape[0], dtype=bool)
     if known.shape[0] == 0:
-        return np.zeros(ids.shape[0], dtype=np.int64), np.zeros(ids.shape[0], dtype=bool)
+        return none
+    if known.dtype.kind in "iu" and ids.dtype.kind in "iu":
+        lo, span = int(known[0]), int(known[-1]) - int(known[0]) + 1
+        if span <= 4 * known.shape[0] + 1024:
+            # COCO ids are mostly a compact range (1..N): a table from id to position reads each
+            # id in one step, where a binary search of unsorted ids jumps around memory (4-5x).
+            table = np.full(span, -1, dtype=np.int64)
+            table[known.astype(np.int64) - lo] = np.arange(known.shape[0])
+            off = ids.astype(np.int64) - lo
+            inside = (off >= 0) & (off < span)
+            pos = table[np.where(inside, off, 0)]
+            found = inside & (pos >= 0)
+            return np.where(found, pos, 0), found
     try:
         pos = np.searchsorted(known, ids)
     except TypeError:  # e.g. string ids against numeric ones
-        return np.zeros(ids.shape[0], dtype=np.int64), np.zeros(ids.shape[0], dtype=bool)
+        return none
     pos = np.minimum(pos, known.shape[0] - 1)
     found = known[pos] == ids
     return pos.astype(np.int64), np.asarray(found, dtype=bool)
@@ -278,11 +327,8 @@ def parse_coco_gt(coco_gt: Any) -> CocoGroundTruth:
             np.zeros(0, dtype=bool),
             empty,
         )
-    crowd_values = tuple(
-        int(v) if isinstance(v, (bool, np.bool_)) else v
-        for v in (a.get("iscrowd", 0) for a in anns)
-    )
-    iscrowd = _numbers(crowd_values, anns, where, "iscrowd", _GT_ID_KEYS)
+    crowd_values = tuple(a.get("iscrowd", 0) for a in anns)
+    iscrowd = _numbers(crowd_values, anns, where, "iscrowd", _GT_ID_KEYS, bools=True)
     not_flag = (iscrowd != 0) & (iscrowd != 1)
     if not_flag.any():
         i = int(np.argmax(not_flag))
@@ -308,12 +354,11 @@ def parse_coco_gt(coco_gt: Any) -> CocoGroundTruth:
         raise ValueError(
             f"{where} ids must be unique: records {where_dup} share id={dup.item()!r}."
         )
-    img, found = _index_of(_ids(image_id), img_ids)
-    _unknown(found, _ids(image_id), anns, where, "image_id", _GT_ID_KEYS, "coco_gt['images']")
-    cat, found = _index_of(_ids(category_id), cat_ids)
-    _unknown(
-        found, _ids(category_id), anns, where, "category_id", _GT_ID_KEYS, "coco_gt['categories']"
-    )
+    image_ids, category_ids = _ids(image_id), _ids(category_id)
+    img, found = _index_of(image_ids, img_ids)
+    _unknown(found, image_ids, anns, where, "image_id", _GT_ID_KEYS, "coco_gt['images']")
+    cat, found = _index_of(category_ids, cat_ids)
+    _unknown(found, category_ids, anns, where, "category_id", _GT_ID_KEYS, "coco_gt['categories']")
     return CocoGroundTruth(img_ids, cat_ids, img, cat, boxes, areas, iscrowd, ids)
 
 
