@@ -8,6 +8,10 @@
 * :func:`evaluate_voc` — per-class AP at IoU 0.5, VOC2007 11-point or all-point, "difficult" honoured.
 * :func:`evaluate_coco` — pycocotools' ``COCOeval`` numbers for ``iou_type`` "bbox", "segm" and
   "keypoints" (any skeleton, own OKS sigmas), equal to it.
+* :func:`coco_operating_points`, :func:`f1_confidence_curve`, :func:`detection_confusion_matrix`,
+  :func:`coco_ap_table`, :func:`evaluate_coco_by` — operating points (the score threshold of each
+  recall point), F1 against confidence, a confusion matrix consistent with COCO's matching, AP per
+  class and per slice.
 * :mod:`mltutor.detection.mask` — COCO run-length encoded masks: encode, decode, area, box, polygons,
   IoU (equal to ``pycocotools.mask``).
 * :mod:`mltutor.detection.keypoints` — object keypoint similarity (OKS) and the COCO sigmas.
@@ -23,9 +27,12 @@ from ._ap import (
     precision_envelope,
 )
 from ._coco import evaluate_coco
+from ._confusion import detection_confusion_matrix
 from ._errors import CAUSES, error_breakdown
 from ._iou import box_area, box_iou
 from ._matching import match_detections
+from ._operating_points import coco_operating_points, f1_confidence_curve
+from ._tables import coco_ap_table, evaluate_coco_by
 from ._voc import evaluate_voc
 
 __all__ = [
@@ -39,6 +46,11 @@ __all__ = [
     "evaluate_voc",
     "evaluate_coco",
     "error_breakdown",
+    "coco_operating_points",
+    "f1_confidence_curve",
+    "detection_confusion_matrix",
+    "coco_ap_table",
+    "evaluate_coco_by",
     "CAUSES",
     "keypoints",
     "mask",
