@@ -248,6 +248,12 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
     ),
     (
         "calibration",
+        "calibration_curve_intervals",
+        "scikit-learn `calibration_curve` (the points); intervals: statsmodels `proportion_confint`",
+        ["calibration_curve_intervals"],
+    ),
+    (
+        "calibration",
         "expected_calibration_error",
         "TorchMetrics `BinaryCalibrationError`, `MulticlassCalibrationError` (l1)",
         [
