@@ -40,6 +40,7 @@ PROPERTY_TESTS = [
     "tests/test_thresholds.py",
     "tests/test_calibration.py",
     "tests/test_calibration_maps.py",
+    "tests/test_calibration_intervals.py",
     "tests/test_interpolated_ap.py",
     "tests/test_ranking.py",
     "tests/test_detection_iou.py",
