@@ -115,7 +115,7 @@ def detection_confusion_matrix(
     else:
         status, matched = coco_matches(gt, sub, t)
         kept = status != -2
-    ignored = (matched >= 0) & gt_ignore[np.maximum(matched, 0)]
+    ignored = np.r_[gt_ignore, False][matched]  # -1 (no match) reads the appended False
     matched = np.where(ignored, -1, matched)
     if not agnostic:  # step 3: the leftovers, across classes
         free_dt = np.flatnonzero(kept & (matched < 0) & ~ignored)
@@ -124,7 +124,7 @@ def detection_confusion_matrix(
         free_gt = np.flatnonzero(~taken & ~gt_ignore)
         matched[free_dt] = _greedy(gt, sub, free_dt, free_gt, t, any_class=False)
     counted = kept & ~ignored
-    true = np.where(matched >= 0, gt.cat[np.maximum(matched, 0)], K)[counted]
+    true = np.r_[gt.cat, K][matched][counted]  # unmatched: the background row
     pred = sub.cat[counted]
     found = np.zeros(gt.cat.shape[0], dtype=bool)
     found[matched[matched >= 0]] = True
@@ -163,5 +163,5 @@ def _greedy(gt, dt, det_idx, gt_idx, t, *, any_class):
     )
     out = np.full(det_idx.shape[0], -1, dtype=np.int64)
     pos = np.r_[m.gt_order, -1][m.match[:, 0, 0]]
-    out[m.det_order[m.candidates]] = np.where(pos >= 0, gt_idx[np.maximum(pos, 0)], -1)
+    out[m.det_order[m.candidates]] = np.r_[gt_idx, -1][pos]
     return out
