@@ -84,6 +84,10 @@ def keypoint_records(values: Sequence, n_kpt: int, where: Any, *, flags: bool) -
 def check_num_keypoints(values: Sequence, where: Callable[[int], str]) -> np.ndarray:
     """The ``num_keypoints`` of each ground-truth annotation: an int >= 0 (bools refused), as an
     int64 array; ``where(i)`` names annotation ``i`` in the message."""
+    if set(map(type, values)) <= {int}:  # JSON's case: one look at the types, then one array
+        arr = np.array(values, dtype=np.int64)
+        if not arr.shape[0] or arr.min() >= 0:
+            return arr
     bad = [
         i
         for i, v in enumerate(values)
