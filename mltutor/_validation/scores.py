@@ -8,6 +8,7 @@ finite (no NaN, no infinity), the right shape and one row per sample.  The kerne
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from .labels import (
     resolve_pos_label,
     unique_labels,
 )
-from .params import check_bool, check_k, check_pos_label
+from .params import check_bool, check_k, check_pos_label, check_scalar
 from .warning import UndefinedMetricWarning, warn
 from .weights import check_sample_weight
 
@@ -32,15 +33,19 @@ __all__ = [
     "ThresholdMetricInputs",
     "TopKInputs",
     "as_real_array",
+    "check_band_confidence",
     "check_binary_scores",
     "check_hinge_inputs",
     "check_indicator_scores",
     "check_labels_for_scores",
+    "check_min_rate",
     "check_multilabel_ranking",
+    "check_rate_grid",
     "check_real_scores",
     "check_score_array",
     "check_threshold_metric",
     "check_top_k",
+    "check_unit_range",
 ]
 
 
@@ -588,3 +593,61 @@ def check_threshold_metric(
         sample_weight, yt.shape[0], allow_column=True, others="y_true and y_score"
     )
     return ThresholdMetricInputs(yt, s, weights, metric_func, dict(metric_params or {}))
+
+
+# --------------------------------------------------------------------------------------------
+# Parameters of partial areas, bands and constrained operating points (curves/_partial,
+# _bands, _at_fixed_rate)
+# --------------------------------------------------------------------------------------------
+
+
+def check_unit_range(value: Any, name: str) -> tuple[float, float] | None:
+    """None, or a pair ``(lo, hi)`` of real numbers with ``0 <= lo < hi <= 1`` (a range of rates)."""
+    if value is None:
+        return None
+    expected = f"{name} must be None or a pair (lo, hi) with 0 <= lo < hi <= 1"
+    if isinstance(value, str) or not hasattr(value, "__len__") or len(value) != 2:
+        raise TypeError(f"{expected}; got {shown(value)}.")
+    lo, hi = (
+        check_scalar(v, f"{name}[{i}]", Real, min_val=0, max_val=1) for i, v in enumerate(value)
+    )
+    if not lo < hi:
+        raise ValueError(f"{expected}; got ({lo!r}, {hi!r}).")
+    return float(lo), float(hi)
+
+
+def check_rate_grid(grid: Any, name: str, default: np.ndarray) -> np.ndarray:
+    """``default`` for None, else a non-empty 1-D array of finite reals in [0, 1] (float64)."""
+    if grid is None:
+        return default
+    if not_array_like(grid):
+        raise TypeError(f"{name} must be an array-like of rates in [0, 1]; got {shown(grid)}.")
+    g = column_or_1d(check_real_scores(grid, name=name, dtype_error=TypeError), name)
+    if g.shape[0] == 0:
+        raise ValueError(f"{name} is empty; give at least one rate in [0, 1].")
+    g = g.astype(np.float64)
+    if g.min() < 0 or g.max() > 1:
+        raise ValueError(f"{name} must hold rates in [0, 1]; got values in [{g.min()}, {g.max()}].")
+    return g
+
+
+def check_band_confidence(confidence: Any) -> float:
+    """The level of each pointwise interval: a real number strictly between 0 and 1."""
+    return float(
+        check_scalar(
+            confidence,
+            "confidence",
+            Real,
+            min_val=0,
+            max_val=1,
+            include_boundaries="neither",
+            expected="a real number in (0, 1), e.g. 0.95 (not 95)",
+        )
+    )
+
+
+def check_min_rate(value: Any, name: str) -> float:
+    """A required recall or precision: a real number in [0, 1]."""
+    return float(
+        check_scalar(value, name, Real, min_val=0, max_val=1, expected="a real number in [0, 1]")
+    )

@@ -28,7 +28,14 @@ the last bit needs its stable order.
 """
 
 from ._areas import average_precision_score, roc_auc_score, sorted_average_precision, sorted_roc_auc
+from ._at_fixed_rate import (
+    precision_at_recall,
+    precision_at_recall_score,
+    recall_at_precision,
+    recall_at_precision_score,
+)
 from ._at_thresholds import confusion_matrix_at_thresholds, metric_at_thresholds
+from ._bands import CurveBand, pr_curve_band, roc_curve_band
 from ._constrained import ConstrainedThreshold, threshold_for_precision, threshold_for_recall
 from ._counts import (
     BinaryCounts,
@@ -56,6 +63,7 @@ from ._multilabel_ranking import (
     label_ranking_loss,
 )
 from ._net_benefit import DecisionCurve, decision_curve, net_benefit
+from ._partial import partial_roc_auc
 from ._retrieval import (
     RankedLists,
     average_precision,
@@ -101,6 +109,11 @@ __all__ = [
     "roc_auc_score",
     "sorted_average_precision",
     "sorted_roc_auc",
+    # partial areas and pointwise bands
+    "partial_roc_auc",
+    "CurveBand",
+    "pr_curve_band",
+    "roc_curve_band",
     # thresholds
     "confusion_matrix_at_thresholds",
     "metric_at_thresholds",
@@ -114,6 +127,11 @@ __all__ = [
     "ConstrainedThreshold",
     "threshold_for_precision",
     "threshold_for_recall",
+    # the best precision at a required recall, the best recall at a required precision
+    "precision_at_recall",
+    "precision_at_recall_score",
+    "recall_at_precision",
+    "recall_at_precision_score",
     # decision curves: net benefit at threshold probabilities
     "DecisionCurve",
     "decision_curve",
