@@ -265,3 +265,35 @@ def test_the_interval_is_not_for_the_map_at_a_point_in_a_wide_bin():
     at_point = _coverage(2, "map at the mean", n_samples=10_000)
     assert at_point[0] < 0.9, at_point.round(3)
     assert (np.abs(_coverage(2, "bin mean", n_samples=10_000) - 0.95) <= TOLERANCE).all()
+
+
+# --------------------------------------------------------------------------------------------
+# The figure
+# --------------------------------------------------------------------------------------------
+
+
+def test_plot_draws_one_bar_per_bin_and_hollow_small_bins():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mltutor.plots import plot_reliability_intervals
+
+    p = np.r_[np.full(50, 0.15), np.full(3, 0.55), np.full(40, 0.95)]
+    y = (np.arange(p.size) % 2).astype(int)
+    with pytest.warns(SmallBinWarning, match="bin 2"):
+        ax = plot_reliability_intervals(y, p, n_bins=5, label="model")
+    c = cal.calibration_curve_intervals(y, p, n_bins=5, min_bin_count=0)
+    bars = ax.containers[0]
+    segments = bars.lines[2][0].get_segments()
+    assert len(segments) == 3
+    np.testing.assert_allclose([s[:, 1].min() for s in segments], c.low)
+    np.testing.assert_allclose([s[:, 1].max() for s in segments], c.high)
+    filled, hollow = ax.collections[-2], ax.collections[-1]
+    assert len(filled.get_offsets()) == 2 and len(hollow.get_offsets()) == 1
+    assert hollow.get_offsets()[0][0] == pytest.approx(0.55)
+    labels = ax.get_legend_handles_labels()[1]
+    assert "fewer than 10 samples" in labels and "model" in labels
+    assert ax.get_title() == "Reliability diagram, 95 % intervals"
+    plt.close(ax.figure)

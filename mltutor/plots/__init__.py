@@ -2,7 +2,7 @@
 
 * :mod:`mltutor.plots.confusion` — the confusion-matrix heatmap (optionally on a log colour scale).
 * :mod:`mltutor.plots.curves` — ROC and precision-recall curves (with iso-F1 lines) and the
-  reliability diagram.
+  reliability diagram (also with a confidence interval per bin).
 * :mod:`mltutor.plots.detection` — boxes on an image and the overlap of two boxes.
 * :mod:`mltutor.plots.widgets` — the ipywidgets threshold explorer and its static twin.
 
@@ -11,7 +11,7 @@ imports neither pyplot nor ipywidgets; the functions import them when they draw.
 """
 
 from .confusion import plot_confusion_matrix
-from .curves import OKABE_ITO, plot_pr, plot_reliability, plot_roc
+from .curves import OKABE_ITO, plot_pr, plot_reliability, plot_reliability_intervals, plot_roc
 from .detection import draw_boxes, draw_iou
 from .widgets import plot_threshold_view, static_threshold_explorer, threshold_explorer
 
@@ -22,6 +22,7 @@ __all__ = [
     "plot_confusion_matrix",
     "plot_pr",
     "plot_reliability",
+    "plot_reliability_intervals",
     "plot_roc",
     "plot_threshold_view",
     "static_threshold_explorer",

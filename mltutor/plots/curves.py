@@ -22,7 +22,7 @@ from ._style import LEGEND_PT, SMALL_TEXT_PT
 if TYPE_CHECKING:  # pragma: no cover - type hints only
     from matplotlib.axes import Axes
 
-__all__ = ["OKABE_ITO", "plot_pr", "plot_reliability", "plot_roc"]
+__all__ = ["OKABE_ITO", "plot_pr", "plot_reliability", "plot_reliability_intervals", "plot_roc"]
 
 #: The Okabe-Ito colour-blind-safe palette (black first); ``plot_*`` cycle through it from orange.
 OKABE_ITO = (
@@ -418,6 +418,114 @@ def plot_reliability(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title("Reliability diagram" if title is None else title)
+    _unit_square(ax)
+    _legend(ax, "upper left")
+    return ax
+
+
+def plot_reliability_intervals(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+    confidence_level: float = 0.95,
+    method: str = "wilson",
+    min_bin_count: int = 10,
+    label: str | None = None,
+    ax: Axes | None = None,
+    color: str | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Draw a binary reliability diagram with a confidence interval on each bin's point.
+
+    The points and intervals are :func:`mltutor.calibration.calibration_curve_intervals`'s
+    (scikit-learn's ``calibration_curve`` bins, a Wilson interval by default): a vertical bar
+    from ``low`` to ``high`` at each bin's mean predicted probability.  A bin with fewer than
+    ``min_bin_count`` samples is drawn as a hollow marker, and the function issues the same
+    :class:`~mltutor.exceptions.SmallBinWarning`.  Each interval is for the bin's average true
+    frequency given its scores, so a bar that crosses the diagonal is a bin whose gap could be
+    sampling noise, not a proof that the model is calibrated there.
+
+    Parameters
+    ----------
+    y_true, y_prob : array-like of shape (n_samples,)
+        Binary labels and probabilities of the positive class.
+    n_bins, strategy, confidence_level, method, min_bin_count
+        As in :func:`~mltutor.calibration.calibration_curve_intervals`.
+    label : str, optional
+        Legend entry.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new square figure when omitted.
+    color : str, optional
+        By default the next Okabe-Ito colour not yet used on ``ax``.
+    title : str, optional
+        Defaults to ``"Reliability diagram, 95 % intervals"`` (the level as given).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mltutor.plots import plot_reliability_intervals
+    >>> p = np.linspace(0.01, 0.99, 200)
+    >>> ax = plot_reliability_intervals((p > 0.5).astype(int), p, n_bins=4, label="toy")
+    >>> ax.get_title(), ax.get_xlabel()
+    ('Reliability diagram, 95 % intervals', 'Mean predicted probability')
+    """
+    from ..calibration import calibration_curve_intervals
+
+    c = calibration_curve_intervals(
+        y_true,
+        y_prob,
+        n_bins=n_bins,
+        strategy=strategy,
+        confidence_level=confidence_level,
+        method=method,
+        min_bin_count=min_bin_count,
+    )
+    ax = _axes(ax)
+    colour = color or _next_colour(ax)
+    if not any(line.get_gid() == "perfect" for line in ax.get_lines()):
+        ax.plot(
+            [0, 1],
+            [0, 1],
+            linestyle="--",
+            color=REFERENCE_COLOUR,
+            linewidth=1,
+            label="perfectly calibrated",
+            gid="perfect",
+        )
+    ax.errorbar(
+        c.prob_pred,
+        c.prob_true,
+        yerr=np.vstack([c.prob_true - c.low, c.high - c.prob_true]).clip(0, None),
+        fmt="-",
+        color=colour,
+        linewidth=1.5,
+        elinewidth=1.2,
+        capsize=3,
+        label=label if label is not None else "_reliability",
+    )
+    small = c.count < min_bin_count
+    for hollow in (False, True):
+        chosen = small == hollow
+        ax.scatter(
+            c.prob_pred[chosen],
+            c.prob_true[chosen],
+            s=36,
+            facecolor="white" if hollow else colour,
+            edgecolor=colour if hollow else "black",
+            linewidth=1.2 if hollow else 0.5,
+            zorder=3,
+            label=f"fewer than {min_bin_count} samples" if hollow and chosen.any() else None,
+        )
+    ax.set_xlabel("Mean predicted probability")
+    ax.set_ylabel("Fraction of positives")
+    level = f"{100 * confidence_level:g}"
+    ax.set_title(f"Reliability diagram, {level} % intervals" if title is None else title)
     _unit_square(ax)
     _legend(ax, "upper left")
     return ax
