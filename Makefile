@@ -34,6 +34,9 @@ $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+# mmaction2's metric files only, for tests/test_temporal_mmaction2.py: its own requirements
+# (torch, decord, opencv-contrib) are not needed, so no dependencies (mmengine is in the lock).
+	$(BIN)/python -m pip install --quiet --no-deps mmaction2==1.2.0
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
