@@ -57,6 +57,9 @@ PROPERTY_TESTS = [
     "tests/test_detection_segm.py",
     "tests/test_detection_keypoints.py",
     "tests/test_detection_errors.py",
+    "tests/test_detection_operating_points.py",
+    "tests/test_detection_confusion.py",
+    "tests/test_detection_tables.py",
     "tests/test_detection_temporal.py",
     "tests/test_streaming_safety.py",
     "tests/test_attack_dtypes.py",
@@ -353,6 +356,42 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
             "detection: evaluate_coco segm vs pycocotools COCOeval",
             "detection: evaluate_coco segm with result boxes vs pycocotools",
         ],
+    ),
+    (
+        "detection",
+        "coco_operating_points",
+        "pycocotools `COCOeval.eval['scores']` (tie-free sets); a brute-force threshold search",
+        [
+            "detection: coco_operating_points vs pycocotools eval['scores']",
+            "detection: coco_operating_points vs brute-force threshold search",
+        ],
+    ),
+    (
+        "detection",
+        "f1_confidence_curve",
+        "brute force: re-matching at every confidence threshold",
+        ["detection: f1_confidence_curve vs brute-force loop"],
+    ),
+    (
+        "detection",
+        "detection_confusion_matrix",
+        "pycocotools `evalImgs` true positives (the diagonal); a brute-force loop (all cells)",
+        [
+            "detection: detection_confusion_matrix diagonal vs pycocotools TP",
+            "detection: detection_confusion_matrix vs brute-force loop",
+        ],
+    ),
+    (
+        "detection",
+        "coco_ap_table",
+        "pycocotools `COCOeval.stats` (AP, APs, APm, APl as column means)",
+        ["detection: coco_ap_table vs pycocotools summary"],
+    ),
+    (
+        "detection",
+        "evaluate_coco_by",
+        "`evaluate_coco` on the subsets built by hand",
+        ["detection: evaluate_coco_by vs evaluate_coco on subsets"],
     ),
     (
         "stats",
