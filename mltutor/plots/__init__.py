@@ -3,7 +3,8 @@
 * :mod:`mltutor.plots.confusion` — the confusion-matrix heatmap (optionally on a log colour scale).
 * :mod:`mltutor.plots.curves` — ROC and precision-recall curves (with iso-F1 lines) and the
   reliability diagram (also with a confidence interval per bin).
-* :mod:`mltutor.plots.detection` — boxes on an image and the overlap of two boxes.
+* :mod:`mltutor.plots.detection` — boxes on an image, the overlap of two boxes, and F1 against
+  the confidence threshold.
 * :mod:`mltutor.plots.widgets` — the ipywidgets threshold explorer and its static twin.
 
 Every public function is also importable from ``mltutor.plots`` itself.  Importing this package
@@ -12,7 +13,7 @@ imports neither pyplot nor ipywidgets; the functions import them when they draw.
 
 from .confusion import plot_confusion_matrix
 from .curves import OKABE_ITO, plot_pr, plot_reliability, plot_reliability_intervals, plot_roc
-from .detection import draw_boxes, draw_iou
+from .detection import draw_boxes, draw_iou, plot_f1_confidence
 from .widgets import plot_threshold_view, static_threshold_explorer, threshold_explorer
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "draw_boxes",
     "draw_iou",
     "plot_confusion_matrix",
+    "plot_f1_confidence",
     "plot_pr",
     "plot_reliability",
     "plot_reliability_intervals",

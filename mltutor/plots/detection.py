@@ -14,7 +14,7 @@ import numpy as np
 
 from ._style import SMALL_TEXT_PT
 
-__all__ = ["draw_boxes", "draw_iou"]
+__all__ = ["draw_boxes", "draw_iou", "plot_f1_confidence"]
 
 # Okabe-Ito colours (as in mltutor.plots.curves): distinguishable with the common colour-vision
 # deficiencies, unlike the default red/green pair. Box labels carry the names as text too.
@@ -214,3 +214,73 @@ def draw_iou(
     ax.set_xlabel("x (pixels)")
     ax.set_ylabel("y (pixels, downwards)")
     return float(iou)
+
+
+def plot_f1_confidence(
+    curve: dict, *, ax: Any = None, names: Sequence[str] | None = None, title: str | None = None
+) -> Any:
+    r"""F1 against the confidence threshold, one line per class, best threshold of each marked.
+
+    Draws what :func:`mltutor.detection.f1_confidence_curve` returned:
+    :math:`F1_k(c) = 2\,\mathrm{TP}_k / (2\,\mathrm{TP}_k + \mathrm{FP}_k + \mathrm{FN}_k)` for each
+    class *k* against *c*, a dot at ``best_threshold``, and the mean over classes (dashed black)
+    with its arg-max.
+
+    Parameters
+    ----------
+    curve : dict
+        The result of :func:`mltutor.detection.f1_confidence_curve`.
+    ax : matplotlib.axes.Axes, optional
+        A new figure is created when omitted.
+    names : sequence of str, optional
+        One name per class (default: the category ids).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> c = {"thresholds": np.array([0.0, 0.5, 1.0]), "cat_ids": [1], "f1": np.array([[0.5, 0.8, 0.0]]),
+    ...      "best_threshold": np.array([0.5]), "best_f1": np.array([0.8]),
+    ...      "mean_f1": np.array([0.5, 0.8, 0.0]), "best_mean_threshold": 0.5}
+    >>> len(plot_f1_confidence(c).lines)
+    3
+    """
+    import matplotlib.pyplot as plt
+
+    from .curves import OKABE_ITO
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 4.2))
+    grid = np.asarray(curve["thresholds"], dtype=np.float64)
+    f1 = np.asarray(curve["f1"], dtype=np.float64)
+    labels = list(names) if names is not None else [str(c) for c in curve["cat_ids"]]
+    colours = OKABE_ITO[1:]
+    for k in range(f1.shape[0]):
+        colour = colours[k % len(colours)]
+        if np.all(np.isnan(f1[k])):
+            continue
+        best_t, best = curve["best_threshold"][k], curve["best_f1"][k]
+        ax.plot(grid, f1[k], color=colour, label=f"{labels[k]}: {best:.2f} at {best_t:.2f}")
+        ax.plot([best_t], [best], "o", color=colour)
+    mean = np.asarray(curve["mean_f1"], dtype=np.float64)
+    if not np.all(np.isnan(mean)):
+        ax.plot(
+            grid,
+            mean,
+            "--",
+            color=OKABE_ITO[0],
+            label=f"mean: {np.nanmax(mean):.2f} at {curve['best_mean_threshold']:.2f}",
+        )
+    ax.set_xlim(grid[0], grid[-1])
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("confidence threshold")
+    ax.set_ylabel("F1")
+    ax.legend(loc="lower left", fontsize=SMALL_TEXT_PT)
+    if title:
+        ax.set_title(title)
+    return ax
