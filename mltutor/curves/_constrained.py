@@ -166,11 +166,16 @@ def threshold_for_recall(
         lower = _recall_lower_bound(tps, n_pos, confidence)
         ok = lower >= min_recall
         if not ok[-1]:
-            needed = math.ceil(math.log1p(-confidence) / math.log(min_recall))
+            need = (
+                "A lower bound of 1 is never reached: ask for min_recall < 1."
+                if min_recall == 1
+                else f"This needs at least "
+                f"{math.ceil(math.log1p(-confidence) / math.log(min_recall))} positives "
+                "(and more for a threshold that drops any)."
+            )
             raise ValueError(
                 f"With {n_pos} positives no threshold has a {confidence:g} lower bound of recall "
-                f">= {min_recall:g}: even keeping all of them gives {lower[-1]:.4f}. This needs "
-                f"at least {needed} positives (and more for a threshold that drops any)."
+                f">= {min_recall:g}: even keeping all of them gives {lower[-1]:.4f}. {need}"
             )
     i = int(np.argmax(ok))  # first True = highest threshold (recall never falls as t falls)
     bound = None if lower is None else float(lower[i])
