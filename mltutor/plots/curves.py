@@ -22,7 +22,14 @@ from ._style import LEGEND_PT, SMALL_TEXT_PT
 if TYPE_CHECKING:  # pragma: no cover - type hints only
     from matplotlib.axes import Axes
 
-__all__ = ["OKABE_ITO", "plot_pr", "plot_reliability", "plot_reliability_intervals", "plot_roc"]
+__all__ = [
+    "OKABE_ITO",
+    "plot_decision_curve",
+    "plot_pr",
+    "plot_reliability",
+    "plot_reliability_intervals",
+    "plot_roc",
+]
 
 #: The Okabe-Ito colour-blind-safe palette (black first); ``plot_*`` cycle through it from orange.
 OKABE_ITO = (
@@ -528,4 +535,66 @@ def plot_reliability_intervals(
     ax.set_title(f"Reliability diagram, {level} % intervals" if title is None else title)
     _unit_square(ax)
     _legend(ax, "upper left")
+    return ax
+
+
+def plot_decision_curve(
+    curve: Any,
+    *,
+    label: str = "model",
+    ax: Axes | None = None,
+    defaults: bool = True,
+    color: str | None = None,
+) -> Axes:
+    """Draw a decision curve: net benefit against the threshold probability ``p_t``.
+
+    ``curve`` is what :func:`mltutor.curves.decision_curve` returned.  With ``defaults=True`` the
+    two reference strategies are drawn too: "treat all" (grey, dashed) and "treat none" (the
+    zero line).  Call again with ``defaults=False`` to add another model to the same axes.  The
+    y-axis runs from a little below 0 to a little above the prevalence (the net benefit of
+    perfect knowledge): "treat all" falls steeply past ``p_t = prevalence``, and following it
+    would flatten everything that matters.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mltutor.curves import decision_curve
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.beta(1, 3, 500)
+    >>> y = (rng.random(500) < p).astype(int)
+    >>> ax = plot_decision_curve(decision_curve(y, p))
+    >>> ax.get_xlabel()
+    'threshold probability $p_t$'
+    """
+    from ..curves import DecisionCurve
+
+    if not isinstance(curve, DecisionCurve):
+        raise TypeError(
+            "curve must be a DecisionCurve (what mltutor.curves.decision_curve returns); "
+            f"got {type(curve).__name__}."
+        )
+    ax = _axes(ax, figsize=(6.4, 4.4))
+    colour = color or _next_colour(ax)
+    if defaults:
+        ax.plot(curve.thresholds, curve.treat_none, color="0.2", linewidth=1.0, label="treat none")
+        ax.plot(
+            curve.thresholds,
+            curve.treat_all,
+            color=REFERENCE_COLOUR,
+            linestyle="--",
+            linewidth=1.4,
+            label="treat all",
+        )
+    ax.plot(curve.thresholds, curve.model, color=colour, linewidth=2.0, label=label)
+    top = max(curve.prevalence, float(np.max(curve.model)))
+    low, high = ax.get_ylim() if not defaults else (np.inf, -np.inf)
+    ax.set_ylim(min(low, -0.25 * top), max(high, 1.1 * top))
+    ax.set_xlim(float(curve.thresholds.min()), float(curve.thresholds.max()))
+    ax.grid(True, color="0.9", linewidth=0.8)
+    ax.set_axisbelow(True)
+    ax.set_xlabel("threshold probability $p_t$")
+    ax.set_ylabel("net benefit (true positives per case)")
+    if not ax.get_title():
+        ax.set_title("Decision curve")
+    _legend(ax, "upper right")
     return ax
