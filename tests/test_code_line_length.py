@@ -43,7 +43,6 @@ PENDING_OUTPUTS: set[str] = {
     "book/06_roc_pr.ipynb",
     "book/06b_calibration_uncertainty.ipynb",
     "book/06c_prediction_sets.ipynb",
-    "book/07b_retrieval.ipynb",
     "book/07c_masks_keypoints_errors.ipynb",
     "book/08b_video_detection.ipynb",
     "book/09_monitoring.ipynb",
