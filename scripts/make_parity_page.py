@@ -65,6 +65,9 @@ PROPERTY_TESTS = [
     "tests/test_attack_dtypes.py",
     "tests/test_attack_scores.py",
     "tests/test_sklearn_rest.py",
+    "tests/test_partial_auc.py",
+    "tests/test_curve_bands.py",
+    "tests/test_recall_precision_at.py",
 ]
 
 SK = "scikit-learn 1.9 `sklearn.metrics.{}`"
@@ -244,6 +247,29 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
         "the Bayes rule, checked by expected cost",
         ["cost_optimal_threshold"],
     ),
+    (
+        "curves",
+        "partial_roc_auc",
+        "scikit-learn `roc_auc_score(max_fpr=m)` (McClish-standardised, FPR from 0); a "
+        "segment-by-segment loop (raw areas over an FPR or a TPR range)",
+        ["partial_roc_auc (McClish, sklearn max_fpr)", "partial_roc_auc (raw, FPR or TPR range)"],
+    ),
+    (
+        "curves",
+        "roc_curve_band",
+        "scikit-learn `roc_curve` and `precision_recall_curve` weighted by each resample's "
+        "counts (coverage checked by simulation in the test)",
+        ["roc_curve_band / pr_curve_band (resampled curves)"],
+    ),
+    ("curves", "pr_curve_band", "the same cases", []),
+    (
+        "curves",
+        "precision_at_recall",
+        "a loop over scikit-learn's `precision_recall_curve` with torchmetrics' tie rule "
+        "(and torchmetrics 1.9 itself on 40 problems)",
+        ["precision_at_recall / recall_at_precision"],
+    ),
+    ("curves", "recall_at_precision", "the same cases", []),
     (
         "calibration",
         "calibration_curve",

@@ -153,14 +153,16 @@ def roc_curve_band(
     At each FPR :math:`f` of the grid the curve gives :math:`\mathrm{TPR}(f)` (straight segments
     between the points of :func:`roc_curve`; on a vertical step the top, the best TPR with
     FPR :math:`\le f`).  The interval is a class-stratified percentile bootstrap
-    :cite:`efron1993`: each resample draws the positives and the negatives with replacement,
-    keeping both class sizes, and the interval is the :math:`\alpha/2` and :math:`1 - \alpha/2`
-    quantiles of the resampled :math:`\mathrm{TPR}(f)`, :math:`\alpha = 1 - \text{confidence}`.
+    :cite:p:`efron1993bootstrap`: each resample draws the positives and the negatives with
+    replacement, keeping both class sizes, and the interval is the :math:`\alpha/2` and
+    :math:`1 - \alpha/2` quantiles of the resampled :math:`\mathrm{TPR}(f)`, with
+    :math:`\alpha = 1 - \text{confidence}`.
 
     **What it promises.** Each grid point on its own: over repetitions of the test set (the same
     class sizes, drawn from the same population), its interval covers the population's
     :math:`\mathrm{TPR}(f)` in about ``confidence`` of the repetitions (approximately: the
-    bootstrap is a large-sample method).  It does **not** promise that the whole population curve
+    bootstrap is a large-sample method; at the ends of the curve and on small test sets the
+    coverage can fall short).  It does **not** promise that the whole population curve
     lies inside the band with that probability (a simultaneous band is wider), and it says
     nothing about how the model would vary if it were trained again: the model is held fixed.
 

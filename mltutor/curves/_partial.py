@@ -56,8 +56,8 @@ def partial_roc_auc(
     The ROC curve is the one :func:`roc_curve` returns, joined by straight segments (a run of
     tied scores is one diagonal segment), as for :func:`roc_auc_score`.
 
-    **FPR range** ``fpr_range=(a, b)`` (the usual partial AUC, :cite:`mcclish1989`): the area
-    under the curve between two false positive rates,
+    **FPR range** ``fpr_range=(a, b)`` (the usual partial AUC,
+    :cite:p:`mcclish1989analyzing`): the area under the curve between two false positive rates,
 
     .. math:: A = \int_a^b \mathrm{TPR}(f)\,df, \qquad
               A_\text{chance} = \frac{b^2 - a^2}{2}, \quad A_\text{perfect} = b - a.
@@ -70,9 +70,9 @@ def partial_roc_auc(
 
     where :math:`\mathrm{FPR}(t)` is the curve read sideways.  With ``b = 1`` this is the
     "partial area" above the line :math:`\mathrm{TPR} = a` of Jiang, Metz and Nishikawa
-    :cite:`jiang1996`, and their *partial area index* is :math:`A / (1 - a)`.
+    :cite:p:`jiang1996receiver`, and their *partial area index* is :math:`A / (1 - a)`.
 
-    ``standardized=True`` applies McClish's transformation :cite:`mcclish1989`,
+    ``standardized=True`` applies McClish's transformation :cite:p:`mcclish1989analyzing`,
     :math:`\tfrac12\bigl(1 + \frac{A - A_\text{chance}}{A_\text{perfect} - A_\text{chance}}\bigr)`:
     0.5 for a chance-level curve over the range, 1 for a perfect one.  With
     ``fpr_range=(0, m)`` it is ``sklearn.metrics.roc_auc_score(..., max_fpr=m)``.  With neither
