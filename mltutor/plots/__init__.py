@@ -14,6 +14,7 @@ imports neither pyplot nor ipywidgets; the functions import them when they draw.
 from .confusion import plot_confusion_matrix
 from .curves import (
     OKABE_ITO,
+    plot_curve_band,
     plot_decision_curve,
     plot_pr,
     plot_reliability,
@@ -27,6 +28,7 @@ __all__ = [
     "OKABE_ITO",
     "draw_boxes",
     "draw_iou",
+    "plot_curve_band",
     "plot_decision_curve",
     "plot_confusion_matrix",
     "plot_f1_confidence",

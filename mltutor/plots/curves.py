@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover - type hints only
 
 __all__ = [
     "OKABE_ITO",
+    "plot_curve_band",
     "plot_decision_curve",
     "plot_pr",
     "plot_reliability",
@@ -597,4 +598,59 @@ def plot_decision_curve(
     if not ax.get_title():
         ax.set_title("Decision curve")
     _legend(ax, "upper right")
+    return ax
+
+
+def plot_curve_band(
+    band: Any,
+    *,
+    label: str | None = None,
+    ax: Axes | None = None,
+    color: str | None = None,
+) -> Axes:
+    """Draw a curve band: the test set's curve and the shaded pointwise intervals around it.
+
+    ``band`` is what :func:`mltutor.curves.roc_curve_band` or :func:`~mltutor.curves.pr_curve_band`
+    returned.  The shading joins intervals that hold one grid point each: read it point by
+    point, not as a region that holds the whole curve.  A ROC band also gets the chance diagonal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mltutor.curves import roc_curve_band
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.r_[np.ones(40, dtype=int), np.zeros(40, dtype=int)]
+    >>> s = np.r_[rng.normal(1, 1, 40), rng.normal(0, 1, 40)]
+    >>> ax = plot_curve_band(roc_curve_band(y, s, n_resamples=200, random_state=0))
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('false positive rate (FPR)', 'true positive rate (TPR)')
+    """
+    from ..curves import CurveBand
+
+    if not isinstance(band, CurveBand):
+        raise TypeError(
+            "band must be a CurveBand (what mltutor.curves.roc_curve_band or pr_curve_band "
+            f"returns); got {type(band).__name__}."
+        )
+    ax = _axes(ax)
+    colour = color or _next_colour(ax)
+    is_roc = band.x_name == "FPR"
+    if is_roc and not any(line.get_label() == "chance" for line in ax.get_lines()):
+        ax.plot([0, 1], [0, 1], color=REFERENCE_COLOUR, linestyle=":", linewidth=1.0)
+    level = f"{100 * band.confidence:g} % pointwise intervals"
+    ax.fill_between(band.grid, band.lower, band.upper, color=colour, alpha=0.25, linewidth=0)
+    ax.plot(band.grid, band.curve, color=colour, linewidth=2.0, label=label or "test set")
+    ax.plot([], [], color=colour, alpha=0.25, linewidth=8, label=level)
+    _unit_square(ax)
+    if is_roc:
+        ax.set_xlabel("false positive rate (FPR)")
+        ax.set_ylabel("true positive rate (TPR)")
+    else:
+        ax.set_xlabel("recall")
+        ax.set_ylabel("precision (best at recall >= x)")
+    if not ax.get_title():
+        ax.set_title(
+            "ROC curve with a pointwise band" if is_roc else "PR curve with a pointwise band"
+        )
+    _legend(ax, "lower right" if is_roc else "lower left")
     return ax
