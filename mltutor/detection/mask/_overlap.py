@@ -14,6 +14,7 @@ import numpy as np
 from ..._validation.masks import (
     check_iscrowd,
 )
+from .._matching import _stable_argsort2
 from ._rle import RleSet, _area, _bbox, _segment_starts, _toggles_to_rles, as_rle_set
 
 COLUMNS_FROM = 4  # pairs per mask from which IoU is counted on column pieces (see pair_iou)
@@ -258,7 +259,7 @@ def _pair_intersections_by_search(
     if dt.ones[0].shape[0] > gt.ones[0].shape[0]:
         dt, gt, pd, pg = gt, dt, pg, pd
     # By the searched mask, then the other: the searches then walk forwards (cache-friendly).
-    order = np.lexsort((pg, pd))
+    order = _stable_argsort2(pd, pg)
     inter = np.empty(pd.shape[0], dtype=np.int64)
     inter[order] = _count_common(dt, gt, pd[order], pg[order])
     return inter
