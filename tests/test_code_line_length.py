@@ -38,13 +38,10 @@ OUTPUT_COLUMNS = check_line_widths.COLUMNS
 PENDING_OUTPUTS: set[str] = {
     "book/02_accuracy_trap.ipynb",
     "book/03_precision_recall.ipynb",
-    "book/04_f1_fbeta.ipynb",
     "book/05_averaging.ipynb",
     "book/06_roc_pr.ipynb",
     "book/06b_calibration_uncertainty.ipynb",
-    "book/06c_prediction_sets.ipynb",
     "book/07c_masks_keypoints_errors.ipynb",
-    "book/08b_video_detection.ipynb",
     "book/09_monitoring.ipynb",
     "book/appendix_training_loop.ipynb",
 }
