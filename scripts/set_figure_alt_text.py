@@ -158,6 +158,14 @@ ALT_TEXT: dict[str, dict[str, str]] = {
         "cfd6cc6b": "Line chart of AP averaged over classes against the IoU threshold from 0.5 "
         "to 0.95, one line per detector with its AP@[.5:.95] in the legend. The detector with "
         "loose boxes scores well at IoU 0.5 and collapses above 0.7.",
+        "9c2a419d": "Line chart of F1 at IoU 0.5 against the confidence threshold from 0 to 1, "
+        "one line per class (car, person, bicycle) with a dot at its best threshold and a "
+        "dashed black line for the mean over classes. Cars stay highest, bicycles lowest; "
+        "every curve falls towards 0 as the threshold approaches 1.",
+        "98b74f09": "Heat map of a four-by-four detection confusion matrix on a log colour "
+        "scale: true class (car, person, bicycle, background) on the rows, predicted class on "
+        "the columns. The diagonal holds the matched objects, a few people are predicted as "
+        "bicycles, the last column counts missed objects and the last row false alarms.",
     },
     "book/07b_retrieval.ipynb": {
         "e72ea874": "Line chart of precision@k and recall@k against the number of results "
