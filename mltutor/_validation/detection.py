@@ -11,6 +11,7 @@ that fails does a second pass walk the records to find and name the first bad on
 
 from __future__ import annotations
 
+import array
 import difflib
 import itertools
 import operator
@@ -192,6 +193,12 @@ def _bboxes(values: Sequence, records: Sequence, where: str, id_keys: Sequence[s
 def _ids(values: tuple, name: str = "ids", *, finite: bool = False) -> np.ndarray:
     """Ids as an array: all numbers or all strings; ``finite`` also refuses NaN and inf (ids that
     records refer to are checked against these lists, which then name the record)."""
+    try:
+        # JSON's ids are Python ints: array("q") reads them in one C loop, about twice as fast as
+        # np.asarray's type discovery, and refuses floats and strings (read below instead).
+        return np.frombuffer(array.array("q", values), dtype=np.int64)
+    except (TypeError, OverflowError):
+        pass
     arr = np.asarray(values)
     if arr.dtype == object:
         raise ValueError(f"{name} must all be numbers or all be strings.")
