@@ -40,7 +40,6 @@ PENDING_OUTPUTS: set[str] = {
     "book/05_averaging.ipynb",
     "book/06_roc_pr.ipynb",
     "book/06b_calibration_uncertainty.ipynb",
-    "book/07c_masks_keypoints_errors.ipynb",
     "book/09_monitoring.ipynb",
     "book/appendix_training_loop.ipynb",
 }
