@@ -41,8 +41,6 @@ PHONE_MIN_PX = 8.0
 #: Notebooks with a figure between MIN_TEXT_PX and DESKTOP_MIN_PX on the desktop, owned by other
 #: chapters' work (issue 26): fewer or stacked panels, or a narrower figsize, then re-execute.
 PENDING_DESKTOP: set[str] = {
-    "book/03_precision_recall.ipynb",
-    "book/06b_calibration_uncertainty.ipynb",
 }
 
 
