@@ -237,7 +237,7 @@ def three_split_report(
         hit = np.concatenate(hits).astype(np.float64)
         # The unit drawn is a (split, group) pair, or a (split, group, stratum) cell with strata.
         group_code = np.unique(np.concatenate(grp), return_inverse=True)[1].reshape(-1)
-        stratum = None
+        stratum = split  # groups are always drawn within their own split
         key = np.c_[split, group_code]
         if strat is not None:
             codes = np.unique(np.concatenate(strat), return_inverse=True)[1].reshape(-1)

@@ -223,6 +223,15 @@ def test_three_split_interval_is_the_group_bootstrap_of_the_mean():
     np.testing.assert_array_equal(r.interval.distribution, direct.distribution)
 
 
+def test_three_split_interval_takes_splits_of_different_sizes():
+    rng = np.random.default_rng(2)
+    sizes = (30, 45, 21)
+    hits = [list(rng.random(n) < 0.7) for n in sizes]  # plain lists, ragged over the splits
+    groups = [list(rng.integers(0, 3, n)) for n in sizes]
+    r = three_split_report([np.mean(h) for h in hits], correct=hits, groups=groups, random_state=0)
+    assert r.interval.estimate == pytest.approx(np.mean([np.mean(h) for h in hits]), abs=1e-15)
+
+
 def test_three_split_interval_resamples_groups_not_videos():
     """Hits that go together by group: the group interval is wider than a video-level one."""
     rng = np.random.default_rng(1)

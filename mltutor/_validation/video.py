@@ -98,7 +98,7 @@ def check_split_samples(correct: Any, groups: Any, strata: Any) -> tuple[list, l
         if x is None:
             out.append(None)
             continue
-        if not_array_like(x) or len(x) != 3:
+        if isinstance(x, (str, bytes)) or not hasattr(x, "__len__") or len(x) != 3:
             raise ValueError(
                 f"{name} must be a sequence of 3 arrays, one per split; got {shown(x)}."
             )
