@@ -165,3 +165,58 @@ def test_coco_strings_and_bools_are_not_numbers(which: str, key: str, value) -> 
 def test_coco_non_finite_ids_refused(which: str) -> None:
     with pytest.raises(ValueError, match=rf"coco_gt\['{which}'\] ids holds nan"):
         _coco(gt_change=_set(which, "id", np.nan))
+
+
+# --------------------------------------------------------------------------------------------
+# The fast paths of the COCO parser and matcher (issue 28) against their plain versions
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "known",
+    [
+        np.arange(1, 50),  # compact: read through the lookup table
+        np.array([-7, -3, 0, 2, 11]),  # negative ids, still compact
+        np.array([1, 10**6, 10**9]),  # sparse: binary search
+        np.array([2.0, 3.5, 9.0]),  # float ids: binary search
+    ],
+)
+def test_index_of_table_equals_search(known: np.ndarray) -> None:
+    from mltutor._validation.detection import _index_of
+
+    rng = np.random.default_rng(0)
+    queries = np.r_[rng.choice(known, 200), known.min() - 1, known.max() + 1, known.max() + 7]
+    if known.dtype.kind == "i":
+        queries = np.r_[queries, np.arange(known.min(), known.max() + 1)[:100]].astype(np.int64)
+    pos, found = _index_of(queries, known)
+    expected = np.isin(queries, known)
+    np.testing.assert_array_equal(found, expected)
+    np.testing.assert_array_equal(known[pos[found]], queries[found])
+
+
+def test_coco_unknown_ids_refused_on_both_paths() -> None:
+    """An image id just past the known ones and one far beyond them (outside the lookup table's
+    range) are both named."""
+    for bad in (2, 10**9):
+        with pytest.raises(ValueError, match=rf"refers to image_id={bad}, which is not in"):
+            _coco(dt_change=_set("detections", "image_id", bad))
+
+
+@pytest.mark.parametrize("high", [100, 1 << 20])
+def test_stable_argsort2_is_lexsort(high: int) -> None:
+    from mltutor.detection._matching import _stable_argsort2
+
+    rng = np.random.default_rng(1)
+    major, minor = rng.integers(0, high, 5000), rng.integers(0, 7, 5000)
+    np.testing.assert_array_equal(_stable_argsort2(major, minor), np.lexsort((minor, major)))
+
+
+def test_rank_in_groups_rank_is_position_in_group() -> None:
+    from mltutor.detection._matching import rank_in_groups
+
+    rng = np.random.default_rng(2)
+    group, score = rng.integers(0, 40, 3000), np.round(rng.random(3000), 1)
+    order, rank = rank_in_groups(group, score, 1000)
+    g = group[order]
+    np.testing.assert_array_equal(rank, np.arange(g.shape[0]) - np.searchsorted(g, g))
+    assert rank.max() > 50  # groups of many detections, so the test can see a wrong rank
