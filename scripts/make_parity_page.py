@@ -38,6 +38,8 @@ PROPERTY_TESTS = [
     "tests/test_curves.py",
     "tests/test_curves_kernel.py",
     "tests/test_thresholds.py",
+    "tests/test_net_benefit.py",
+    "tests/test_constrained_threshold.py",
     "tests/test_calibration.py",
     "tests/test_calibration_maps.py",
     "tests/test_calibration_intervals.py",
@@ -246,6 +248,31 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
         "cost_optimal_threshold",
         "the Bayes rule, checked by expected cost",
         ["cost_optimal_threshold"],
+    ),
+    (
+        "curves",
+        "threshold_for_recall",
+        "brute force per threshold; the lower bound against scipy's Beta quantile "
+        "(the promise of the bound checked by simulation in the test)",
+        ["threshold_for_recall"],
+    ),
+    (
+        "curves",
+        "threshold_for_precision",
+        "brute force per threshold",
+        ["threshold_for_precision"],
+    ),
+    (
+        "curves",
+        "net_benefit",
+        "the definition `TP/n - FP/n * p_t/(1 - p_t)`, a loop over thresholds",
+        ["net_benefit"],
+    ),
+    (
+        "curves",
+        "decision_curve",
+        "`net_benefit`; treat all as `net_benefit` of constant scores 1",
+        ["decision_curve"],
     ),
     (
         "curves",
