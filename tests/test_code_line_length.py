@@ -38,7 +38,6 @@ OUTPUT_COLUMNS = check_line_widths.COLUMNS
 PENDING_OUTPUTS: set[str] = {
     "book/05_averaging.ipynb",
     "book/09_monitoring.ipynb",
-    "book/appendix_training_loop.ipynb",
 }
 #: Single lines printed by package code another task owns, by notebook and line start: the
 #: title line of ``mltutor.report``'s ``to_text`` (101 characters in chapter 8). Remove once the

@@ -81,7 +81,9 @@ def summary(multi: MulticlassMetrics, binary: BinaryMetrics, sync: bool) -> dict
     }
 
 
-def _worker(rank: int, world_size: int, rounds: list[list[tuple[int, int]]]) -> list[dict]:
+def _worker(
+    rank: int, world_size: int, rounds: list[list[tuple[int, int]]]
+) -> list[dict]:
     logits, target = make_data()
     score = class0_score(logits)
     out = []
@@ -108,11 +110,15 @@ def _all_rounds(rank: int, world_size: int, rounds: list[list[tuple[int, int]]])
     return {"shards": _worker(rank, world_size, rounds), "padded": _padded_worker(rank, world_size)}
 
 
-def _fmt(values: dict | None) -> str:
+LABEL = 38  # the printout is a table within 88 columns: a row label, then the four numbers
+HEADER = f"{'':{LABEL}}{'accuracy':>9}{'macro-F1':>10}{'weighted-F1':>13}{'AUROC(class 0)':>16}"
+
+
+def _row(label: str, values: dict | None) -> str:
     if values is None:
-        return "no samples: compute(sync=False) raises ValueError"
-    return (f"accuracy {values['accuracy']:.4f}  macro-F1 {values['macro_f1']:.4f}  "
-            f"weighted-F1 {values['weighted_f1']:.4f}  AUROC(class 0) {values['auroc_class0']:.4f}")
+        return f"{label}  no samples: compute(sync=False) raises ValueError"
+    return (f"{label:{LABEL}}{values['accuracy']:>9.4f}{values['macro_f1']:>10.4f}"
+            f"{values['weighted_f1']:>13.4f}{values['auroc_class0']:>16.4f}")
 
 
 def main() -> None:
@@ -121,19 +127,19 @@ def main() -> None:
     reference = summary(*evaluate(logits, class0_score(logits), target), sync=False)
     launched = run_gloo(_all_rounds, 2, (list(ROUNDS.values()),), timeout=60.0)
     per_rank = [r["shards"] for r in launched]
-    print(f"one process, all {N_SAMPLES} samples:")
-    print(f"  {_fmt(reference)}")
+    print(HEADER)
+    print(_row(f"one process, all {N_SAMPLES} samples", reference))
     for k, title in enumerate(ROUNDS):
         print(f"\nround {k + 1}: {title}")
         for rank, results in enumerate(per_rank):
             r = results[k]
-            print(f"  rank {rank}, {r['n']:4d} samples, local : {_fmt(r['local'])}")
+            print(_row(f"  rank {rank}, {r['n']:4d} samples, local", r["local"]))
         local = [results[k]["local"] for results in per_rank if results[k]["local"] is not None]
         if len(local) > 1:
             mean_f1 = sum(v["macro_f1"] for v in local) / len(local)
             print(f"  mean of the ranks' local macro-F1 (averaging logged values): {mean_f1:.4f}")
         for rank, results in enumerate(per_rank):
-            print(f"  rank {rank}, synced              : {_fmt(results[k]['synced'])}")
+            print(_row(f"  rank {rank}, synced", results[k]["synced"]))
         same = all(results[k]["synced"] == reference for results in per_rank)
         print(f"  synced == one process, exactly (incl. the confusion matrix): {same}")
 
@@ -141,11 +147,11 @@ def main() -> None:
                          sync=False)
     print(f"\nround 3: DistributedSampler over the first {PADDED_N} samples "
           f"(shards of {launched[0]['padded']['n']} and {launched[1]['padded']['n']})")
-    print(f"  one process, {padded_ref['counted']} samples  : {_fmt(padded_ref)}")
-    for key, label in [("naive", "synced, naive     "), ("exact", "synced, sample_ids")]:
+    print(_row(f"  one process, {padded_ref['counted']} samples", padded_ref))
+    for key, label in [("naive", "naive,     "), ("exact", "sample_ids,")]:
         for rank, r in enumerate(launched):
-            v = r["padded"][key]
-            print(f"  rank {rank}, {label}: counted {v['counted']:4d}  {_fmt(v)}")
+            v = r["padded"][key]  # n: the samples the synced counts hold
+            print(_row(f"  rank {rank}, synced, {label} n = {v['counted']:4d}", v))
     for key in ("naive", "exact"):
         same = all(r["padded"][key] == padded_ref for r in launched)
         print(f"  {key} == one process, exactly: {same}")
