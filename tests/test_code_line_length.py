@@ -36,7 +36,8 @@ OUTPUT_COLUMNS = check_line_widths.COLUMNS
 #: owner shortens them: fewer columns, fewer decimals, one value per line). Remove an entry once
 #: its notebook passes; the test then holds it to the limit.
 PENDING_OUTPUTS: set[str] = {
-    "book/05_averaging.ipynb",
+    "book/09_monitoring.ipynb",
+    "book/appendix_training_loop.ipynb",
 }
 #: Single lines printed by package code another task owns, by notebook and line start: the
 #: title line of ``mltutor.report``'s ``to_text`` (101 characters in chapter 8). Remove once the
