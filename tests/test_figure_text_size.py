@@ -40,8 +40,7 @@ PHONE_SHOWN_PX = 1.8 * PHONE_COLUMN_PX
 PHONE_MIN_PX = 8.0
 #: Notebooks with a figure between MIN_TEXT_PX and DESKTOP_MIN_PX on the desktop, owned by other
 #: chapters' work (issue 26): fewer or stacked panels, or a narrower figsize, then re-execute.
-PENDING_DESKTOP: set[str] = {
-}
+PENDING_DESKTOP: set[str] = set()
 
 
 def figures(path: Path):
