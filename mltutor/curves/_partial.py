@@ -11,7 +11,7 @@ from .._validation import check_binary_scores
 from .._validation.params import check_bool
 from .._validation.scores import check_unit_range
 from ._counts import cumulative_counts
-from ._curves import roc_rates
+from ._curves import roc_rates, sorted_roc_bends
 
 __all__ = ["partial_roc_auc"]
 
@@ -24,6 +24,12 @@ def area_between(x: np.ndarray, y: np.ndarray, lo: float, hi: float) -> float:
     continuous (a vertical segment, two points with equal ``x``, adds nothing), so
     :math:`F(hi) - F(lo)` does not depend on which point of a vertical segment is read.
     """
+    # Only the segments that meet [lo, hi] matter: from the last point at or below lo to the
+    # first point above hi.
+    first, last = np.searchsorted(x, [lo, hi], side="right")
+    x, y = x[max(first - 1, 0) : last + 1], y[max(first - 1, 0) : last + 1]
+    if x.shape[0] < 2:  # lo = hi = the last point (a range ending at 1 with no width left)
+        return 0.0
     widths = np.diff(x)
     cumulative = np.concatenate(([0.0], np.cumsum(widths * (y[1:] + y[:-1]) * 0.5)))
     ends = np.array([lo, hi])
@@ -114,7 +120,12 @@ def partial_roc_auc(
         raise ValueError("Give fpr_range or tpr_range, not both.")
     standardized = check_bool(standardized, "standardized")
     is_positive, scores, weights, _ = check_binary_scores(y_true, y_score, pos_label, sample_weight)
-    counts = cumulative_counts(is_positive, scores, weights)
+    # Without weights the sort-only bends (collinear points dropped: the same polyline).
+    counts = (
+        sorted_roc_bends(is_positive, scores)
+        if weights is None
+        else cumulative_counts(is_positive, scores, weights)
+    )
     if not (counts.tps[-1] > 0 and counts.fps[-1] > 0):
         raise ValueError(
             "Only one class is present in y_true (or one class has zero total weight). "
