@@ -193,3 +193,18 @@ def test_empty_detections():
     }
     r = detection_confusion_matrix(gt, [])
     assert r["matrix"].tolist() == [[0, 1], [0, 0]] and r["labels"] == [3, "background"]
+
+
+def test_negative_scores_are_kept_by_default():
+    """Logits as scores: without a score threshold every detection counts."""
+    gt = {
+        "images": [{"id": 1}],
+        "categories": [{"id": 1}],
+        "annotations": [
+            {"id": 1, "image_id": 1, "category_id": 1, "area": 100, "bbox": [0, 0, 10, 10]}
+        ],
+    }
+    dets = [{"image_id": 1, "category_id": 1, "bbox": [0, 0, 10, 10], "score": -2.5}]
+    assert detection_confusion_matrix(gt, dets)["matrix"].tolist() == [[1, 0], [0, 0]]
+    dropped = detection_confusion_matrix(gt, dets, score_threshold=0.0)["matrix"]
+    assert dropped.tolist() == [[0, 1], [0, 0]]  # the box is gone, the object missed

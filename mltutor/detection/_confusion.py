@@ -51,7 +51,7 @@ def detection_confusion_matrix(
     detections: Any,
     *,
     iou_threshold: float = 0.5,
-    score_threshold: float = 0.0,
+    score_threshold: float | None = None,
     class_agnostic: bool = False,
 ) -> dict[str, Any]:
     r"""(K+1) x (K+1) confusion matrix of a detector, consistent with COCO's matching.
@@ -73,8 +73,8 @@ def detection_confusion_matrix(
     detections : list of dict
         COCO box results.
     iou_threshold : float in (0, 1], default 0.5
-    score_threshold : float, default 0.0
-        Detections with ``score >= score_threshold`` are kept.
+    score_threshold : float, optional
+        Detections with ``score >= score_threshold`` are kept; all of them when None (the default).
     class_agnostic : bool, default False
         True: one matching per image over all classes (the shortcut whose diagonal is not COCO's).
 
@@ -100,7 +100,7 @@ def detection_confusion_matrix(
     [[0, 0, 0], [1, 0, 0], [0, 1, 0]]
     """
     t = check_iou_threshold(iou_threshold)
-    s = check_score_threshold(score_threshold)
+    s = -np.inf if score_threshold is None else check_score_threshold(score_threshold)
     agnostic = check_bool(class_agnostic, "class_agnostic")
     gt = parse_coco_gt(coco_gt)
     dt = parse_coco_detections(detections, gt)
