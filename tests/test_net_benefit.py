@@ -141,3 +141,28 @@ def test_bad_labels_and_scores_are_refused():
         decision_curve([0, 1, 2], [0.2, 0.3, 0.5])
     with pytest.raises(ValueError, match="empty"):
         net_benefit([], [], 0.1)
+
+
+def test_plot_decision_curve_draws_the_three_strategies():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mltutor.plots import plot_decision_curve
+
+    rng = np.random.default_rng(1)
+    p = rng.beta(1, 3, 400)
+    y = (rng.random(400) < p).astype(int)
+    curve = decision_curve(y, p)
+    ax = plot_decision_curve(curve, label="model A")
+    plot_decision_curve(decision_curve(y, np.sqrt(p)), label="model B", ax=ax, defaults=False)
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert labels == ["treat none", "treat all", "model A", "model B"]
+    np.testing.assert_array_equal(ax.get_lines()[1].get_ydata(), curve.treat_all)
+    low, high = ax.get_ylim()
+    assert low < 0 < curve.prevalence < high
+    assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+    plt.close(ax.figure)
+    with pytest.raises(TypeError, match="DecisionCurve"):
+        plot_decision_curve((curve.thresholds, curve.model))
