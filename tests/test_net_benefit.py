@@ -166,3 +166,9 @@ def test_plot_decision_curve_draws_the_three_strategies():
     plt.close(ax.figure)
     with pytest.raises(TypeError, match="DecisionCurve"):
         plot_decision_curve((curve.thresholds, curve.model))
+
+
+def test_decision_curve_arrays_are_read_only():
+    curve = decision_curve([0, 1, 1], [0.2, 0.6, 0.9], [0.1, 0.5])
+    with pytest.raises(ValueError, match="read-only"):
+        curve.model[0] = 1.0

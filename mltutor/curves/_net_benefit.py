@@ -125,6 +125,8 @@ class DecisionCurve:
         :math:`\pi`, the (weighted) share of positives.
     tp, fp : ndarray of float64
         The model's true and false positives at each threshold (weighted with weights).
+
+    All arrays are read-only.
     """
 
     thresholds: np.ndarray
@@ -134,6 +136,10 @@ class DecisionCurve:
     prevalence: float
     tp: np.ndarray
     fp: np.ndarray
+
+    def __post_init__(self) -> None:
+        for name in ("thresholds", "model", "treat_all", "treat_none", "tp", "fp"):
+            getattr(self, name).setflags(write=False)
 
     def useful(self) -> np.ndarray:
         """Where the model beats both defaults: ``model > max(treat_all, 0)`` (bool array)."""
