@@ -111,6 +111,8 @@ def net_benefit(
 class DecisionCurve:
     r"""Net benefit of a model, of "treat all" and of "treat none" at each threshold probability.
 
+    All arrays are read-only.
+
     Attributes
     ----------
     thresholds : ndarray of float64
@@ -125,8 +127,6 @@ class DecisionCurve:
         :math:`\pi`, the (weighted) share of positives.
     tp, fp : ndarray of float64
         The model's true and false positives at each threshold (weighted with weights).
-
-    All arrays are read-only.
     """
 
     thresholds: np.ndarray
