@@ -162,6 +162,8 @@ def test_pointwise_coverage_by_simulation():
         ({"fpr_grid": []}, ValueError, "fpr_grid"),
         ({"fpr_grid": [0.1, np.nan]}, ValueError, "fpr_grid"),
         ({"fpr_grid": "0.5"}, TypeError, "fpr_grid"),
+        ({"fpr_grid": [True, False]}, TypeError, "fpr_grid"),
+        ({"fpr_grid": [[0.1, 0.2]]}, ValueError, "fpr_grid"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, error, match):

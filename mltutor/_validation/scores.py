@@ -623,6 +623,8 @@ def check_rate_grid(grid: Any, name: str, default: np.ndarray) -> np.ndarray:
     if not_array_like(grid):
         raise TypeError(f"{name} must be an array-like of rates in [0, 1]; got {shown(grid)}.")
     g = column_or_1d(check_real_scores(grid, name=name, dtype_error=TypeError), name)
+    if g.dtype.kind == "b":
+        raise TypeError(f"{name} must hold rates in [0, 1], not booleans.")
     if g.shape[0] == 0:
         raise ValueError(f"{name} is empty; give at least one rate in [0, 1].")
     g = g.astype(np.float64)
