@@ -28,6 +28,7 @@ BENCHMARKS = [
     "bench_stats",
     "bench_monitoring",
     "bench_exact_intervals",
+    "bench_calibration_intervals",
     "bench_temporal",
     "bench_sklearn_rest",
 ]
