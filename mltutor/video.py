@@ -63,12 +63,12 @@ def video_scores(
 
     .. math::
 
-        \\text{mean\\_logits: } s_{v,c} = \\tfrac{1}{k_v}\\textstyle\\sum_{j \\in v} z_{j,c},
+        \\mathtt{mean\\_logits}:\\  s_{v,c} = \\tfrac{1}{k_v}\\textstyle\\sum_{j \\in v} z_{j,c},
         \\quad
-        \\text{mean\\_probs: } s_{v,c} = \\tfrac{1}{k_v}\\textstyle\\sum_{j \\in v}
+        \\mathtt{mean\\_probs}:\\  s_{v,c} = \\tfrac{1}{k_v}\\textstyle\\sum_{j \\in v}
         \\frac{e^{z_{j,c}}}{\\sum_{c'} e^{z_{j,c'}}},
         \\quad
-        \\text{vote: } s_{v,c} = \\tfrac{1}{k_v}\\,\\#\\{j \\in v :
+        \\mathtt{vote}:\\  s_{v,c} = \\tfrac{1}{k_v}\\,\\#\\{j \\in v :
         \\operatorname{argmax}_{c'} z_{j,c'} = c\\}.
 
     Parameters
@@ -106,7 +106,7 @@ def video_scores(
     probability) explicitly if you need to.
 
     The means are computed as sums divided by :math:`k_v` (sequential sums in clip order), so
-    they can differ from ``np.mean`` of the same rows in the last bits (1e-15 relative).
+    they can differ from ``np.mean`` of the same rows in the last bits.
 
     Examples
     --------
@@ -137,7 +137,7 @@ class ThreeSplitReport:
     """What :func:`three_split_report` returns (scores as fractions, like the inputs)."""
 
     mean: float
-    """The protocol's number: the mean over splits 1-3, averaged over the seeds."""
+    """The protocol's number, the mean over splits 1-3, averaged over the seeds."""
     per_seed: np.ndarray
     """The three-split mean of each training seed, shape (n_seeds,)."""
     split_means: np.ndarray
@@ -175,7 +175,7 @@ def three_split_report(
     split, and within each stratum (e.g. class) when ``strata`` is given, it draws as many
     groups with replacement as there are, scores the fixed models' hits on the drawn videos,
     and averages the three splits' accuracies,
-    :math:`\\theta^* = \\frac13 \\sum_k \\operatorname{mean}(\\text{correct}_k^*)`; the interval
+    :math:`\\theta^* = \\frac13 \\sum_k \\operatorname{mean}(\\mathtt{correct}_k^*)`; the interval
     is the percentile interval of ``n_resamples`` such values (:func:`mltutor.stats.bootstrap_ci`
     with ``groups`` and ``strata`` made per split).  It holds the trained models fixed: the
     training seed's variation (``seed_spread``) is not in it, and neither is the choice of the
