@@ -5,7 +5,8 @@ imported). Checks: the package comes from the venv, not the repository; its vers
 pyproject.toml, in the wheel's and the sdist's names and in the wheel's metadata; the metadata
 declares the ``widgets`` and ``torch`` extras (torch pinned as requirements.txt pins it); the
 packaged data files load; a few metrics give the numbers worked out by hand below; the grading
-command prints its help; without the extras installed, the explorer and ``mltutor.streaming``
+command prints its help, and refuses to grade (no solutions in a wheel) with a message that
+points at a clone; without the extras installed, the explorer and ``mltutor.streaming``
 raise an ImportError that names the extra to install. Prints one line per check; exits 1 on the
 first failure.
 """
@@ -138,6 +139,19 @@ def main() -> int:
     check(
         grading.returncode == 0 and grading.stdout.startswith("usage: python -m mltutor.grading"),
         "python -m mltutor.grading --help",
+    )
+
+    # The wheel ships no solutions notebooks: grading a submission refuses, and says to use a clone.
+    submission = Path("submission.py")
+    submission.write_text("x = 1\n", encoding="utf-8")
+    refused = subprocess.run(
+        [sys.executable, "-I", "-m", "mltutor.grading", "01", str(submission)],
+        capture_output=True,
+        text=True,
+    )
+    check(
+        refused.returncode == 2 and "a clone of the course repository" in refused.stderr,
+        "python -m mltutor.grading 01 submission.py refuses and points at a clone",
     )
 
     # The extras are not installed here: each entry point that needs one names it.
