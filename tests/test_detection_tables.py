@@ -67,6 +67,10 @@ def test_bad_arguments():
         evaluate_coco_by(gt, [], "site")
     with pytest.raises(TypeError, match="attribute"):
         evaluate_coco_by(gt, [], 3)
+    gt["images"][1]["site"] = "b"
+    stray = [{"image_id": 9, "category_id": 1, "bbox": [0, 0, 1, 1], "score": 0.5}]
+    with pytest.raises(ValueError, match="image_id"):
+        evaluate_coco_by(gt, stray, "site")  # in no slice: refused, not silently dropped
     with pytest.raises(TypeError, match="evaluate_coco"):
         coco_ap_table([1, 2])
     with pytest.raises(ValueError, match="thresholds"):

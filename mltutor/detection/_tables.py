@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation.detection import parse_coco_detections, parse_coco_gt
 from .._validation.detection_tables import check_attribute, check_coco_result
 from ._coco import evaluate_coco
 
@@ -110,6 +111,8 @@ def evaluate_coco_by(
     {'rain': 0.0, 'sun': 1.0}
     """
     values = check_attribute(coco_gt, attribute)
+    if kwargs.get("iou_type", "bbox") == "bbox":  # unknown ids refused here, not dropped by a slice
+        parse_coco_detections(detections, parse_coco_gt(coco_gt))
     ids = [img["id"] for img in coco_gt["images"]]
     out = {}
     for value in sorted(set(values), key=str):  # one evaluation per slice value, not per sample
