@@ -63,6 +63,8 @@ PROPERTY_TESTS = [
     "tests/test_detection_confusion.py",
     "tests/test_detection_tables.py",
     "tests/test_detection_temporal.py",
+    "tests/test_temporal_mmaction2.py",
+    "tests/test_video_scores.py",
     "tests/test_streaming_safety.py",
     "tests/test_attack_dtypes.py",
     "tests/test_attack_scores.py",
@@ -637,6 +639,20 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
         "temporal_iou",
         "ActivityNet's `segment_iou`, bit for bit",
         ["temporal: temporal_iou vs ActivityNet segment_iou"],
+    ),
+    (
+        "detection.temporal",
+        "evaluate_activitynet",
+        "mmaction2 1.2.0's `ActivityNetLocalization` (its `eval_detection.py`), tied scores "
+        "handed to it in reverse input order",
+        ["temporal: evaluate_activitynet vs mmaction2 ActivityNetLocalization"],
+    ),
+    (
+        "video",
+        "video_scores",
+        "a Python loop over the videos (`np.mean` of their rows, `np.argmax` per clip, "
+        "votes counted)",
+        ["video: video_scores vs a loop over videos"],
     ),
     # ---- hostile inputs across the scikit-learn facade
     (
