@@ -31,6 +31,8 @@ BENCHMARKS = [
     "bench_calibration_intervals",
     "bench_temporal",
     "bench_sklearn_rest",
+    "bench_curve_extras",
+    "bench_paired_difference",
 ]
 
 
