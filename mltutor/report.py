@@ -199,10 +199,11 @@ class EvaluationReport:
 
     # -- text -----------------------------------------------------------------------------------
 
-    def _title(self) -> str:
+    def _title(self, sep: str = " ") -> str:
+        """The title line; ``sep="\\n"`` puts the bracket on a line of its own (plain text)."""
         level = f"{100 * self.confidence_level:g} %"
         return (
-            f"Evaluation report: {self.n_samples} samples, {self.n_classes} classes "
+            f"Evaluation report: {self.n_samples} samples, {self.n_classes} classes{sep}"
             f"({level} {'group ' if self.grouped else ''}bootstrap intervals, "
             f"{self.n_resamples} resamples, "
             f"seed {self.random_state})"
@@ -220,7 +221,7 @@ class EvaluationReport:
     def to_text(self, n_classes: int = 10) -> str:
         """The report as plain text, showing the ``n_classes`` worst classes by F1."""
         width = max([len(r.name) for r in self.per_class] + [5])
-        lines = [self._title()]
+        lines = [self._title(sep="\n")]  # two lines: each within 88 columns
         for key, name in HEADLINE:
             lines.append(f"  {name:<18} {getattr(self, key)}")
         lines.append(
