@@ -182,3 +182,29 @@ def test_bad_inputs():
         pr_curve_band([0, 1, 1], [0.1, 0.2, 0.3], recall_grid=[-0.1])
     band = pr_curve_band(["a", "b", "b", "a"], [0.1, 0.9, 0.8, 0.2], pos_label="b")
     assert np.all(band.curve == 1.0)  # separable: precision 1 at every recall
+
+
+def test_plot_curve_band_draws_one_chance_diagonal():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mltutor.plots import plot_curve_band, plot_roc
+
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(30, dtype=int), np.zeros(30, dtype=int)]
+    s = np.r_[rng.normal(1, 1, 30), rng.normal(0, 1, 30)]
+    band = roc_curve_band(y, s, n_resamples=50, random_state=0)
+    fig, ax = plt.subplots()
+    fpr, tpr, _ = skm.roc_curve(y, s)
+    plot_roc(fpr, tpr, ax=ax)
+    plot_curve_band(band, ax=ax)
+    plot_curve_band(band, ax=ax, label="again")
+    diagonals = [
+        line
+        for line in ax.get_lines()
+        if list(line.get_xdata()) == [0, 1] and list(line.get_ydata()) == [0, 1]
+    ]
+    assert len(diagonals) == 1 and diagonals[0].get_gid() == "chance"
+    plt.close(fig)

@@ -59,8 +59,9 @@ def precision_at_recall(
 
     with the threshold that attains it.  Ties follow torchmetrics'
     ``binary_precision_at_fixed_recall``: among equal precisions the larger recall, then the
-    larger threshold.  A target no threshold reaches gives ``(0.0, nan)``, as in torchmetrics
-    (which uses the same NaN threshold when the best precision is 0).  Measured on one test set,
+    larger threshold.  A target no threshold reaches gives ``(0.0, nan)``, as in torchmetrics 1.9
+    (which uses the same NaN threshold when the best precision is 0; older releases returned the
+    threshold 1e6).  Measured on one test set,
     the recall of the returned threshold on new data is itself uncertain: see chapter 6.
 
     Parameters
@@ -115,7 +116,7 @@ def recall_at_precision(
     over the distinct scores :math:`t`, with the threshold that attains it.  Ties follow
     torchmetrics' ``binary_recall_at_fixed_precision``: among equal recalls the larger
     precision, then the larger threshold.  A target no threshold reaches gives ``(0.0, nan)``,
-    as in torchmetrics.
+    as in torchmetrics 1.9 (older releases returned the threshold 1e6).
 
     Parameters
     ----------

@@ -219,9 +219,11 @@ def pr_curve_band(
     whose recall is at least :math:`r` (the interpolated precision,
     :func:`precision_at_recall`).  Intervals as in :func:`roc_curve_band`: a class-stratified
     percentile bootstrap, so the prevalence of every resample is the test set's, and the band is
-    about test sets of that prevalence.  Each interval covers its own grid point's population
-    value in about ``confidence`` of repetitions; the band as a whole promises nothing
-    simultaneous, and the model is held fixed.
+    about test sets of that prevalence.  Each interval aims to cover its own grid point's
+    population value in about ``confidence`` of repetitions, approximately as in
+    :func:`roc_curve_band`; at small recalls, where precision is near 1, the interval can shrink
+    to [1, 1] and miss a population value just below 1 far more often (chapter 6 simulates such
+    a case).  The band as a whole promises nothing simultaneous, and the model is held fixed.
 
     Parameters
     ----------

@@ -80,8 +80,9 @@ def partial_roc_auc(
 
     ``standardized=True`` applies McClish's transformation :cite:p:`mcclish1989analyzing`,
     :math:`\tfrac12\bigl(1 + \frac{A - A_\text{chance}}{A_\text{perfect} - A_\text{chance}}\bigr)`:
-    0.5 for a chance-level curve over the range, 1 for a perfect one.  With
-    ``fpr_range=(0, m)`` it is ``sklearn.metrics.roc_auc_score(..., max_fpr=m)``.  With neither
+    0.5 for a chance-level curve over the range, 1 for a perfect one.  McClish defined it for
+    ranges of FPR; for a range of TPR the same map uses that range's chance and perfect areas
+    above.  With ``fpr_range=(0, m)`` it is ``sklearn.metrics.roc_auc_score(..., max_fpr=m)``.  With neither
     range the area is over all FPR (the ROC AUC).
 
     Parameters

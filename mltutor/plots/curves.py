@@ -635,8 +635,8 @@ def plot_curve_band(
     ax = _axes(ax)
     colour = color or _next_colour(ax)
     is_roc = band.x_name == "FPR"
-    if is_roc and not any(line.get_label() == "chance" for line in ax.get_lines()):
-        ax.plot([0, 1], [0, 1], color=REFERENCE_COLOUR, linestyle=":", linewidth=1.0)
+    if is_roc and not any(line.get_gid() == "chance" for line in ax.get_lines()):
+        ax.plot([0, 1], [0, 1], color=REFERENCE_COLOUR, linestyle=":", linewidth=1.0, gid="chance")
     level = f"{100 * band.confidence:g} % pointwise intervals"
     ax.fill_between(band.grid, band.lower, band.upper, color=colour, alpha=0.25, linewidth=0)
     ax.plot(band.grid, band.curve, color=colour, linewidth=2.0, label=label or "test set")
