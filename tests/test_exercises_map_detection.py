@@ -453,3 +453,90 @@ def test_mutant_is_named_when_its_mistake_is_known(name, mutant):
 
 def test_every_named_mistake_is_proven_by_a_mutant():
     assert_misconceptions_proven(EXERCISES_CH7, NAMED)
+
+
+# --------------------------------------------------------------------------------------------
+# ex8: COCO's true positives beside a confusion matrix, checked against evaluate_coco
+# --------------------------------------------------------------------------------------------
+
+
+def _ex8_count(way: str) -> int:
+    """The count each way of reasoning gives, computed with mltutor's detection kernel."""
+    from mltutor.detection import box_iou, detection_confusion_matrix
+
+    if way == "coco":
+        m = detection_confusion_matrix(ch7.EX8_GT, ch7.EX8_DETECTIONS)["matrix"]
+        return int(np.trace(m[:-1, :-1]))
+    if way == "class_agnostic":
+        m = detection_confusion_matrix(ch7.EX8_GT, ch7.EX8_DETECTIONS, class_agnostic=True)
+        return int(np.trace(m["matrix"][:-1, :-1]))
+    det = np.array([d["bbox"] for d in ch7.EX8_DETECTIONS], dtype=float)
+    gt = np.array([g["bbox"] for g in ch7.EX8_GT["annotations"]], dtype=float)
+    to_xyxy = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0], [0, 0, 0, 1]], dtype=float)
+    ious = np.asarray(box_iou(det @ to_xyxy, gt @ to_xyxy))
+    hits = ious >= 0.5
+    if way == "every_overlap":  # any box on any object
+        return int(hits.any(axis=1).sum())
+    if way == "duplicates_count":  # right label, object reused
+        d_cat = np.array([d["category_id"] for d in ch7.EX8_DETECTIONS])
+        g_cat = np.array([g["category_id"] for g in ch7.EX8_GT["annotations"]])
+        return int((hits & (d_cat[:, None] == g_cat[None, :])).any(axis=1).sum())
+    raise ValueError(way)
+
+
+def test_ex8_answer_is_cocos_true_positive_count():
+    from mltutor.detection import evaluate_coco
+
+    result = evaluate_coco(ch7.EX8_GT, ch7.EX8_DETECTIONS)
+    n_true = np.array([1, 2])  # one cat (category 1), two dogs (category 2)
+    assert result["params"]["cat_ids"] == [1, 2]
+    coco_tp = np.round(result["recall"][0, :, 0, -1] * n_true).astype(int)
+    assert ch7.ex8.answer == coco_tp.sum() == _ex8_count("coco") == 2
+    assert ch7.ex8.check(2).correct and ch7.ex8.check(np.int64(2)).correct
+
+
+def test_ex8_answer_matches_pycocotools():
+    pycocotools = pytest.importorskip("pycocotools.cocoeval")
+    from pycocotools.coco import COCO
+
+    gt = COCO()
+    gt.dataset = {
+        **ch7.EX8_GT,
+        "annotations": [{**a, "iscrowd": 0} for a in ch7.EX8_GT["annotations"]],
+    }
+    with contextlib.redirect_stdout(io.StringIO()):
+        gt.createIndex()
+        dt = gt.loadRes([dict(d) for d in ch7.EX8_DETECTIONS])
+        ev = pycocotools.COCOeval(gt, dt, "bbox")
+        ev.evaluate()
+        ev.accumulate()
+    recall = ev.eval["recall"][0, :, 0, -1]  # IoU 0.5, area all, maxDets 100
+    assert int(np.round(recall @ np.array([1, 2]))) == ch7.ex8.answer
+
+
+EX8_MUTANTS = {
+    "class_agnostic": "the diagonal of a class-agnostic matching",
+    "duplicates_count": "an object is found once",
+    "every_overlap": "whatever its label",
+}
+
+
+@pytest.mark.parametrize("way, why", EX8_MUTANTS.items())
+def test_ex8_mutant_counts_are_caught_and_explained(way, why):
+    value = _ex8_count(way)
+    assert value != ch7.ex8.answer, way
+    assert_wrong_value_caught(ch7.ex8, value)
+    result = ch7.ex8.check(value, strict=False)
+    assert why in result.message, result.message
+
+
+def test_ex8_the_explanations_describe_the_scene():
+    from mltutor.detection import detection_confusion_matrix
+
+    aware = detection_confusion_matrix(ch7.EX8_GT, ch7.EX8_DETECTIONS)["matrix"]
+    agnostic = detection_confusion_matrix(ch7.EX8_GT, ch7.EX8_DETECTIONS, class_agnostic=True)
+    # labels: [cat, dog, background]; COCO finds dog 1 with a dog box, the shortcut gives it to
+    # the "cat" box (true dog, predicted cat) and sends both dog boxes to the background row
+    assert aware[1, 1] == 1 and agnostic["matrix"][1, 0] == 1 and agnostic["matrix"][2, 1] == 2
+    assert aware[1, 2] == 1  # the second dog is found by no box
+    assert _ex8_count("duplicates_count") == 3 and _ex8_count("every_overlap") == 4

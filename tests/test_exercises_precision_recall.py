@@ -556,3 +556,93 @@ def test_ex7_the_margin_rule_meets_the_target_and_the_edge_rule_does_not():
     assert ch3.ex7.answer == "b"
     assert "lower confidence bound" in ch3.ex7.options["b"][0]
     assert "at least 0.95" in ch3.ex7.options["c"][0] and "bound" not in ch3.ex7.options["c"][0]
+
+
+# --------------------------------------------------------------------------------------------
+# ex8: the threshold to ship for a deployment recall of 0.9, computed independently
+# --------------------------------------------------------------------------------------------
+
+
+def _ex8_rule(rule: str) -> float:
+    """The threshold each way of reasoning ships, from the validation set alone."""
+    from scipy import stats
+
+    from mltutor.curves import threshold_for_recall
+
+    y, s = ch3.EX8_Y, ch3.EX8_SCORES
+    pos = np.sort(s[y == 1])  # ascending
+    n = pos.size
+    kept = n - np.searchsorted(pos, pos, side="left")  # positives at or above each score
+    if rule == "bound":  # the intended rule, by hand: Clopper-Pearson, one-sided 95 %
+        low = stats.beta.ppf(0.05, kept, n - kept + 1)
+        return float(pos[low >= 0.9].max())
+    if rule == "edge":
+        return float(pos[kept / n >= 0.9].max())
+    if rule == "keep_all":
+        return float(pos.min())
+    if rule == "two_sided":  # the lower end of a two-sided 95 % interval
+        return threshold_for_recall(y, s, min_recall=0.9, confidence=0.975).threshold
+    if rule == "fixed_margin":
+        return threshold_for_recall(y, s, min_recall=0.95).threshold
+    raise ValueError(rule)
+
+
+def test_ex8_answer_is_the_lower_bound_rule():
+    from mltutor.curves import threshold_for_recall
+
+    point = threshold_for_recall(ch3.EX8_Y, ch3.EX8_SCORES, min_recall=0.9, confidence=0.95)
+    assert ch3.ex8.answer == point.threshold == _ex8_rule("bound")
+    assert point.lower_bound >= 0.9
+    assert ch3.ex8.check(point.threshold).correct
+    assert (ch3.EX8_Y == 1).sum() == 200 and (ch3.EX8_Y == 0).sum() == 800  # as the statement says
+
+
+EX8_MUTANTS = {
+    "edge": "takes the validation recall for the deployed recall",
+    "keep_all": "a lower threshold is not free",
+    "two_sided": "a one-sided 97.5 % bound",
+    "fixed_margin": "a margin of fixed size",
+}
+
+
+@pytest.mark.parametrize("rule, why", EX8_MUTANTS.items())
+def test_ex8_mutant_rules_are_caught_and_explained(rule, why):
+    value = _ex8_rule(rule)
+    assert abs(value - ch3.ex8.answer) > 2 * ch3.ex8.atol, rule  # far from the answer
+    result = ch3.ex8.check(value, strict=False)
+    assert result.status == "incorrect" and why in result.message, result.message
+    assert f"{ch3.ex8.answer:.2f}" not in without_own_values(result.message)
+    with pytest.raises(Exception, match="not right"):
+        ch3.ex8.check(value, strict=True)
+
+
+def test_ex8_wrong_values_are_separated():
+    values = [ch3.ex8.answer] + [v for v, _ in ch3.ex8.wrong_answers]
+    gaps = np.abs(np.subtract.outer(values, values))[np.triu_indices(len(values), 1)]
+    assert gaps.min() > 2 * ch3.ex8.atol
+
+
+def test_ex8_statements_in_the_explanations_hold():
+    from mltutor.stats import proportion_ci
+
+    y, s = ch3.EX8_Y, ch3.EX8_SCORES
+    keep_all = _ex8_rule("keep_all")
+    assert round(100 * np.mean(s[y == 0] >= keep_all)) == 78  # "it flags 78 % of the healthy"
+    fpr = {r: np.mean(s[y == 0] >= _ex8_rule(r)) for r in ("bound", "two_sided", "fixed_margin")}
+    assert fpr["two_sided"] > fpr["bound"] and fpr["fixed_margin"] > fpr["bound"]  # more alarms
+    # the fixed margin is larger than needed here (more positives kept than the bound needs) ...
+    kept = {r: np.sum(s[y == 1] >= _ex8_rule(r)) for r in ("bound", "fixed_margin")}
+    assert kept["fixed_margin"] > kept["bound"]
+    # ... and too small with a few dozen positives: with 40, aiming at 0.95 keeps 38, while a
+    # 95 % lower bound of 0.9 needs all 40
+    low, _ = proportion_ci(np.array([38, 40]), 40, alpha=0.10, method="clopper-pearson")
+    assert low[0] < 0.9 <= low[1]
+    # the edge rule's true recall falls short about half the time: at the k-th lowest of n
+    # positives the true miss rate is Beta(k, n - k + 1), above 0.1 w.p. P(Bin(n, 0.1) < k)
+    from scipy import stats
+
+    n = 200
+    k_edge = n - 180 + 1  # the threshold keeps 180 of the 200
+    assert 0.4 < stats.binom.cdf(k_edge - 1, n, 0.1) < 0.65
+    k_bound = n - int(np.sum(s[y == 1] >= _ex8_rule("bound"))) + 1
+    assert stats.binom.cdf(k_bound - 1, n, 0.1) <= 0.05  # the bound keeps its 5 %

@@ -8,6 +8,7 @@ ex4    11-point (VOC2007) AP from the same list                       ``voc07_av
 ex5    one small image: its VOC AP50 and its COCO AP@[.5:.95]         two numbers
 ex6    judgement: a metric for a grasping robot (a letter)
 ex7    judgement: more low-scoring boxes (a letter)
+ex8    judgement: COCO's true positives beside a confusion matrix (a count)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (``mltutor.detection`` and
@@ -24,7 +25,7 @@ import numpy as np
 
 from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -413,6 +414,93 @@ ex7 = ChoiceExercise(
         "last and ranked after all the others. Which points of the PR curve can they change?",
         "The interpolated precision at recall r is the maximum precision at any recall ≥ r.",
     ],
+)
+
+
+# One image with two dogs (category 2) and a cat (category 1); COCO boxes are [x, y, w, h].
+EX8_GT = {
+    "images": [{"id": 1}],
+    "categories": [{"id": 1, "name": "cat"}, {"id": 2, "name": "dog"}],
+    "annotations": [
+        {"id": 1, "image_id": 1, "category_id": 2, "bbox": [0, 0, 10, 10], "area": 100},
+        {"id": 2, "image_id": 1, "category_id": 2, "bbox": [20, 0, 10, 10], "area": 100},
+        {"id": 3, "image_id": 1, "category_id": 1, "bbox": [40, 0, 10, 10], "area": 100},
+    ],
+}
+EX8_DETECTIONS = [
+    {"image_id": 1, "category_id": 1, "bbox": [0, 0, 10, 10], "score": 0.9},  # "cat" on dog 1
+    {"image_id": 1, "category_id": 2, "bbox": [1, 0, 10, 10], "score": 0.8},  # dog on dog 1
+    {"image_id": 1, "category_id": 2, "bbox": [0, 1, 10, 10], "score": 0.7},  # dog on dog 1
+    {"image_id": 1, "category_id": 1, "bbox": [40, 0, 10, 10], "score": 0.6},  # cat on the cat
+]
+
+
+def _ex8_true_positives(class_aware=True, duplicates=False):
+    """True positives at IoU 0.5 of EX8, by greedy matching in score order (plain Python)."""
+
+    def corners(b):
+        return [b[0], b[1], b[0] + b[2], b[1] + b[3]]
+
+    objects = EX8_GT["annotations"]
+    taken = [False] * len(objects)
+    tp = 0
+    for d in sorted(EX8_DETECTIONS, key=lambda d: -d["score"]):
+        best, best_iou = None, 0.5
+        for j, g in enumerate(objects):
+            same = g["category_id"] == d["category_id"] or not class_aware
+            overlap = iou(corners(d["bbox"]), corners(g["bbox"]))
+            if same and (duplicates or not taken[j]) and overlap >= best_iou:
+                best, best_iou = j, overlap
+        if best is not None:
+            taken[best] = True
+            # class-agnostic: the pair counts on the diagonal only if the labels agree
+            tp += objects[best]["category_id"] == d["category_id"]
+    return tp
+
+
+ex8 = ValueExercise(
+    "ex8",
+    kind="judgement",
+    title="COCO's true positives and a confusion matrix",
+    variable="tp_8",
+    answer=_ex8_true_positives(),
+    rtol=0.0,
+    atol=0.1,
+    wrong_answers=[
+        (
+            _ex8_true_positives(class_aware=False),
+            'that is the diagonal of a class-agnostic matching: the confident "cat" box takes '
+            "the first dog, and the dog boxes behind it find the dog taken. COCO matches each "
+            "class on its own, so a box with another label takes nothing from a dog box.",
+        ),
+        (
+            _ex8_true_positives(duplicates=True),
+            "that counts both dog boxes on the first dog as hits, but an object is found once: "
+            "the second box on it is a duplicate, a false positive. (The second dog is found by "
+            "no box at all.)",
+        ),
+        (
+            4,
+            "that counts every box that overlaps an object at IoU 0.5, whatever its label and "
+            "even if the object was found already: a true positive needs the right class and a "
+            "free object.",
+        ),
+    ],
+    hints=[
+        "COCO matches each class separately: list the dog detections against the dog objects, "
+        "then the cat detections against the cat, each by decreasing score.",
+        "Inside a class an object can be taken once; a later box on a taken object is a false "
+        "positive. A box of another class never takes a dog, whatever its score.",
+        "`detection_confusion_matrix(EX8_GT, EX8_DETECTIONS)` from `mltutor.detection` puts "
+        "COCO's true positives on its diagonal; compare it with `class_agnostic=True`.",
+    ],
+    solution="""
+        from mltutor.detection import detection_confusion_matrix
+        from mltutor.exercises.map_detection import EX8_DETECTIONS, EX8_GT
+
+        matrix = detection_confusion_matrix(EX8_GT, EX8_DETECTIONS)["matrix"]
+        tp_8 = int(np.trace(matrix[:-1, :-1]))  # the diagonal without the background cell
+        """,
 )
 
 

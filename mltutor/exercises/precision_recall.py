@@ -8,6 +8,7 @@ ex4    coverage and accuracy of a human-review band                   ``review_b
 ex5    precision at every threshold of a small sweep                  an array
 ex6    judgement: a threshold for the fraud queue (a number)
 ex7    judgement: an operating point for screening (a letter)
+ex8    judgement: the threshold to ship for a deployment recall of 0.9 (a number)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (the chapter's own
@@ -21,7 +22,7 @@ import numpy as np
 
 from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -359,6 +360,90 @@ ex7 = ChoiceExercise(
         "confidence bound for it. Among the thresholds that qualify, which one flags the fewest "
         "people?",
     ],
+)
+
+
+def _ex8_validation_set() -> tuple[np.ndarray, np.ndarray]:
+    """200 sick (scores from N(1, 1)) then 800 healthy (N(-1, 1)), two decimals, seed 30."""
+    rng = np.random.default_rng(30)
+    y = np.repeat([1, 0], [200, 800])
+    scores = np.round(np.r_[rng.normal(1.0, 1.0, 200), rng.normal(-1.0, 1.0, 800)], 2)
+    return y, scores
+
+
+EX8_Y, EX8_SCORES = _ex8_validation_set()
+
+
+def _ex8_threshold(k_needed: int) -> float:
+    """The highest distinct score that keeps at least `k_needed` of the validation positives."""
+    positives = np.sort(EX8_SCORES[EX8_Y == 1])[::-1]  # highest first
+    return float(positives[k_needed - 1])
+
+
+def _ex8_bound_threshold(min_recall: float, confidence: float) -> float:
+    """Highest threshold whose one-sided Clopper-Pearson lower bound of recall >= min_recall.
+
+    With k of the n positives kept, the bound is the (1 - confidence) quantile of
+    Beta(k, n - k + 1); it rises with k, so the fewest k that qualify give the threshold.
+    """
+    from scipy import stats
+
+    n = int(np.sum(EX8_Y == 1))
+    k = np.arange(1, n + 1)
+    low = stats.beta.ppf(1 - confidence, k, n - k + 1)
+    return _ex8_threshold(int(k[low >= min_recall][0]))
+
+
+ex8 = ValueExercise(
+    "ex8",
+    kind="judgement",
+    title="The threshold to ship for a recall of 0.9",
+    variable="threshold_8",
+    answer=_ex8_bound_threshold(0.9, 0.95),
+    rtol=0.0,
+    atol=0.004,
+    wrong_answers=[
+        (
+            _ex8_threshold(180),
+            "that is the highest threshold whose validation recall reaches 0.9: it takes the "
+            "validation recall for the deployed recall. Chosen at the edge of a noisy estimate, "
+            "such a threshold falls short of the target in the population about half the time, "
+            "and the programme accepts a 5 % risk.",
+        ),
+        (
+            float(np.min(EX8_SCORES[EX8_Y == 1])),
+            "keeping every validation positive looks safest, but a lower threshold is not free: "
+            "it flags 78 % of the healthy here, and the programme asks for the threshold that "
+            "flags the fewest people among those that keep the promise.",
+        ),
+        (
+            _ex8_bound_threshold(0.9, 0.975),
+            "that is the lower end of a two-sided 95 % interval, a one-sided 97.5 % bound: a "
+            "stronger promise than the programme asked for, paid for in false alarms.",
+        ),
+        (
+            _ex8_threshold(190),
+            "aiming at 0.95 on validation adds a margin of fixed size, which ignores how many "
+            "positives the validation set has: too small for a few dozen, larger than needed "
+            "here. The margin should come from a confidence bound.",
+        ),
+    ],
+    hints=[
+        "The promise is about the population, with a 5 % risk: you need a one-sided 95 % lower "
+        "confidence bound for the recall, computed from the 200 validation positives.",
+        "`threshold_for_recall(EX8_Y, EX8_SCORES, min_recall=0.9, confidence=0.95)` from "
+        "`mltutor.curves` does it; by hand, the Clopper-Pearson lower bound with k of n "
+        "positives kept is the 5 % quantile of Beta(k, n - k + 1).",
+        "The bound falls as the threshold rises. Among the thresholds whose bound is at least "
+        "0.9, the highest flags the fewest people.",
+    ],
+    solution="""
+        from mltutor.curves import threshold_for_recall
+        from mltutor.exercises.precision_recall import EX8_SCORES, EX8_Y
+
+        point = threshold_for_recall(EX8_Y, EX8_SCORES, min_recall=0.9, confidence=0.95)
+        threshold_8 = point.threshold
+        """,
 )
 
 
