@@ -82,14 +82,18 @@ def calibration_curve_intervals(
     :math:`c` curves inside a wide bin (chapter 6b measures both coverages by simulation).
     Given the scores, :math:`m_k` is a sum of independent Bernoulli variables with
     different means (Poisson-binomial), whose variance is at most the binomial one, so the
-    binomial intervals are, if anything, conservative for :math:`\\bar c_k`.  Samples that are
-    not independent (several frames of one video) need a group bootstrap instead.
+    binomial intervals assume, if anything, too much spread for :math:`\\bar c_k` (in chapter
+    6b's simulation they cover it slightly more often than 95 % in wide bins).  That is no
+    guarantee of 95 %: Wilson's coverage of a binomial proportion itself dips below it next
+    to 0 and 1.  The coverage is per bin; all bins of one curve cover together less often.
+    Samples that are not independent (several frames of one video) need a group bootstrap
+    instead.
 
     **Small bins.**  A :class:`~mltutor.exceptions.SmallBinWarning` names every non-empty bin
     with fewer than ``min_bin_count`` samples and its count.  The default 10 is where the
-    point stops saying much: one sample moves the fraction by 0.1 or more, and the 95 % Wilson
-    interval of 5 positives in 10 is [0.237, 0.763], as wide as half the axis.  Pass
-    ``min_bin_count=0`` to switch the warning off.
+    point stops saying much: one label flipped moves the fraction by 0.1 or more, and the
+    95 % Wilson interval of 5 positives in 10 is [0.237, 0.763], as wide as half the axis.
+    Pass ``min_bin_count=0`` to switch the warning off.
 
     Parameters
     ----------
