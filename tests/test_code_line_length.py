@@ -35,10 +35,7 @@ OUTPUT_COLUMNS = check_line_widths.COLUMNS
 #: Notebooks whose text outputs still have lines over OUTPUT_COLUMNS (issue 26: each chapter's
 #: owner shortens them: fewer columns, fewer decimals, one value per line). Remove an entry once
 #: its notebook passes; the test then holds it to the limit.
-PENDING_OUTPUTS: set[str] = {
-    "book/09_monitoring.ipynb",
-    "book/appendix_training_loop.ipynb",
-}
+PENDING_OUTPUTS: set[str] = set()
 #: Single lines printed by package code another task owns, by notebook and line start (none
 #: left: ``mltutor.report``'s ``to_text`` prints its title on two lines since issue 27).
 KNOWN_LONG_OUTPUTS: dict[str, tuple[str, ...]] = {}
