@@ -525,8 +525,8 @@ def main(argv=None) -> int:
         p.add_argument("pages", nargs="*")
     p = sub.add_parser("page")
     p.add_argument("--check", action="store_true")
-    p = sub.add_parser("zh")
-    p.add_argument("out")
+    p = sub.add_parser("zh", help="write the claims page's Chinese messages to a new .json file")
+    p.add_argument("out", help="a .json file to write (a page named here would be overwritten)")
     args = parser.parse_args(argv)
 
     if args.cmd == "page":
@@ -540,6 +540,9 @@ def main(argv=None) -> int:
         print(f"wrote {CLAIMS_PAGE.relative_to(ROOT)}")
         return 0
     if args.cmd == "zh":
+        # Two contributors passed a notebook here as if ``zh`` checked it, and lost the notebook.
+        if Path(args.out).suffix != ".json":
+            parser.error(f"zh writes a .json file; refusing to overwrite {args.out!r}")
         table = zh_table()
         Path(args.out).write_text(json.dumps(table, ensure_ascii=False, indent=1), encoding="utf-8")
         print(f"{len(table)} messages -> {args.out}")
