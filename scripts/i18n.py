@@ -746,6 +746,10 @@ def all_problems(pages=None) -> list[str]:
 def cmd_spacing(args) -> int:
     """Write ``{id: translation}`` for every translation whose spacing breaks the convention,
     respaced (``import`` takes the file); list those that need a hand."""
+    # ``out`` is written, never read: contributors who named their own translations file here
+    # lost it, so an existing file is kept.
+    if Path(args.out).exists():
+        raise SystemExit(f"spacing writes a new file; {args.out} exists (choose another name)")
     fixed: dict[str, str] = {}
     by_hand = []
     for name, po in catalogs().items():
@@ -812,7 +816,7 @@ def main(argv=None) -> int:
     p.add_argument("--pages", nargs="*")
     p.set_defaults(func=cmd_check)
     p = sub.add_parser("spacing")
-    p.add_argument("out")
+    p.add_argument("out", help="a new .json file (the respaced translations, for import)")
     p.add_argument("--pages", nargs="*")
     p.set_defaults(func=cmd_spacing)
     sub.add_parser("stats").set_defaults(func=cmd_stats)
