@@ -2,9 +2,9 @@
 
 A risk model is used to decide whom to treat: treat when the predicted risk is at least a
 *threshold probability* ``p_t``.  Choosing ``p_t`` states how a reader weighs the two errors:
-treating when ``p >= p_t`` is the Bayes rule exactly when a false positive costs
-``p_t / (1 - p_t)`` true positives.  Net benefit counts the true positives per sample and charges
-each false positive at that exchange rate:
+for calibrated risks, treating when ``p >= p_t`` is the Bayes rule exactly when a false positive
+costs ``p_t / (1 - p_t)`` true positives.  Net benefit counts the true positives per sample and
+charges each false positive at that exchange rate:
 
 .. math::
 
@@ -63,8 +63,9 @@ def net_benefit(
         \mathrm{NB}(p_t) = \frac{TP(p_t)}{n} - \frac{FP(p_t)}{n}\,\frac{p_t}{1 - p_t}
 
     :cite:p:`vickers2006decision`: the true positives per sample, less the false positives per
-    sample weighted by the odds of ``p_t`` (the number of false positives a reader trades for one
-    true positive when choosing ``p_t``).  It is in units of true positives per sample: 0.05
+    sample weighted by the odds of ``p_t`` (what a reader who chooses ``p_t`` counts one false
+    positive as worth, in true positives: at ``p_t = 0.1`` a ninth of one, so up to nine false
+    positives are accepted per true positive).  It is in units of true positives per sample: 0.05
     means as good as finding 5 positives in 100 samples with no false positive.  The scores should
     be calibrated probabilities; for others ``p_t`` loses that meaning.
 
