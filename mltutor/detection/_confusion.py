@@ -21,7 +21,7 @@ Rules (``class_agnostic=False``, the default):
    unmatched adds 1 to ``[true class, background]``.
 
 So row *k* sums to the number of non-crowd objects of class *k*, and column *k* to the number of
-kept, not ignored detections of class *k*.
+kept, not ignored detections of class *k* (among the 100 best of each image and category).
 
 ``class_agnostic=True`` is the common shortcut, and a trap: one greedy matching per image over all
 classes at once (the same rule, class ignored), each pair going to ``[true class, predicted

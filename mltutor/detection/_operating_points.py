@@ -114,9 +114,12 @@ def coco_operating_points(
     -------
     dict
         ``recall`` (R,), the 101 recall points; ``cat_ids`` (K,); ``score`` (K, R), the threshold
-        :math:`s(r)`, NaN where the class never reaches *r* or has no ground truth; ``precision``
-        (K, R), the interpolated precision :math:`p(r)` there (NaN likewise); ``max_recall`` (K,),
-        the recall with every detection kept (NaN without ground truth).
+        :math:`s(r)`, NaN where the class never reaches *r* or has no ground truth (pycocotools
+        writes 0 and -1 there); a class with objects but no detection reaches only :math:`r = 0`, where
+        it reads pycocotools' 0; ``precision`` (K, R), the interpolated precision :math:`p(r)`
+        there (NaN likewise), which can exceed the precision of the detections kept at
+        :math:`s(r)`; ``max_recall`` (K,), the recall with every detection kept (NaN without
+        ground truth).
 
     Examples
     --------
@@ -181,7 +184,9 @@ def f1_confidence_curve(
         where objects exist and nothing is found); ``best_threshold``, ``best_f1`` (K,), the
         threshold of the highest F1 of each class (the lowest such threshold on a tie; NaN without
         objects); ``mean_f1`` (C,), the mean F1 over the classes with objects, and
-        ``best_mean_threshold``, its arg-max (Ultralytics' single threshold for all classes).
+        ``best_mean_threshold``, its arg-max: one threshold for all classes, as Ultralytics reports
+        (Ultralytics takes the arg-max of the mean F1 after a box-filter smoothing, on its own
+        matching).
 
     Examples
     --------
