@@ -556,6 +556,30 @@ def plot_decision_curve(
     perfect knowledge): "treat all" falls steeply past ``p_t = prevalence``, and following it
     would flatten everything that matters.
 
+    Parameters
+    ----------
+    curve : mltutor.curves.DecisionCurve
+        The net benefits to draw, at the curve's threshold probabilities.
+    label : str, default="model"
+        Legend entry of the model's line.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    defaults : bool, default=True
+        Also draw "treat all" and "treat none" and set the y-limits to -0.25 and 1.1 times the
+        prevalence; ``False`` adds only the model's line and widens the y-limits already set
+        only as far as that range.
+    color : str, optional
+        Line colour; by default the next Okabe-Ito colour not yet used on ``ax``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    TypeError
+        When ``curve`` is not a :class:`~mltutor.curves.DecisionCurve`.
+
     Examples
     --------
     >>> import numpy as np
