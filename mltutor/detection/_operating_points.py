@@ -96,9 +96,10 @@ def coco_operating_points(
     :math:`s(r) = \max\{s : \mathrm{recall}(\mathrm{score} \ge s) \ge r\}`: keeping the
     detections with ``score >= s(r)`` gives recall at least *r*, and any higher threshold less.
 
-    **Tie rule.**  When several detections share the score :math:`s(r)`, pycocotools picks the
-    first in its order; keeping ``score >= s(r)`` keeps all of them, so the recall you get is at
-    least *r* but can be higher, and the precision can differ from :math:`p(r)`.
+    **Tie rule.**  When several detections share the score :math:`s(r)`, pycocotools stops at the
+    one, in its order, where recall reaches *r*; keeping ``score >= s(r)`` keeps all of them, so
+    the recall you get is at least *r* but can be higher, and the precision can differ from
+    :math:`p(r)`.
 
     Parameters
     ----------
