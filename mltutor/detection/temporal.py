@@ -285,6 +285,26 @@ def _rank_within(groups: np.ndarray) -> np.ndarray:
     return rank
 
 
+def _pairs(det_group: np.ndarray, gt_group_sorted: np.ndarray, n_groups: int):
+    """``group_pairs``'s pairs (detection, ground-truth position), by a table of groups.
+
+    With group codes below ``n_groups`` and ``n_groups`` not much above the number of
+    detections, a count per group (``np.bincount``) and a gather replace the two binary
+    searches per detection; otherwise ``group_pairs`` does it.
+    """
+    if n_groups > 4 * det_group.shape[0] + 1024:
+        pair_det, pair_gt, _ = group_pairs(det_group, gt_group_sorted)
+        return pair_det, pair_gt
+    per_group = np.bincount(gt_group_sorted, minlength=n_groups)
+    first = np.cumsum(per_group) - per_group
+    lo, count = first[det_group], per_group[det_group]
+    ends = np.cumsum(count)
+    n_pairs = int(ends[-1]) if ends.shape[0] else 0
+    pair_det = np.repeat(np.arange(det_group.shape[0]), count)
+    pair_gt = np.arange(n_pairs) + np.repeat(lo - (ends - count), count)
+    return pair_det, pair_gt
+
+
 def _result(ap: np.ndarray, p: _Problem, thresholds: np.ndarray, protocol: str):
     per_threshold = ap.mean(axis=0)
     n_pos = np.bincount(p.gt_class[p.gt_class >= 0], minlength=len(p.labels)).astype(np.int64)
@@ -309,13 +329,15 @@ def _activitynet_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
     # Class by class, descending score; among equal scores the later prediction first (the
     # reference's argsort()[::-1] when its sort is stable).
     order = n_pr - 1 - np.argsort(-p.pr_score[::-1], kind="stable")
-    order = order[np.argsort(p.pr_class[order], kind="stable")]
+    # A stable sort has one result; on 16-bit codes NumPy's stable sort is a radix sort.
+    cls = p.pr_class[order]
+    order = order[np.argsort(cls.astype(np.int16) if n_cls < 2**15 else cls, kind="stable")]
     det_group = (p.pr_class * p.n_videos + p.pr_video)[order]
     gt_group = p.gt_class * p.n_videos + p.gt_video
     gt_order = np.argsort(gt_group, kind="stable")
-    pair_det, pair_pos, _ = group_pairs(det_group, gt_group[gt_order])
+    pair_det, pair_pos = _pairs(det_group, gt_group[gt_order], n_cls * p.n_videos)
     pair_gt = gt_order[pair_pos]
-    s, e = p.pr_start[order][pair_det], p.pr_end[order][pair_det]
+    s, e = p.pr_start[order[pair_det]], p.pr_end[order[pair_det]]
     iou = _tiou(s, e, p.gt_start[pair_gt], p.gt_end[pair_gt])
     # Only predictions with a pair that can match go to the kernel; the others are false
     # positives at every threshold.
@@ -327,7 +349,9 @@ def _activitynet_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
         np.searchsorted(cand, pair_det),
         pair_gt,
         iou,
-        _rank_within(det_group)[cand],
+        # Rank among the candidates of the group: the kernel reads only the order within a group
+        # (the other predictions have no pair), the same as among all of the group's predictions.
+        _rank_within(det_group[cand]),
         no_flags,
         no_flags[:, 0],
         thresholds,
