@@ -223,8 +223,8 @@ def plot_f1_confidence(
 
     Draws what :func:`mltutor.detection.f1_confidence_curve` returned:
     :math:`F1_k(c) = 2\,\mathrm{TP}_k / (2\,\mathrm{TP}_k + \mathrm{FP}_k + \mathrm{FN}_k)` for each
-    class *k* against *c*, a dot at ``best_threshold``, and the mean over classes (dashed black)
-    with its arg-max.
+    class *k* against *c*, a dot at ``best_threshold``, and the mean over classes (dashed black);
+    the legend gives each line's highest F1 and the threshold where it is reached.
 
     Parameters
     ----------
