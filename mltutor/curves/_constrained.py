@@ -109,7 +109,7 @@ def threshold_for_recall(
     * ``confidence=None`` (the empirical rule): the highest distinct score ``t`` with
       :math:`k(t)/n \ge r_\min`;
     * ``confidence=c``: the highest ``t`` with
-      :math:`L(t) = B^{-1}(1 - c;\ k, n - k + 1) \ge r_\min`, the one-sided Clopper–Pearson
+      :math:`L(t) = B^{-1}(1 - c; k, n - k + 1) \ge r_\min`, the one-sided Clopper–Pearson
       lower bound :cite:p:`clopper1934use` (the ``1 - c`` quantile of Beta(k, n − k + 1)).
 
     What the bound promises: over repetitions of the validation draw (positives i.i.d. from the
