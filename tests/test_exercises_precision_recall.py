@@ -646,3 +646,60 @@ def test_ex8_statements_in_the_explanations_hold():
     assert 0.4 < stats.binom.cdf(k_edge - 1, n, 0.1) < 0.65
     k_bound = n - int(np.sum(s[y == 1] >= _ex8_rule("bound"))) + 1
     assert stats.binom.cdf(k_bound - 1, n, 0.1) <= 0.05  # the bound keeps its 5 %
+
+
+# --------------------------------------------------------------------------------------------
+# ex9: the decision-curve judgement, from the table the learner reads
+# --------------------------------------------------------------------------------------------
+
+EX9_ROWS = np.round(np.arange(0.05, 0.61, 0.05), 2)  # the rows printed in the notebook
+
+
+def _ex9_table():
+    """Net benefit of the model and of treat all at the printed rows, by the definition."""
+    y, s = ch3.EX9_Y, ch3.EX9_SCORES
+    n = y.size
+    odds = EX9_ROWS / (1 - EX9_ROWS)
+    treat = s[None, :] >= EX9_ROWS[:, None]
+    model = (treat & (y == 1)).sum(axis=1) / n - (treat & (y == 0)).sum(axis=1) / n * odds
+    treat_all = y.mean() - (1 - y.mean()) * odds
+    return model, treat_all
+
+
+def test_ex9_table_matches_decision_curve():
+    from mltutor.curves import decision_curve
+
+    curve = decision_curve(ch3.EX9_Y, ch3.EX9_SCORES)
+    rows = np.searchsorted(np.round(curve.thresholds, 2), EX9_ROWS)
+    model, treat_all = _ex9_table()
+    assert np.allclose(curve.model[rows], model, rtol=0, atol=1e-12)
+    assert np.allclose(curve.treat_all[rows], treat_all, rtol=0, atol=1e-12)
+
+
+def test_ex9_options_describe_the_table():
+    model, treat_all = _ex9_table()
+    above_both = (model > treat_all) & (model > 0)
+    assert EX9_ROWS[above_both].tolist() == [0.05, 0.1, 0.15, 0.2, 0.25]  # option (a)
+    assert np.all(model[EX9_ROWS >= 0.3] < 0)  # "from 0.30 on ... below treating nobody"
+    assert np.all(model > treat_all)  # option (b)'s premise: above treat all in every row
+    assert np.argmax(model) == 0  # option (c)'s premise: highest at 0.05
+    assert np.all(np.diff(treat_all) < 0)  # net benefit falls with p_t (treat all)
+    from sklearn.metrics import roc_auc_score
+
+    assert roc_auc_score(ch3.EX9_Y, ch3.EX9_SCORES) > 0.7  # option (d)'s premise: a high AUC
+    # the scores overstate the risk: sqrt(p) > p, and a calibrated score does better
+    p = ch3.EX9_SCORES**2
+    assert np.all(ch3.EX9_SCORES >= p)
+    odds = EX9_ROWS / (1 - EX9_ROWS)
+    treat = p[None, :] >= EX9_ROWS[:, None]
+    y = ch3.EX9_Y
+    calibrated = ((treat & (y == 1)).sum(1) - (treat & (y == 0)).sum(1) * odds) / y.size
+    assert np.all(calibrated[EX9_ROWS >= 0.3] >= model[EX9_ROWS >= 0.3])
+
+
+@pytest.mark.parametrize("letter", ["b", "c", "d"])
+def test_ex9_wrong_options_are_explained(letter):
+    result = ch3.ex9.check(letter, strict=False)
+    assert result.status == "incorrect"
+    assert ch3.ex9.options[letter][1][:40] in result.message
+    assert ch3.ex9.check("a").correct

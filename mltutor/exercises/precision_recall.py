@@ -9,6 +9,7 @@ ex5    precision at every threshold of a small sweep                  an array
 ex6    judgement: a threshold for the fraud queue (a number)
 ex7    judgement: an operating point for screening (a letter)
 ex8    judgement: the threshold to ship for a deployment recall of 0.9 (a number)
+ex9    judgement: where a decision curve says the model is useful (a letter)
 =====  =========================================================================================
 
 The functions below are the reference solutions, in plain NumPy (the chapter's own
@@ -22,7 +23,7 @@ import numpy as np
 
 from mltutor.check import ChoiceExercise, Exercise, Misconception, ValueExercise, case
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex9"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -444,6 +445,61 @@ ex8 = ValueExercise(
         point = threshold_for_recall(EX8_Y, EX8_SCORES, min_recall=0.9, confidence=0.95)
         threshold_8 = point.threshold
         """,
+)
+
+
+def _ex9_cases() -> tuple[np.ndarray, np.ndarray]:
+    """3,000 cases with risk p ~ Beta(1.2, 4), y ~ Bernoulli(p), scored sqrt(p) (overstated)."""
+    rng = np.random.default_rng(9)
+    p = rng.beta(1.2, 4.0, size=3000)
+    y = (rng.random(3000) < p).astype(int)
+    return y, np.sqrt(p)
+
+
+EX9_Y, EX9_SCORES = _ex9_cases()
+
+ex9 = ChoiceExercise(
+    "ex9",
+    title="Where is the model useful?",
+    variable="answer_9",
+    options={
+        "a": (
+            "at p_t from 0.05 to 0.25, the rows where its net benefit is above both treat all "
+            "and treat none",
+            "a strategy is worth using where it beats both defaults, and a decision maker reads "
+            "the curve at the p_t they would choose: from 0.30 on, treating nobody does better "
+            "than treating by this model's scores.",
+        ),
+        "b": (
+            "at every p_t in the table, because its net benefit is above treat all in every row",
+            "treat all is only one of the two defaults. From 0.30 on the model's net benefit is "
+            "negative, below treating nobody: there its stated risks send more false positives "
+            "than its true positives are worth.",
+        ),
+        "c": (
+            "only at p_t = 0.05, where its net benefit is highest",
+            "net benefit tends to fall as p_t rises, because a false positive is charged more "
+            "(treat all falls in every row); the model's largest value says nothing about where "
+            "it beats the defaults. Compare the strategies row by row, at the p_t of the "
+            "decision.",
+        ),
+        "d": (
+            "at every p_t in the table, because its ROC AUC is well above 0.5",
+            "the ROC AUC sees only the ranking. Treating when the stated risk passes p_t uses "
+            "the risks themselves, and these are overstated: net benefit, which scores the "
+            "decisions, shows the model below treating nobody from 0.30 on.",
+        ),
+    },
+    answer="a",
+    hints=[
+        "A decision curve has three lines: the model, treat all and treat none (net benefit 0). "
+        "At a given p_t, which one is highest?",
+        "Net benefit tends to fall as p_t rises, since each false positive costs "
+        "p_t / (1 - p_t) true positives. Compare the lines row by row, not the model's row "
+        "with its other rows.",
+        "A good ranking is not enough: the rule treats when the stated risk reaches p_t, so the "
+        "risks must be right too.",
+    ],
 )
 
 
