@@ -108,6 +108,12 @@ ALT_TEXT: dict[str, dict[str, str]] = {
         "line at the prevalence, close to zero.",
     },
     "book/06b_calibration_uncertainty.ipynb": {
+        "ch06b-cci-04": "Reliability diagram of the binary model on 2,000 test samples, ten bins, "
+        "mean predicted probability on the x axis and fraction of positives on the y axis, with "
+        "a dashed diagonal for perfect calibration. Each bin's point carries a vertical 95 % "
+        "interval bar. The Platt-calibrated points follow the diagonal, their bars mostly "
+        "crossing it; the raw sigmoid's points stay near 0.1 to 0.2 up to a mean probability of "
+        "0.85 and reach about 0.56 only in the last bin, far below the diagonal.",
         "c8b1bb28": "Exact coverage of three 95 % intervals for a proportion against the true rate p "
         "from 0 to 1, for a class of 20 samples. The dashed Wald curve is saw-toothed and "
         "falls far below the grey 0.95 line, towards 0 near p = 0 and p = 1. The solid "
