@@ -55,6 +55,7 @@ class Segments:
     end: np.ndarray
     label: list
     score: np.ndarray | None = None
+    label_types: frozenset | None = None  # set(map(type, label)), read once
 
 
 def _bad_segment(seg: np.ndarray) -> np.ndarray:
@@ -207,8 +208,13 @@ def _columns(records: Sequence, with_score: bool):
     scores = list(map(_SCORE, records)) if with_score else None
     if n == 0:
         seg = np.zeros((0, 2))
-    elif set(map(len, segments)) == {2} and set(map(type, chain.from_iterable(segments))) <= _PLAIN:
-        seg = np.fromiter(chain.from_iterable(segments), np.float64, 2 * n).reshape(n, 2)
+    elif set(map(len, segments)) == {2}:
+        # One flat array of the 2n ends: its dtype is float64 or int64 only if every end is a
+        # number (strings give a str dtype, None or huge integers object; refused below).
+        flat = np.array(list(chain.from_iterable(segments)))
+        if flat.ndim != 1:
+            raise ValueError
+        seg = flat.reshape(n, 2)
     else:
         # No dtype: strings stay strings (np.array(..., float) would read "1.5") and are refused.
         seg = np.array(segments)
@@ -279,10 +285,11 @@ def _read_videos(named: list, with_score: bool):
     return seg, labels, score, [p[0].shape[0] for p in parts]
 
 
-def _check_label_kinds(labels: list, where: str) -> None:
-    types = set(map(type, labels))
+def _check_label_kinds(labels: list, where: str) -> frozenset:
+    types = frozenset(map(type, labels))
     if len(types) > 1 and len({issubclass(t, str) for t in types}) > 1:
         raise ValueError(f"{where}: labels must be all strings or all integers, not a mix.")
+    return types
 
 
 def parse_ground_truth(ground_truth: Any, subset: str | None) -> Segments:
@@ -315,9 +322,9 @@ def parse_ground_truth(ground_truth: Any, subset: str | None) -> Segments:
         videos.append(name)
         named.append((info["annotations"], f"{where}['annotations']"))
     seg, labels, _, counts = _read_videos(named, False)
-    _check_label_kinds(labels, "ground_truth")
+    types = _check_label_kinds(labels, "ground_truth")
     video = np.repeat(np.arange(len(videos), dtype=np.int64), counts)
-    return Segments(videos, video, seg[:, 0].copy(), seg[:, 1].copy(), labels)
+    return Segments(videos, video, seg[:, 0].copy(), seg[:, 1].copy(), labels, None, types)
 
 
 def parse_predictions(predictions: Any) -> Segments:
@@ -326,6 +333,6 @@ def parse_predictions(predictions: Any) -> Segments:
     videos = list(results)
     named = [(records, f"predictions['results'][{name!r}]") for name, records in results.items()]
     seg, labels, score, counts = _read_videos(named, True)
-    _check_label_kinds(labels, "predictions")
+    types = _check_label_kinds(labels, "predictions")
     video = np.repeat(np.arange(len(videos), dtype=np.int64), counts)
-    return Segments(videos, video, seg[:, 0].copy(), seg[:, 1].copy(), labels, score)
+    return Segments(videos, video, seg[:, 0].copy(), seg[:, 1].copy(), labels, score, types)

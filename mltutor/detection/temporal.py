@@ -247,7 +247,8 @@ def _problem(gt: Segments, pr: Segments, ambiguous: str | None) -> _Problem:
             "ground_truth holds no segment to detect (after the subset filter): "
             "mAP is undefined without ground truth."
         )
-    if len({issubclass(t, str) for t in set(map(type, classes)) | set(map(type, pr.label))}) > 1:
+    pr_types = set(map(type, pr.label)) if pr.label_types is None else pr.label_types
+    if len({issubclass(t, str) for t in set(map(type, classes)) | pr_types}) > 1:
         raise ValueError(
             "ground_truth and predictions must use labels of one kind: all strings or all integers."
         )
