@@ -384,15 +384,18 @@ def _ex8_threshold(k_needed: int) -> float:
 def _ex8_bound_threshold(min_recall: float, confidence: float) -> float:
     """Highest threshold whose one-sided Clopper-Pearson lower bound of recall >= min_recall.
 
-    With k of the n positives kept, the bound is the (1 - confidence) quantile of
-    Beta(k, n - k + 1); it rises with k, so the fewest k that qualify give the threshold.
+    With k of the n positives kept, the lower bound at level c is at least r exactly when
+    P(Binomial(n, r) >= k) <= 1 - c (the bound is the p at which that tail reaches 1 - c, and
+    the tail rises with p); the fewest k that qualify give the threshold.  Plain NumPy.
     """
-    from scipy import stats
-
     n = int(np.sum(EX8_Y == 1))
-    k = np.arange(1, n + 1)
-    low = stats.beta.ppf(1 - confidence, k, n - k + 1)
-    return _ex8_threshold(int(k[low >= min_recall][0]))
+    j = np.arange(n + 1)
+    log_factorial = np.r_[0.0, np.cumsum(np.log(np.arange(1, n + 1)))]  # log(i!), i = 0..n
+    log_choose = log_factorial[n] - log_factorial - log_factorial[::-1]
+    pmf = np.exp(log_choose + j * np.log(min_recall) + (n - j) * np.log1p(-min_recall))
+    tail = np.cumsum(pmf[::-1])[::-1]  # tail[k] = P(X >= k)
+    k = np.flatnonzero(tail[1:] <= 1 - confidence)[0] + 1
+    return _ex8_threshold(int(k))
 
 
 ex8 = ValueExercise(
