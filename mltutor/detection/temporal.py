@@ -362,14 +362,22 @@ def _activitynet_ap(p: _Problem, thresholds: np.ndarray) -> np.ndarray:
     bounds = np.searchsorted(p.pr_class[order], np.arange(n_cls + 1))
     n_pos = np.bincount(p.gt_class, minlength=n_cls)
     ap = np.zeros((n_cls, thresholds.shape[0]))
+    # Only the rows with a true positive at some threshold enter the curves: a row that is a
+    # false positive at every threshold leaves recall unchanged (its term of the sum is 0) and
+    # its precision is below that of the last true positive before it, so the envelope at the
+    # true positives, all the sum reads, is the same without it.
+    rows = np.flatnonzero(tp.any(axis=1))
+    hits_all = tp[rows]
+    kept = np.searchsorted(rows, bounds)
     for c in range(n_cls):
-        hits = tp[bounds[c] : bounds[c + 1]]
+        hits = hits_all[kept[c] : kept[c + 1]]
         if not hits.shape[0]:
-            continue  # no prediction of this class: AP 0, as the reference
+            continue  # no prediction of this class, or no true positive: AP 0, as the reference
         ctp = np.cumsum(hits, axis=0, dtype=np.float64)
-        cfp = np.cumsum(~hits, axis=0, dtype=np.float64)
-        # All-point AP (interpolated_average_precision), every threshold's curve at once
-        ap[c] = _all_point(ctp / n_pos[c], ctp / (ctp + cfp))
+        seen = (rows[kept[c] : kept[c + 1]] - bounds[c] + 1).astype(np.float64)[:, None]
+        # All-point AP (interpolated_average_precision), every threshold's curve at once;
+        # TP + FP after the n-th prediction of the class is n.
+        ap[c] = _all_point(ctp / n_pos[c], ctp / seen)
     return ap
 
 
