@@ -50,8 +50,18 @@ def check_threshold_probabilities(thresholds: Any) -> np.ndarray:
     return t
 
 
-def check_min_rate(value: Any, name: str) -> float:
-    """A required rate (``min_recall``, ``min_precision``): a real number in ``(0, 1]``."""
+def check_min_rate(value: Any, name: str, *, allow_zero: bool = False) -> float:
+    """A required rate (``min_recall``, ``min_precision``): a real number in ``(0, 1]``.
+
+    ``allow_zero=True`` admits 0 as well: the best precision at recall >= 0 is a defined question
+    (torchmetrics' ``min_recall=0``), while a threshold chosen to reach recall 0 is not.
+    """
+    if allow_zero:
+        return float(
+            check_scalar(
+                value, name, Real, min_val=0, max_val=1, expected="a real number in [0, 1]"
+            )
+        )
     return check_scalar(
         value,
         name,

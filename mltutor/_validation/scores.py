@@ -38,7 +38,6 @@ __all__ = [
     "check_hinge_inputs",
     "check_indicator_scores",
     "check_labels_for_scores",
-    "check_min_rate",
     "check_multilabel_ranking",
     "check_rate_grid",
     "check_real_scores",
@@ -645,11 +644,4 @@ def check_band_confidence(confidence: Any) -> float:
             include_boundaries="neither",
             expected="a real number in (0, 1), e.g. 0.95 (not 95)",
         )
-    )
-
-
-def check_min_rate(value: Any, name: str) -> float:
-    """A required recall or precision: a real number in [0, 1]."""
-    return float(
-        check_scalar(value, name, Real, min_val=0, max_val=1, expected="a real number in [0, 1]")
     )

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_binary_scores
-from .._validation.scores import check_min_rate
+from .._validation.decisions import check_min_rate
 from ._counts import BinaryCounts, cumulative_counts
 
 __all__ = [
@@ -95,7 +95,7 @@ def precision_at_recall(
     >>> precision_at_recall(y, s, min_recall=1.0)
     (0.6, 0.35)
     """
-    min_recall = check_min_rate(min_recall, "min_recall")
+    min_recall = check_min_rate(min_recall, "min_recall", allow_zero=True)
     precision, recall, thresholds = _rates(y_true, y_score, pos_label, sample_weight)
     return _best(precision, recall, thresholds, recall >= min_recall)
 
@@ -149,7 +149,7 @@ def recall_at_precision(
     >>> recall_at_precision(y, [0.9, 0.8, 0.1, 0.2, 0.7, 0.3], min_precision=0.55)
     (0.0, nan)
     """
-    min_precision = check_min_rate(min_precision, "min_precision")
+    min_precision = check_min_rate(min_precision, "min_precision", allow_zero=True)
     precision, recall, thresholds = _rates(y_true, y_score, pos_label, sample_weight)
     return _best(recall, precision, thresholds, precision >= min_precision)
 
