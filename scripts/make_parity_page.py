@@ -424,7 +424,7 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
     (
         "detection",
         "f1_confidence_curve",
-        "brute force: re-matching at every confidence threshold",
+        "brute force: re-matching at each confidence threshold",
         ["detection: f1_confidence_curve vs brute-force loop"],
     ),
     (

@@ -491,8 +491,9 @@ ex8 = ValueExercise(
         "then the cat detections against the cat, each by decreasing score.",
         "Inside a class an object can be taken once; a later box on a taken object is a false "
         "positive. A box of another class never takes a dog, whatever its score.",
-        "`detection_confusion_matrix(EX8_GT, EX8_DETECTIONS)` from `mltutor.detection` puts "
-        "COCO's true positives on its diagonal; compare it with `class_agnostic=True`.",
+        "In the chapter, `detection_confusion_matrix` from `mltutor.detection` puts COCO's true "
+        "positives on its diagonal; here (the grader has no mltutor) match by hand, class by "
+        "class.",
     ],
     solution="""
         from mltutor.detection import detection_confusion_matrix

@@ -435,9 +435,9 @@ ex8 = ValueExercise(
     hints=[
         "The promise is about the population, with a 5 % risk: you need a one-sided 95 % lower "
         "confidence bound for the recall, computed from the 200 validation positives.",
-        "`threshold_for_recall(EX8_Y, EX8_SCORES, min_recall=0.9, confidence=0.95)` from "
-        "`mltutor.curves` does it; by hand, the Clopper-Pearson lower bound with k of n "
-        "positives kept is the 5 % quantile of Beta(k, n - k + 1).",
+        "In the chapter, `threshold_for_recall(..., confidence=0.95)` from `mltutor.curves` "
+        "does it; here by hand (the grader has no mltutor): the Clopper-Pearson lower bound "
+        "with k of n positives kept is at least r when P(Binomial(n, r) >= k) <= 0.05.",
         "The bound falls as the threshold rises. Among the thresholds whose bound is at least "
         "0.9, the highest flags the fewest people.",
     ],
