@@ -322,6 +322,21 @@ def plot_pr(
     return ax
 
 
+def _perfect_diagonal(ax: Any) -> None:
+    """The dashed diagonal of perfect calibration, drawn once per axes (gid ``"perfect"``), so
+    several reliability curves on one axes share it and the legend lists it once."""
+    if not any(line.get_gid() == "perfect" for line in ax.get_lines()):
+        ax.plot(
+            [0, 1],
+            [0, 1],
+            linestyle="--",
+            color=REFERENCE_COLOUR,
+            linewidth=1,
+            label="perfectly calibrated",
+            gid="perfect",
+        )
+
+
 def plot_reliability(
     y_true: Any,
     y_prob: Any,
@@ -394,16 +409,7 @@ def plot_reliability(
         ylabel = "Accuracy" if top_label else "Fraction of positives"
     ax = _axes(ax)
     colour = color or _next_colour(ax)
-    if not any(line.get_gid() == "perfect" for line in ax.get_lines()):
-        ax.plot(
-            [0, 1],
-            [0, 1],
-            linestyle="--",
-            color=REFERENCE_COLOUR,
-            linewidth=1,
-            label="perfectly calibrated",
-            gid="perfect",
-        )
+    _perfect_diagonal(ax)
     ax.plot(
         mean_prob,
         freq,
@@ -496,16 +502,7 @@ def plot_reliability_intervals(
     )
     ax = _axes(ax)
     colour = color or _next_colour(ax)
-    if not any(line.get_gid() == "perfect" for line in ax.get_lines()):
-        ax.plot(
-            [0, 1],
-            [0, 1],
-            linestyle="--",
-            color=REFERENCE_COLOUR,
-            linewidth=1,
-            label="perfectly calibrated",
-            gid="perfect",
-        )
+    _perfect_diagonal(ax)
     ax.errorbar(
         c.prob_pred,
         c.prob_true,
