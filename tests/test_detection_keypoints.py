@@ -226,6 +226,20 @@ def _case(gt_kpts=None, det_kpts=None, sigmas=SIG, **ann):
         (_case(sigmas="ab"), "kpt_oks_sigmas must be"),
         (_case(num_keypoints=-1), "num_keypoints=-1; expected a non-negative integer"),
         (_case(num_keypoints=1.5), "num_keypoints=1.5"),
+        # np.asarray(..., dtype=float) would read these as 1.0 and NaN: a corrupted file, refused
+        (
+            _case(gt_kpts=[1, 1, "2", 5, 5, 1]),
+            r"coco_gt\['annotations'\]\[0\]\['keypoints'\] must be a flat list .* of numbers",
+        ),
+        (
+            _case(det_kpts=["1", 1, 1, 5, 5, 1]),
+            r"detections\[0\]\['keypoints'\] must be a flat list .* of numbers",
+        ),
+        (
+            _case(det_kpts=[1, 1, None, 5, 5, 1]),
+            r"detections\[0\]\['keypoints'\] must be a flat list .* of numbers",
+        ),
+        (_case(gt_kpts=[1, 1, 2, 5, b"5", 1]), "must be a flat list .* of numbers"),
     ],
 )
 def test_bad_keypoint_input_is_named(args, match):

@@ -36,10 +36,23 @@ def check_sigmas(sigmas: Any, name: str, default: np.ndarray) -> np.ndarray:
     return arr
 
 
+def _as_numbers(values: Any) -> np.ndarray:
+    """``values`` as a float64 array, or a TypeError when they hold a string, bytes or None.
+
+    ``np.asarray(values, dtype=float)`` would read the string "1" as 1.0 and None as NaN; without a
+    dtype numpy finds a string or object dtype for them at no extra cost, so the kind is checked and
+    the array converted after.  (A bool among numbers reads as 0 or 1, as pycocotools reads it.)"""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "fiu" and arr.size:
+        raise TypeError
+    return arr.astype(np.float64, copy=False)
+
+
 def check_keypoint_array(values: Any, n_kpt: int, name: str, *, flags: bool) -> np.ndarray:
-    """One object's keypoints as a (K, 3) float array: finite x, y; with ``flags``, v in {0, 1, 2}."""
+    """One object's keypoints as a (K, 3) float array: numbers (see :func:`_as_numbers`), finite x,
+    y; with ``flags``, v in {0, 1, 2}."""
     try:
-        arr = np.asarray(values, dtype=np.float64)
+        arr = _as_numbers(values)
     except (TypeError, ValueError):
         raise ValueError(
             f"{name} must be a flat list [x1, y1, v1, ...] of numbers; got {values!r:.80}."
@@ -66,7 +79,7 @@ def keypoint_records(values: Sequence, n_kpt: int, where: Any, *, flags: bool) -
     record-by-record pass only to name the first bad one."""
     n = len(values)
     try:
-        arr = np.asarray(values, dtype=np.float64)
+        arr = _as_numbers(values)
         ok = arr.shape == (n, 3 * n_kpt) and np.isfinite(arr).all()
         if ok and flags:
             ok = bool(np.isin(arr[:, 2::3], (0, 1, 2)).all())
@@ -75,9 +88,7 @@ def keypoint_records(values: Sequence, n_kpt: int, where: Any, *, flags: bool) -
     if not ok:
         for i, v in enumerate(values):
             check_keypoint_array(v, n_kpt, f"{where(i)}['keypoints']", flags=flags)
-        arr = np.asarray(
-            values, dtype=np.float64
-        )  # only the unused v of a detection was not finite
+        arr = _as_numbers(values)  # only the unused v of a detection was not finite
     return arr.reshape(n, n_kpt, 3)
 
 
