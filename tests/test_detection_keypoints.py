@@ -393,3 +393,18 @@ def test_keypoint_results_mixing_boxes_or_masks_are_refused():
             iou_type="keypoints",
             kpt_oks_sigmas=SIG,
         )
+
+
+@pytest.mark.parametrize(
+    "dt_kpts, match",
+    [
+        ([["10", 10, 1, 21, 20, 1]], r"dt_keypoints must hold lists .* of numbers"),
+        ([[10, 10, None, 21, 20, 1]], r"dt_keypoints must hold lists .* of numbers"),
+        ([[10, 10, 1, 21, 20]], r"dt_keypoints must hold 3 numbers .* 6 per object"),
+    ],
+)
+def test_oks_refuses_strings_none_and_a_wrong_size(dt_kpts, match):
+    """np.asarray(..., dtype=float) read "10" as 10.0 and None as NaN; a wrong size was numpy's
+    unnamed reshape error."""
+    with pytest.raises(ValueError, match=match):
+        oks(dt_kpts, [[10, 10, 2, 20, 20, 2]], [100.0], sigmas=[0.1, 0.1])

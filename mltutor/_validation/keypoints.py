@@ -11,7 +11,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_sigmas", "check_keypoint_array", "check_num_keypoints", "keypoint_records"]
+__all__ = [
+    "check_sigmas",
+    "check_keypoint_array",
+    "check_num_keypoints",
+    "keypoint_records",
+    "keypoint_rows",
+]
 
 
 def check_sigmas(sigmas: Any, name: str, default: np.ndarray) -> np.ndarray:
@@ -46,6 +52,25 @@ def _as_numbers(values: Any) -> np.ndarray:
     if arr.dtype.kind not in "fiu" and arr.size:
         raise TypeError
     return arr.astype(np.float64, copy=False)
+
+
+def keypoint_rows(values: Any, n_kpt: int, name: str) -> np.ndarray:
+    """An (n, 3K) float array of keypoint lists given as one array-like (``oks``' inputs); strings,
+    bytes and None refused (:func:`_as_numbers`), and a size that is not a multiple of 3K named."""
+    if np.size(values) == 0:
+        return np.zeros((0, 3 * n_kpt))
+    try:
+        arr = _as_numbers(values)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{name} must hold lists [x1, y1, v1, ...] of numbers; got {values!r:.80}."
+        ) from None
+    if arr.size % (3 * n_kpt):
+        raise ValueError(
+            f"{name} must hold 3 numbers (x, y, v) per keypoint, {3 * n_kpt} per object for "
+            f"{n_kpt} keypoints; got shape {arr.shape}."
+        )
+    return arr.reshape(-1, 3 * n_kpt)
 
 
 def check_keypoint_array(values: Any, n_kpt: int, name: str, *, flags: bool) -> np.ndarray:

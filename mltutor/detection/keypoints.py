@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation.keypoints import check_keypoint_array, check_sigmas
+from .._validation.keypoints import check_keypoint_array, check_sigmas, keypoint_rows
 
 __all__ = ["COCO_SIGMAS", "oks"]
 
@@ -142,16 +142,8 @@ def oks(
     """
     sig = check_sigmas(sigmas, "sigmas", COCO_SIGMAS)
     k = sig.shape[0]
-    dt = (
-        np.asarray(dt_keypoints, dtype=np.float64).reshape(-1, 3 * k)
-        if np.size(dt_keypoints)
-        else np.zeros((0, 3 * k))
-    )
-    gt = (
-        np.asarray(gt_keypoints, dtype=np.float64).reshape(-1, 3 * k)
-        if np.size(gt_keypoints)
-        else np.zeros((0, 3 * k))
-    )
+    dt = keypoint_rows(dt_keypoints, k, "dt_keypoints")
+    gt = keypoint_rows(gt_keypoints, k, "gt_keypoints")
     dt = (
         np.stack(
             [
