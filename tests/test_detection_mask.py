@@ -113,6 +113,52 @@ def _runs(rle):
     return np.diff(np.r_[0, change, flat.shape[0]]).tolist()
 
 
+@PROPERTY
+@given(st.integers(0, 2**32 - 1))
+def test_value_changes_read_by_words_equal_a_byte_by_byte_comparison(seed):
+    # Every length around the 8-byte words (the tail past the last whole word, one word, none),
+    # sparse and dense bytes, changes at word boundaries and in the last byte.
+    CASES["mask: run boundaries read 8 bytes at a time"] += 1
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 70))
+    flat = (rng.random(n) < rng.choice([0.03, 0.5, 0.97])).astype(np.uint8)
+    if n and rng.random() < 0.3:
+        flat[rng.integers(0, n) // 8 * 8 :] ^= 1  # a change exactly at a word's first byte
+    expected = np.flatnonzero(flat[1:] != flat[:-1])
+    np.testing.assert_array_equal(mask._rle._value_changes(flat), expected)
+
+
+def _rle_to_string(counts):
+    """pycocotools' rleToString, transcribed to Python: a reference for counts beyond uint32."""
+    out = []
+    for i, c in enumerate(counts):
+        x = c - counts[i - 2] if i > 2 else c
+        more = True
+        while more:
+            ch = x & 0x1F
+            x >>= 5
+            more = (x != -1) if ch & 0x10 else (x != 0)
+            out.append(chr(ch + 48 + (0x20 if more else 0)))
+    return "".join(out).encode()
+
+
+@PROPERTY
+@given(st.lists(st.lists(st.integers(0, 2**62), max_size=7), max_size=5))
+def test_count_strings_equal_rle_to_string_for_any_count(objects):
+    # Counts up to 2**62, past the float-exponent count of 5-bit groups (exact below 2**52).
+    CASES["mask: RLE strings of counts up to 2**62"] += 1
+    counts = np.array([c for obj in objects for c in obj], dtype=np.int64)
+    offsets = np.cumsum([0] + [len(obj) for obj in objects])
+    ours = mask._rle._counts_to_strings(counts, offsets)
+    assert ours == [_rle_to_string(obj) for obj in objects]
+    # pycocotools itself, where its C buffer (6 characters per count) holds the string: counts
+    # below 2**29, whose differences fit six 5-bit groups.
+    for obj, s in zip(objects, ours):
+        if 0 < sum(obj) and max(obj) < 2**29:
+            rle = coco_mask_c.frPyObjects([{"size": [1, sum(obj)], "counts": obj}], 1, sum(obj))
+            assert rle[0]["counts"] == s
+
+
 @st.composite
 def polygon_sets(draw):
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))

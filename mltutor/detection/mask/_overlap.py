@@ -25,11 +25,28 @@ COLUMNS_FROM = 4  # pairs per mask from which IoU is counted on column pieces (s
 # --------------------------------------------------------------------------------------------
 
 
-def _intervals(r: RleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Runs of ones as [start, end) pixel intervals: (object, start, end), non-empty only."""
+def _intervals(r: RleSet, ones: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Runs of ones (or of zeros) as [start, end) pixel intervals: (object, start, end), non-empty
+    only."""
     ends = r.run_ends
-    on = r.run_is_one & (r.counts > 0)
-    return r.run_object[on], (ends - r.counts)[on], ends[on]
+    keep = (r.run_is_one if ones else ~r.run_is_one) & (r.counts > 0)
+    return r.run_object[keep], (ends - r.counts)[keep], ends[keep]
+
+
+def _union_bounds(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The union of intervals [start, end), given their starts sorted and, separately, their ends
+    sorted: its pieces' bounds ``[open, close, open, close, ...]``, increasing.
+
+    No coverage count is needed: the union has a gap before the i-th start exactly when that start
+    lies after the (i-1)-th end, since the i intervals that start before it have all ended by then
+    (touching intervals join: a gap needs a pixel that no interval covers)."""
+    if starts.shape[0] == 0:
+        return starts
+    gap = np.flatnonzero(starts[1:] > ends[:-1])
+    bounds = np.empty(2 * (gap.shape[0] + 1), dtype=np.int64)
+    bounds[0::2] = starts[np.r_[0, gap + 1]]
+    bounds[1::2] = ends[np.r_[gap, ends.shape[0] - 1]]
+    return bounds
 
 
 def combine(
@@ -40,27 +57,42 @@ def combine(
     widths: np.ndarray,
     intersect: bool = False,
 ) -> RleSet:
-    """Union (or intersection) of the masks of each group → one RLE per group, like ``rleMerge``."""
-    obj, start, end = _intervals(r)
-    g = group[obj]
-    members = np.bincount(group, minlength=n_groups)
+    """Union (or intersection) of the masks of each group → one RLE per group, like ``rleMerge``.
+
+    Groups are kept apart on one axis (group · stride + pixel, stride above every h·w), so one
+    :func:`_union_bounds` serves all of them.  An intersection is the complement, inside each
+    group's [0, h·w), of the union of the runs of zeros: the same bounds, and a toggle at pixel 0."""
+    obj, start, end = _intervals(r, ones=not intersect)
     stride = int((heights * widths).max()) + 1 if n_groups else 1
-    # Coverage changes: +1 where an interval starts, -1 where it ends.
-    key = np.r_[g * stride + start, g * stride + end]
-    step = np.r_[np.ones(start.shape[0], np.int64), -np.ones(end.shape[0], np.int64)]
-    order = np.argsort(key, kind="stable")
-    key, step = key[order], step[order]
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if key.shape[0] else key[:0]
-    uniq = key[first]  # (np.unique would sort the sorted keys again)
-    delta = np.add.reduceat(step, first) if first.shape[0] else np.zeros(0, np.int64)
-    ug = uniq // stride
-    level = np.cumsum(delta)  # coverage just after each point (it returns to 0 at each group's end)
-    need = members[ug] if intersect else np.ones_like(ug)
-    inside = level >= need
-    before = np.r_[False, inside[:-1]]
-    before[np.r_[True, ug[1:] != ug[:-1]] if ug.shape[0] else np.zeros(0, bool)] = False
-    toggle = inside != before
-    return _toggles_to_rles(uniq[toggle], stride, n_groups, heights, widths)
+    base = group[obj] * stride
+    toggles = _union_bounds(np.sort(base + start), np.sort(base + end))
+    if intersect:
+        toggles = np.r_[np.arange(n_groups) * stride, toggles]
+    return _toggles_to_rles(toggles, stride, n_groups, heights, widths)
+
+
+def _union_of_one_size(r: RleSet) -> RleSet:
+    """:func:`combine` of all masks of ``r`` into one, for masks of one size (what ``merge`` is
+    given), read from the runs of ones on the set's common axis (:attr:`RleSet.ones`), where mask i's
+    pixel p is i·h·w + p."""
+    h, w = r.heights[:1], r.widths[:1]
+    hw = int(h[0] * w[0])
+    start, end, _ = r.ones
+    length = end - start
+    nonempty = length > 0
+    start = start[nonempty] % hw if hw else start[:0]  # the pixel inside its own mask
+    end = start + length[nonempty]
+    # Each mask's runs are increasing: a stable sort (timsort) merges those sorted stretches.
+    bounds = _union_bounds(np.sort(start, kind="stable"), np.sort(end, kind="stable"))
+    if (
+        bounds.shape[0] and bounds[-1] == hw
+    ):  # the union reaches the last pixel: no run of zeros after
+        bounds = bounds[:-1]
+    counts = np.empty(bounds.shape[0] + 1, dtype=np.int64)  # the runs between 0, the bounds and h·w
+    counts[:-1] = bounds
+    counts[-1] = hw
+    counts[1:] -= bounds
+    return RleSet(h, w, counts, np.array([0, counts.shape[0]], dtype=np.int64))
 
 
 def merge(rles: Any, intersect: bool = False) -> dict:
@@ -84,7 +116,10 @@ def merge(rles: Any, intersect: bool = False) -> dict:
         )
     if len(r) == 1:
         return r.to_dicts()[0]
-    out = combine(r, np.zeros(len(r), np.int64), 1, r.heights[:1], r.widths[:1], bool(intersect))
+    if intersect:
+        out = combine(r, np.zeros(len(r), np.int64), 1, r.heights[:1], r.widths[:1], True)
+    else:
+        out = _union_of_one_size(r)
     return out.to_dicts()[0]
 
 

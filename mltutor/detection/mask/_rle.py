@@ -134,24 +134,33 @@ def _counts_to_strings(counts: np.ndarray, offsets: np.ndarray) -> list[bytes]:
     n_obj = offsets.shape[0] - 1
     if counts.shape[0] == 0:
         return [b""] * n_obj
-    idx = np.arange(counts.shape[0])
-    j = idx - np.repeat(offsets[:-1], np.diff(offsets))
+    # Each count from the fourth of its object on is written as its difference from the count two
+    # places before it: one subtraction over all counts, then the first three of each object put back.
     x = counts.astype(np.int64)
-    delta = j > 2
-    x[delta] -= counts[idx[delta] - 2]
-    # Groups needed: the fewest n >= 1 such that x fits in 5n-bit two's complement.
-    n_groups = np.ones(x.shape[0], dtype=np.int64)
-    for n in range(1, 13):
-        limit = np.int64(1) << (5 * n - 1)
-        n_groups += (x >= limit) | (x < -limit)
+    x[2:] -= counts[:-2]
+    head = (offsets[:-1, None] + np.arange(3)).reshape(-1)
+    head = head[head < np.repeat(offsets[1:], 3)]
+    x[head] = counts[head]
+    # 5-bit groups needed: the fewest n >= 1 with x in 5n-bit two's complement, i.e. n = ceil((b + 1)
+    # / 5) for the bit length b of x (of ~x when negative), read from the float exponent (exact
+    # below 2**52; larger numbers are counted by comparisons).
+    magnitude = x ^ (x >> 63)
+    if magnitude.max() < 2**52:
+        n_groups = np.frexp(magnitude.astype(np.float64))[1].astype(np.int64)
+        n_groups += 5
+        n_groups //= 5
+    else:
+        n_groups = np.ones(x.shape[0], dtype=np.int64)
+        for n in range(1, 13):
+            limit = np.int64(1) << (5 * n - 1)
+            n_groups += (x >= limit) | (x < -limit)
+    starts = _segment_starts(n_groups)
     value = np.repeat(np.arange(x.shape[0]), n_groups)
-    k = np.arange(value.shape[0]) - np.repeat(_segment_starts(n_groups)[:-1], n_groups)
+    k = np.arange(starts[-1]) - np.repeat(starts[:-1], n_groups)
     chars = (x[value] >> (5 * k)) & 0x1F
-    chars |= np.where(k < n_groups[value] - 1, 0x20, 0)
+    chars |= np.where(k < n_groups[value] - 1, 0x20, 0)  # "more groups follow"
     blob = (chars + 48).astype(np.uint8).tobytes()
-    chars_per_obj = np.zeros(n_obj, dtype=np.int64)
-    np.add.at(chars_per_obj, np.repeat(np.arange(n_obj), np.diff(offsets)), n_groups)
-    bounds = _segment_starts(chars_per_obj).tolist()
+    bounds = starts[offsets].tolist()  # each object's first character, and the end
     return [blob[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
 
@@ -173,7 +182,7 @@ def _strings_to_counts(
             "between '0' and 'o')."
         )
     is_last = (c & 0x20) == 0  # the last group of each number
-    nonempty = np.diff(char_bounds) > 0
+    nonempty = lengths > 0
     unfinished = nonempty & ~is_last[np.maximum(char_bounds[1:] - 1, 0)] if c.shape[0] else nonempty
     if unfinished.any():
         i = int(np.argmax(unfinished))
@@ -193,10 +202,11 @@ def _strings_to_counts(
     n_cont_before = np.searchsorted(cont, char_bounds, side="left")
     if cont.shape[0]:
         number = cont - np.arange(cont.shape[0])
-        first = np.flatnonzero(
-            np.r_[True, number[1:] != number[:-1]]
-        )  # each multi-group number's first
-        extra = np.diff(np.r_[first, cont.shape[0]])  # its groups before the last
+        new_number = np.empty(cont.shape[0], dtype=bool)
+        new_number[0] = True
+        np.not_equal(number[1:], number[:-1], out=new_number[1:])
+        first = np.flatnonzero(new_number)  # each multi-group number's first
+        extra = np.diff(first, append=cont.shape[0])  # its groups before the last
         if extra.max() > 11:
             raise ValueError(f"{where(0)}: a run length is too large for an RLE.")
         k = np.arange(cont.shape[0]) - np.repeat(first, extra)
@@ -263,6 +273,38 @@ def as_rle_set(rles: Any, name: str = "rles") -> tuple[RleSet, bool]:
 # --------------------------------------------------------------------------------------------
 
 
+def _value_changes(flat: np.ndarray) -> np.ndarray:
+    """The positions p where ``flat[p] != flat[p + 1]`` (increasing), for a flat uint8 array.
+
+    Masks are mostly zeros, so the bytes are read eight at a time as 64-bit words: only the nonzero
+    words can hold a change, or end at one (a change between a zero word and the nonzero word after
+    it is that word's first byte).  Inside a nonzero word, each byte is compared with the next byte
+    by one shift; the word after it is either the next nonzero word or zero.  One pass over all
+    pixels (``!= 0``) instead of a byte-by-byte comparison and a search of its result."""
+    n = flat.shape[0]
+    whole = n // 8 * 8
+    words = flat[:whole].view("<u8")  # little-endian: byte j of a word is its bits 8j..8j+7
+    nz = np.flatnonzero(words != 0)
+    word = words[nz]
+    follows = nz[1:] == nz[:-1] + 1  # the next word is nonzero: it is the next entry
+    after = np.zeros_like(word)
+    after[:-1] = np.where(follows, word[1:], 0)
+    diff = word >> np.uint64(8)
+    diff |= after << np.uint64(56)
+    diff ^= word  # byte j: pixel 8i + j differs from the pixel after it
+    changed = np.flatnonzero(diff != 0)
+    byte = np.flatnonzero(diff[changed].view(np.uint8).reshape(-1, 8))
+    inside = nz[changed][byte >> 3] * 8 + (byte & 7)
+    opens = np.r_[nz[:1] > 0, ~follows] & ((word & np.uint64(0xFF)) != 0)  # a zero word before
+    out = np.sort(np.r_[nz[opens] * 8 - 1, inside], kind="stable")  # two sorted runs: merged
+    # The last word was compared with zero after it: redo that position and the bytes past the words.
+    out = out[out < whole - 1]
+    if whole < n or whole == 0:
+        lo = max(whole - 1, 0)
+        out = np.r_[out, lo + np.flatnonzero(flat[lo + 1 :] != flat[lo:-1])]
+    return out
+
+
 def _encode_array(masks: np.ndarray) -> RleSet:
     """(h, w, n) uint8 0/1 → RleSet, as ``rleEncode``: a run ends wherever the value changes."""
     h, w, n = masks.shape
@@ -270,18 +312,23 @@ def _encode_array(masks: np.ndarray) -> RleSet:
     flat = masks.transpose(2, 1, 0).reshape(-1)  # object-major, column-major inside each object
     starts = np.arange(n, dtype=np.int64) * hw
     if flat.shape[0]:
-        # A run ends where a pixel differs from the one before: one comparison of two views (no
-        # shifted copy of all the masks, which cost a third of the time) ...
-        step = flat[1:] != flat[:-1]
-        # ... except that every object starts in a run of zeros, whatever ends the one before it.
-        step[starts[1:] - 1] = flat[starts[1:]] != 0
-        changes = np.flatnonzero(step)
+        changes = _value_changes(flat)
+        # Every object starts in a run of zeros, whatever ends the one before it: at each object's
+        # start s, a run ends if and only if its first pixel is set (a run of zeros of length 0).
+        boundary = starts[1:] - 1
+        at = np.searchsorted(changes, boundary)
+        found = np.r_[changes, -1][at] == boundary
+        kept = np.ones(changes.shape[0], dtype=bool)
+        kept[at[found]] = False
+        changes = np.r_[
+            changes[kept], boundary[flat[starts[1:]] != 0]
+        ]  # sorted with the starts below
         changes += 1
         if flat[0]:
             changes = np.r_[0, changes]
     else:
         changes = starts[:0]
-    points = np.sort(np.r_[starts, changes], kind="stable")  # two sorted runs: timsort merges them
+    points = np.sort(np.r_[starts, changes], kind="stable")  # sorted runs: timsort merges them
     counts = np.diff(np.r_[points, n * hw])
     per_obj = np.diff(np.searchsorted(points, np.r_[starts, n * hw], side="left"))
     if hw == 0:
