@@ -86,15 +86,15 @@ def test_iou_and_merge_equal_pycocotools(masks, seed):
     gt = coco_mask.encode(_random_masks(rng, h, w, int(rng.integers(1, 5))))
     crowd = rng.integers(0, 2, len(gt)).tolist()
     ref = coco_mask.iou(dt, gt, crowd)
-    for columns_from in (
-        0,
-        10**9,
-    ):  # both ways of counting intersections: column pieces, sorted searches
-        saved, mask._overlap.COLUMNS_FROM = mask._overlap.COLUMNS_FROM, columns_from
+    # Both ways of counting intersections (column pieces, sorted searches), each in one block and in
+    # blocks of a few entries (pairs cut into slices, a pair longer than a block alone in its own).
+    saved = mask._overlap.COLUMNS_FROM, mask._overlap.BLOCK
+    for columns_from, block in ((0, saved[1]), (10**9, saved[1]), (0, 3), (10**9, 3)):
+        mask._overlap.COLUMNS_FROM, mask._overlap.BLOCK = columns_from, block
         try:
             np.testing.assert_allclose(mask.iou(dt, gt, crowd), ref, rtol=0, atol=1e-12)
         finally:
-            mask._overlap.COLUMNS_FROM = saved
+            mask._overlap.COLUMNS_FROM, mask._overlap.BLOCK = saved
     # uncompressed counts give the same numbers
     uncompressed = [{"size": r["size"], "counts": _runs(r)} for r in gt]
     np.testing.assert_allclose(

@@ -227,7 +227,39 @@ def _in_ranges(
     ]
 
 
+BLOCK = 1 << 16  # pieces expanded at once (shared columns, runs): what the cache holds
+
+
+def _blocks(lengths: np.ndarray, size: int | None = None) -> list[tuple[int, int]]:
+    """Consecutive slices of items whose ``lengths`` add up to about ``size`` each (default
+    :data:`BLOCK`; one item longer than that gets a slice of its own).
+
+    The intersections expand every pair into one entry per shared column or run, then make some ten
+    passes over those entries.  Over a million entries, each pass streams arrays of megabytes through
+    memory, and each fresh array costs its page faults; in blocks of 2**16 entries the temporaries
+    stay in the cache and their memory is reused (the 300 x 300 IoU of ``make bench``: 39 ms at once,
+    24 ms in blocks, medians of 15 interleaved runs on one 2-core machine)."""
+    size = BLOCK if size is None else size
+    ends = np.cumsum(lengths)
+    total = int(ends[-1]) if ends.shape[0] else 0
+    cuts = np.searchsorted(ends, np.arange(size, total, size), side="right").tolist()
+    bounds = [0, *cuts, lengths.shape[0]]
+    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+
+
 def _pair_intersections(d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.ndarray) -> np.ndarray:
+    """|d ∩ g| for each pair, worked out in :func:`_blocks` of pairs (see :func:`_block_intersections`)."""
+    lo = np.maximum(d.first_col[pd], g.first_col[pg])
+    hi = np.minimum(d.first_col[pd] + d.n_cols[pd], g.first_col[pg] + g.n_cols[pg])
+    inter = np.empty(pd.shape[0], dtype=np.int64)
+    for a, b in _blocks(np.maximum(hi - lo, 0)):
+        inter[a:b] = _block_intersections(d, g, pd[a:b], pg[a:b])
+    return inter
+
+
+def _block_intersections(
+    d: ColumnRuns, g: ColumnRuns, pd: np.ndarray, pg: np.ndarray
+) -> np.ndarray:
     """|d ∩ g| for each pair: the overlap of their pieces, column by column over the shared columns.
 
     A column where both masks have one piece is ``max(0, min(y1) - max(y0))``; a column where either
@@ -326,10 +358,6 @@ def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.nd
     b_start, b_end, _ = b.ones
     if a_start.shape[0] == 0:  # every mask of a empty
         return np.zeros(pa.shape[0], dtype=np.int64)
-    # F(p) = (ones of the runs that start at or before p) - (what the last of them has at or after p):
-    # with j of a's runs starting at or before p, F(p) = before[j] - max(0, end[j - 1] - p).
-    before = a.ones_before
-    start_padded, end_before, _ = a.ones_padded
     a_base = _segment_starts(a.heights * a.widths)
     b_base = _segment_starts(b.heights * b.widths)
     # Only b's runs inside a's span [first one, last one) can meet it.
@@ -343,27 +371,42 @@ def _count_common(a: RleSet, b: RleSet, pa: np.ndarray, pb: np.ndarray) -> np.nd
     )  # an empty mask meets none
     has = np.flatnonzero(n_runs)
     inter = np.zeros(pa.shape[0], dtype=np.int64)
-    if has.shape[0]:
-        seg = _segment_starts(n_runs[has])
-        # (big arrays are worked on in place: each fresh one costs its page faults; takes into out=
-        # use mode="clip", unbuffered, as the indices are in range)
-        run = np.repeat(r0[has] - seg[:-1], n_runs[has])
-        run += np.arange(seg[-1])
-        run_shift = np.repeat(shift[has], n_runs[has])
-        hi = np.take(b_end, run)
-        hi += run_shift
-        lo = np.take(b_start, run)
-        lo += run_shift
-        j_lo = np.searchsorted(a_start, lo, side="right")
-        j_hi = _search_on(start_padded, hi, j_lo)
-        per_run = np.take(before, j_hi)
-        per_run -= np.take(before, j_lo, out=run_shift, mode="clip")
-        hi -= end_before[j_hi]  # hi, lo reused: -(what a's last run has past them)
-        lo -= end_before[j_lo]
-        per_run += np.minimum(hi, 0, out=hi)
-        per_run -= np.minimum(lo, 0, out=lo)
-        inter[has] = np.add.reduceat(per_run, seg[:-1])
+    for i, j in _blocks(n_runs[has]):
+        h = has[i:j]
+        inter[h] = _runs_in_common(a, b, r0[h], n_runs[h], shift[h])
     return inter
+
+
+def _runs_in_common(
+    a: RleSet, b: RleSet, r0: np.ndarray, n_runs: np.ndarray, shift: np.ndarray
+) -> np.ndarray:
+    """|a ∩ b| for pairs whose *b* runs of ones ``r0 .. r0 + n_runs - 1`` (n_runs > 0) lie inside the
+    *a* mask's span, ``shift`` taking b's axis to a's (see :func:`_count_common`)."""
+    a_start = a.ones[0]
+    b_start, b_end, _ = b.ones
+    # F(p) = (ones of the runs that start at or before p) - (what the last of them has at or after p):
+    # with j of a's runs starting at or before p, F(p) = before[j] - max(0, end[j - 1] - p).
+    before = a.ones_before
+    start_padded, end_before, _ = a.ones_padded
+    seg = _segment_starts(n_runs)
+    # (big arrays are worked on in place: each fresh one costs its page faults; takes into out=
+    # use mode="clip", unbuffered, as the indices are in range)
+    run = np.repeat(r0 - seg[:-1], n_runs)
+    run += np.arange(seg[-1])
+    run_shift = np.repeat(shift, n_runs)
+    hi = np.take(b_end, run)
+    hi += run_shift
+    lo = np.take(b_start, run)
+    lo += run_shift
+    j_lo = np.searchsorted(a_start, lo, side="right")
+    j_hi = _search_on(start_padded, hi, j_lo)
+    per_run = np.take(before, j_hi)
+    per_run -= np.take(before, j_lo, out=run_shift, mode="clip")
+    hi -= end_before[j_hi]  # hi, lo reused: -(what a's last run has past them)
+    lo -= end_before[j_lo]
+    per_run += np.minimum(hi, 0, out=hi)
+    per_run -= np.minimum(lo, 0, out=lo)
+    return np.add.reduceat(per_run, seg[:-1])
 
 
 def pair_iou(
