@@ -65,7 +65,16 @@ def report(title: str, ours: Measurement, reference: Measurement, target: float)
 # --------------------------------------------------------------------------------------------
 
 #: The COCO evaluators compared, in the order of the README's table.
-COCO_LIBRARIES = ("pycocotools", "faster-coco-eval", "hotcoco", "ultrafast", "mltutor")
+# "mltutor" loads the files with json.load, "mltutor+orjson" with load_coco_json and orjson installed.
+COCO_LIBRARIES = (
+    "pycocotools",
+    "faster-coco-eval",
+    "hotcoco",
+    "ultrafast",
+    "mltutor",
+    "mltutor+orjson",
+)
+MLTUTOR = ("mltutor", "mltutor+orjson")
 
 
 class _quiet_fd1:
@@ -101,15 +110,18 @@ def coco_from_file(library: str, gt_path: str, dt_path: str, iou_type: str) -> l
     summarize.  Returns the 12 (10 for keypoints) summary numbers.  Imports only that library."""
     n_stats = 10 if iou_type == "keypoints" else 12
     with _quiet_fd1():
-        if library == "mltutor":
+        if library in MLTUTOR:
             import json
 
-            from mltutor.detection import evaluate_coco
+            from mltutor.detection import evaluate_coco, load_coco_json
 
-            with open(gt_path) as f:
-                coco_gt = json.load(f)
-            with open(dt_path) as f:
-                detections = json.load(f)
+            if library == "mltutor+orjson":
+                coco_gt, detections = load_coco_json(gt_path), load_coco_json(dt_path)
+            else:
+                with open(gt_path) as f:
+                    coco_gt = json.load(f)
+                with open(dt_path) as f:
+                    detections = json.load(f)
             return [
                 float(x) for x in evaluate_coco(coco_gt, detections, iou_type=iou_type)["stats"]
             ]
@@ -154,6 +166,7 @@ def coco_available(library: str) -> bool:
         "hotcoco": "hotcoco",
         "ultrafast": "ultrafast_pycocotools",
         "mltutor": "mltutor",
+        "mltutor+orjson": "orjson",
     }[library]
     return importlib.util.find_spec(module) is not None
 

@@ -11,10 +11,11 @@ hotcoco and ultrafast-pycocotools, on synthetic sets written to JSON files.
 
 Each library loads the same two JSON files and runs to the 12 summary numbers (pycocotools' and
 ultrafast's ``COCO`` + ``loadRes`` + ``COCOeval``, faster-coco-eval's ``COCOeval_faster``, hotcoco's
-``COCO`` + ``load_res`` + ``COCOeval``; "mltutor from file" is ``json.load`` of both files +
-``evaluate_coco``).  "mltutor on parsed dicts" times ``evaluate_coco`` alone, on the dicts that
-``json.load`` returned.  The 12 numbers must be bit-for-bit equal across pycocotools, hotcoco,
-ultrafast and mltutor (faster-coco-eval's largest difference is printed) before anything is timed.
+``COCO`` + ``load_res`` + ``COCOeval``; "mltutor from file (json)" is ``json.load`` of both files +
+``evaluate_coco``, "(orjson)" the same with ``load_coco_json`` and orjson installed).  "mltutor on
+parsed dicts" times ``evaluate_coco`` alone, on the dicts that ``json.load`` returned.  The 12
+numbers must be bit-for-bit equal across pycocotools, hotcoco, ultrafast and mltutor (faster-coco-
+eval's largest difference is printed) before anything is timed.
 The runs are taken round-robin, one of each library per round, and the median is reported; the
 peak memory of each library is the peak resident set size of a fresh process that runs one
 file-to-stats evaluation (tracemalloc cannot see a Rust or C++ extension's memory).
@@ -33,6 +34,7 @@ import _harness
 import numpy as np
 from _harness import (
     COCO_LIBRARIES,
+    MLTUTOR,
     coco_available,
     coco_from_file,
     coco_peak_rss,
@@ -193,7 +195,7 @@ def coco_comparison(
             for lib in libraries
             if lib not in ("pycocotools", "faster-coco-eval") or pyc_repeats > 0
         }
-        for lib in ("pycocotools", "hotcoco", "ultrafast", "mltutor"):
+        for lib in ("pycocotools", "hotcoco", "ultrafast", *MLTUTOR):
             if lib in stats:
                 np.testing.assert_array_equal(stats[lib], ours, err_msg=f"{lib} vs mltutor, {work}")
         note = ""
@@ -248,7 +250,14 @@ def coco_comparison(
         print(
             f"  evaluate_coco on parsed dicts {seconds['mltutor on parsed dicts']:.4f} s vs {best} from file "
             f"{seconds[best]:.4f} s: {ratio:.2f}x ({verdict} target {TARGET_RUST:g}x); from file "
-            f"{seconds['mltutor']:.4f} s ({seconds[best] / seconds['mltutor']:.2f}x); peak RSS mltutor "
+            f"{seconds['mltutor']:.4f} s ({seconds[best] / seconds['mltutor']:.2f}x)"
+            + (
+                f", with orjson {seconds['mltutor+orjson']:.4f} s "
+                f"({seconds[best] / seconds['mltutor+orjson']:.2f}x)"
+                if "mltutor+orjson" in seconds
+                else ""
+            )
+            + f"; peak RSS mltutor "
             f"{peaks['mltutor']:.0f} MiB vs {best} {peaks[best]:.0f} MiB ({mem:.2f}x); json.load alone "
             f"{seconds['json.load']:.4f} s"
         )
@@ -264,12 +273,14 @@ def print_table(rows: list[dict]) -> None:
     """The README's table: median seconds from file per library, mltutor on parsed dicts, the ratio
     to the fastest Rust evaluator, then the peak RSS of each library's process."""
     names = COCO_LIBRARIES
+    label = {"mltutor": "mltutor from file (json)", "mltutor+orjson": "mltutor from file (orjson)"}
     print(
         "\n| work | "
-        + " | ".join(n if n != "mltutor" else "mltutor from file" for n in names)
-        + " | mltutor on parsed dicts | parsed dicts ÷ fastest Rust | from file ÷ fastest Rust |"
+        + " | ".join(label.get(n, n) for n in names)
+        + " | mltutor on parsed dicts | parsed dicts ÷ fastest Rust | from file (json) ÷ fastest Rust"
+        + " | from file (orjson) ÷ fastest Rust |"
     )
-    print("|---" * (len(names) + 4) + "|")
+    print("|---" * (len(names) + 5) + "|")
     for row in rows:
         s = row["seconds"]
         best = _fastest(row, names + ("mltutor on parsed dicts",))
@@ -280,11 +291,12 @@ def print_table(rows: list[dict]) -> None:
             f"| {row['work']} | "
             + " | ".join(cells)
             + f" | {_cell(parsed, best == 'mltutor on parsed dicts')} | {parsed / s[rust]:.2f}× | "
-            f"{s['mltutor'] / s[rust]:.2f}× |"
+            f"{s['mltutor'] / s[rust]:.2f}× | "
+            + (f"{s['mltutor+orjson'] / s[rust]:.2f}× |" if "mltutor+orjson" in s else "— |")
         )
     print(
         "\n| peak RSS of one file-to-stats run | "
-        + " | ".join(names)
+        + " | ".join(label.get(n, n) for n in names)
         + " | python + numpy alone | the two files json.load-ed |"
     )
     print("|---" * (len(names) + 3) + "|")
@@ -301,8 +313,8 @@ def records(row: dict) -> list[dict]:
     """``run_all``'s records: evaluate_coco on parsed dicts against every library's file-to-stats."""
     s, p = row["seconds"], row["peak_rss_mib"]
     out = []
-    for lib in COCO_LIBRARIES[:-1]:
-        if lib in s:
+    for lib in COCO_LIBRARIES:
+        if lib in s and lib not in MLTUTOR:
             out.append(
                 {
                     "benchmark": f"evaluate_coco {row['iou_type']} ({row['work']}), parsed dicts vs {lib}",

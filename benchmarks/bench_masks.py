@@ -223,6 +223,11 @@ def _versus_pycocotools(row: dict) -> dict:
         f"  {row['iou_type']}: pycocotools {s['pycocotools']:.3f} s / mltutor from file {s['mltutor']:.3f} s = "
         f"{ratio:.1f}x ({verdict} target {TARGET_PYCOCOTOOLS:g}x); on parsed dicts "
         f"{s['pycocotools'] / s['mltutor on parsed dicts']:.1f}x"
+        + (
+            f"; from file with orjson {s['pycocotools'] / s['mltutor+orjson']:.1f}x"
+            if "mltutor+orjson" in s
+            else ""
+        )
     )
     return {
         "benchmark": f"evaluate_coco {row['iou_type']} ({row['work']}) from file vs pycocotools from file",

@@ -7,7 +7,8 @@
   per-detection scores and match flags.
 * :func:`evaluate_voc` — per-class AP at IoU 0.5, VOC2007 11-point or all-point, "difficult" honoured.
 * :func:`evaluate_coco` — pycocotools' ``COCOeval`` numbers for ``iou_type`` "bbox", "segm" and
-  "keypoints" (any skeleton, own OKS sigmas), equal to it.
+  "keypoints" (any skeleton, own OKS sigmas), equal to it; :func:`load_coco_json` reads its files
+  (with orjson when installed).
 * :func:`coco_operating_points`, :func:`f1_confidence_curve`, :func:`detection_confusion_matrix`,
   :func:`coco_ap_table`, :func:`evaluate_coco_by` — operating points (the score threshold of each
   recall point), F1 against confidence, a confusion matrix consistent with COCO's matching, AP per
@@ -27,6 +28,7 @@ from ._ap import (
     precision_envelope,
 )
 from ._coco import evaluate_coco
+from ._coco_json import load_coco_json
 from ._confusion import detection_confusion_matrix
 from ._errors import CAUSES, error_breakdown
 from ._iou import box_area, box_iou
@@ -45,6 +47,7 @@ __all__ = [
     "detection_average_precision",
     "evaluate_voc",
     "evaluate_coco",
+    "load_coco_json",
     "error_breakdown",
     "coco_operating_points",
     "f1_confidence_curve",
