@@ -47,11 +47,10 @@ def load_coco_json(path: str | os.PathLike) -> Any:
     """Read a COCO JSON file (annotations or results) into the dicts and lists ``evaluate_coco`` takes.
 
     The objects are those of ``json.loads`` on the file's bytes.  When orjson is installed
-    (``pip install "mltutor[fast-json]"``) it parses the file instead, with the same result: in
-    ``make bench`` it read the keypoint results file (8.4 MB) in 73 ms against ``json``'s 226 ms and
-    the 60,000 box detections (8.4 MB) in 82 against 195 ms (medians of 5, one 2-core machine).
-    A file orjson refuses (NaN, Infinity, a byte-order mark) or might read differently (an integer
-    beyond 64 bits, which it would make a float) is read by ``json``.
+    (``pip install "mltutor[fast-json]"``) it parses the file instead, with the same result and in
+    less time on large files (``make bench`` times both ways).  A file orjson refuses (NaN,
+    Infinity, a byte-order mark) or might read differently (an integer beyond 64 bits, which it
+    would make a float) is read by ``json``.
 
     Parameters
     ----------
