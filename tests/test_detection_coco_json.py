@@ -57,12 +57,12 @@ def parser(request, monkeypatch):
 
 @pytest.mark.parametrize("reader", ["orjson", "json"])
 @PROPERTY
-@given(value=VALUES, indent=st.sampled_from([None, 1]))
-def test_load_coco_json_equals_json_loads(tmp_path_factory, reader, value, indent):
+@given(value=VALUES, indent=st.sampled_from([None, 1]), ascii_only=st.booleans())
+def test_load_coco_json_equals_json_loads(tmp_path_factory, reader, value, indent, ascii_only):
     if reader == "orjson":
         pytest.importorskip("orjson")
     CASES[f"load_coco_json vs json.loads ({reader})"] += 1
-    text = json.dumps(value, indent=indent)
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)  # escapes, or raw UTF-8
     path = tmp_path_factory.mktemp("j") / "file.json"
     path.write_text(text, encoding="utf-8")
     with pytest.MonkeyPatch.context() as mp:
@@ -102,10 +102,13 @@ def test_the_scan_finds_every_integer_orjson_would_not_keep():
         assert type(orjson.loads(str(x))) is float
         for text in (f"[{x}]", f'{{"id":{x}}}', f"{x}", f"[1, {x}]", f"[\n {x}\n]"):
             assert _coco_json._may_hold_a_huge_integer(text.encode()), text
-    # digits after a point are a fraction: no reason to leave orjson
-    assert not _coco_json._may_hold_a_huge_integer(
-        b"[0.00194326518657916840000, 1234567890123456789]"
-    )
+    # digits after a point are a fraction, 19 digits fit, digits inside a string (RLE counts) are
+    # followed by more of the string: no reason to leave orjson
+    for text in (
+        b"[0.00194326518657916840000, 1234567890123456789]",
+        b'{"counts": ":000000000000000000000001O0000000000000000000000L"}',
+    ):
+        assert not _coco_json._may_hold_a_huge_integer(text)
 
 
 def test_a_missing_file_and_bad_json_are_named(tmp_path, parser):

@@ -1,10 +1,11 @@
 """Reading COCO JSON files: with orjson when it is installed (the ``fast-json`` extra), else ``json``.
 
-Both give the same Python objects.  orjson refuses what ``json`` reads beyond the JSON standard (NaN,
-Infinity, a byte-order mark, lone surrogates); such a file is read again by ``json``.  The one case
-where orjson reads a file differently instead of refusing it is an integer outside 64 bits, which
-it turns into a float (``json`` keeps it exact): two huge ids could then become one.  A cheap scan of
-the bytes for a long run of digits sends those files to ``json`` too.
+Both give the same Python objects (the tests compare them on random documents).  orjson refuses
+some of what ``json`` reads beyond the JSON standard (NaN, Infinity, a byte-order mark, lone
+surrogates); such a file is read again by ``json``.  One case where orjson reads a file differently
+instead of refusing it is an integer outside 64 bits, which it turns into a float (``json`` keeps
+it exact), so two huge ids could become one; a scan of the bytes for a run of 20 digits (19 after
+a minus sign) between delimiters sends those files to ``json`` too.  The tests find no other case.
 """
 
 from __future__ import annotations
@@ -18,29 +19,60 @@ try:
 except ImportError:  # the optional extra is not installed: json reads everything
     orjson = None
 
-# Bytes -> a map of where numbers are: digits "0", a float's "." or exponent "e"/"E" ".", a minus
-# sign "-", anything else " ".  orjson reads an integer exactly from 0 to 2**64 - 1 (up to 20
-# digits, all with 19) and from -2**63 (19 digits); so 20 digits not after a "." (the fraction of a
-# float), or 19 after a minus sign, may be an integer it does not.  Such runs inside strings (RLE
-# counts) or a float's exponent only cost a read by json.
+# Bytes -> a map of where integers are: digits "0", a float's "." and exponent "e"/"E" ".", a minus
+# sign "-", what may come before a number ("[", ",", ":", white space) " ", what may end one besides
+# those ("]", "}") "]", anything else "x".
 _NUMBER_MAP = bytes(
     ord("0")
-    if chr(i).isdigit()
+    if 48 <= i <= 57
     else ord(".")
     if chr(i) in ".eE"
     else ord("-")
-    if i == ord("-")
+    if chr(i) == "-"
     else ord(" ")
+    if chr(i) in "[,: \t\n\r"
+    else ord("]")
+    if chr(i) in "]}"
+    else ord("x")
     for i in range(256)
 )
-_LONG_POSITIVE = b" " + b"0" * 20
-_LONG_NEGATIVE = b"-" + b"0" * 19
 
 
 def _may_hold_a_huge_integer(data: bytes) -> bool:
-    """Whether ``data`` holds a run of digits that may be an integer beyond orjson's 64 bits."""
+    """Whether ``data`` may hold an integer that orjson would not read exactly.
+
+    orjson reads integers from -2**63 to 2**64 - 1 exactly (20 digits at most, 19 when negative).
+    So the integers to leave to json have 20 digits or more, or 19 or more after a minus sign,
+    between a delimiter before ("[", ",", ":", white space) and one after (those, "]", "}").  A run
+    of digits in a string can look like that only between ":" or "[" and "]" (RLE counts use those
+    characters); it costs a read by json, never a wrong number."""
     seen = data.translate(_NUMBER_MAP)
-    return seen.startswith(_LONG_POSITIVE[1:]) or _LONG_POSITIVE in seen or _LONG_NEGATIVE in seen
+    if seen.startswith(b"0" * 20) and _ends_a_number(seen, 20):  # a file that is one number
+        return True
+    for pattern in (b" " + b"0" * 20, b"-" + b"0" * 19):  # after a delimiter, after a minus sign
+        at = seen.find(pattern)
+        while at != -1:
+            end = _past_digits(seen, at + len(pattern))
+            if _ends_a_number(seen, end):
+                return True
+            at = seen.find(pattern, end)
+    return False
+
+
+def _past_digits(seen: bytes, end: int) -> int:
+    """The end of the run of "0" (digits) in ``seen`` that reaches ``end``, a stretch at a time."""
+    while True:
+        stretch = seen[end : end + 4096]
+        rest = stretch.lstrip(b"0")
+        end += len(stretch) - len(rest)
+        if rest or not stretch:
+            return end
+
+
+def _ends_a_number(seen: bytes, end: int) -> bool:
+    """Whether the digits before ``end`` end where a number may: at the end, or at a delimiter."""
+    end = _past_digits(seen, end)
+    return end == len(seen) or seen[end] in b" ]"
 
 
 def load_coco_json(path: str | os.PathLike) -> Any:
