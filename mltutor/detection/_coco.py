@@ -277,15 +277,25 @@ def _counted_before(
     others = _running_count(inside[subset].T & ~sub_cand)  # (A, len(subset) + 1)
     cand_pos = subset[sub_cand]
     running = _running_count(flags_of(cand_rows[cand_pos]))  # (C, n_cand + 1)
-    area = col // T
     if found is None:
-        found = (
-            np.searchsorted(subset, at, side="right"),
-            np.searchsorted(cand_pos, at, side="right"),
-        )
+        # Items of subset (and candidates of it) at or before each position: one running count over
+        # the positions, read at every query (a binary search of each query was ten times slower).
+        member = np.zeros(inside.shape[0], dtype=np.int64)
+        member[subset] = 1
+        member_cand = member * is_cand
+        found = (np.cumsum(member, out=member)[at], np.cumsum(member_cand, out=member_cand)[at])
     i, j = found
     i0, j0 = np.searchsorted(subset, starts), np.searchsorted(cand_pos, starts)
-    return others[area, i] - others[area, i0[k]] + running[col, j] - running[col, j0[k]]
+    # The four reads as flat indices into the running counts (faster than two-array indexing).
+    at_area = (col // T) * others.shape[1]
+    at_col = col * running.shape[1]
+    others, running = others.ravel(), running.ravel()
+    return (
+        others[at_area + i]
+        - others[at_area + i0[k]]
+        + running[at_col + j]
+        - running[at_col + j0[k]]
+    )
 
 
 def _accumulate(
