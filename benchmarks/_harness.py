@@ -64,8 +64,8 @@ def report(title: str, ours: Measurement, reference: Measurement, target: float)
 # COCO evaluators from files (issue 28): the same JSON files, five libraries, peak RSS per library
 # --------------------------------------------------------------------------------------------
 
-#: The COCO evaluators compared, in the order of the README's table.
-# "mltutor" loads the files with json.load, "mltutor+orjson" with load_coco_json and orjson installed.
+#: The COCO evaluators compared, in the order of the README's table ("mltutor" loads the files with
+#: json.load, "mltutor+orjson" with load_coco_json and orjson installed).
 COCO_LIBRARIES = (
     "pycocotools",
     "faster-coco-eval",

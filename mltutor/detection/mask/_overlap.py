@@ -84,9 +84,8 @@ def _union_of_one_size(r: RleSet) -> RleSet:
     end = start + length[nonempty]
     # Each mask's runs are increasing: a stable sort (timsort) merges those sorted stretches.
     bounds = _union_bounds(np.sort(start, kind="stable"), np.sort(end, kind="stable"))
-    if (
-        bounds.shape[0] and bounds[-1] == hw
-    ):  # the union reaches the last pixel: no run of zeros after
+    # The union reaching the last pixel leaves no run of zeros after it.
+    if bounds.shape[0] and bounds[-1] == hw:
         bounds = bounds[:-1]
     counts = np.empty(bounds.shape[0] + 1, dtype=np.int64)  # the runs between 0, the bounds and h·w
     counts[:-1] = bounds

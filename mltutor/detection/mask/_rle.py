@@ -320,9 +320,8 @@ def _encode_array(masks: np.ndarray) -> RleSet:
         found = np.r_[changes, -1][at] == boundary
         kept = np.ones(changes.shape[0], dtype=bool)
         kept[at[found]] = False
-        changes = np.r_[
-            changes[kept], boundary[flat[starts[1:]] != 0]
-        ]  # sorted with the starts below
+        # (two sorted runs, sorted with the starts below)
+        changes = np.r_[changes[kept], boundary[flat[starts[1:]] != 0]]
         changes += 1
         if flat[0]:
             changes = np.r_[0, changes]
