@@ -129,6 +129,7 @@ NOT_THE_METRIC = {
     ("d4975a0c98", "object"): "the same Python object as in another module (API plots)",
     ("1d0dc9a84f", "object"): "NumPy's object dtype (parity page)",
     ("7b610999b9", "object"): "the Python objects json.loads returns (API detection)",
+    ("09b8cdfcb3", "object"): "the Python objects json.loads returns (parity page)",
 }
 
 _CODE = re.compile(r"``.+?``|(?<![`}:])`[^`]+`(?!`)|\$\$.+?\$\$|\$[^$\n]+?\$|https?://\S+", re.S)

@@ -57,6 +57,7 @@ PROPERTY_TESTS = [
     "tests/test_curves_sort_only.py",
     "tests/test_detection_mask.py",
     "tests/test_detection_segm.py",
+    "tests/test_detection_coco_json.py",
     "tests/test_detection_keypoints.py",
     "tests/test_detection_errors.py",
     "tests/test_detection_operating_points.py",
@@ -578,11 +579,22 @@ ROWS: list[tuple[str, str, str, list[str] | None]] = [
         "detection",
         "mask.encode",
         "pycocotools `mask.encode`/`decode`/`area`/`toBbox`, bit for bit "
-        "(also sets of masks of mixed sizes)",
+        "(also sets of masks of mixed sizes); the run boundaries read 8 bytes at a time against a "
+        "byte-by-byte comparison, and the strings of counts up to 2**62 against `rleToString` "
+        "transcribed",
         [
             "mask: encode/decode/area/toBbox vs pycocotools",
             "mask: toBbox/area of mixed sizes vs pycocotools",
+            "mask: run boundaries read 8 bytes at a time",
+            "mask: RLE strings of counts up to 2**62",
         ],
+    ),
+    (
+        "detection",
+        "load_coco_json",
+        "`json.loads` of the file's bytes: the same objects, with orjson and without it "
+        "(integers of any size, NaN and infinities, any text, nested lists and dicts)",
+        ["load_coco_json vs json.loads (orjson)", "load_coco_json vs json.loads (json)"],
     ),
     (
         "detection",

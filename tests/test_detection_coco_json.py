@@ -61,7 +61,9 @@ def parser(request, monkeypatch):
 def test_load_coco_json_equals_json_loads(tmp_path_factory, reader, value, indent, ascii_only):
     if reader == "orjson":
         pytest.importorskip("orjson")
-    CASES[f"load_coco_json vs json.loads ({reader})"] += 1
+        CASES["load_coco_json vs json.loads (orjson)"] += 1
+    else:
+        CASES["load_coco_json vs json.loads (json)"] += 1
     text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)  # escapes, or raw UTF-8
     path = tmp_path_factory.mktemp("j") / "file.json"
     path.write_text(text, encoding="utf-8")
