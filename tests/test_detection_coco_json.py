@@ -86,12 +86,33 @@ def test_load_coco_json_equals_json_loads(tmp_path_factory, reader, value, inden
         b'["\\ud800"]',  # a lone surrogate
         b'{"a": 1, "a": 2}',  # json keeps the last
         b'{"counts": "a01234567890123456789012", "bbox": [0.00194326518657916840000]}',
+        # 780 digits: orjson 3.13 rounds this one to the float below json's correctly rounded one
+        b'{"score": 84861374336693863807' + b"0" * 760 + b".0e-566}",
     ],
 )
 def test_what_orjson_refuses_or_reads_otherwise_comes_from_json(tmp_path, parser, data):
     path = tmp_path / "f.json"
     path.write_bytes(data)
     assert _same(load_coco_json(path), json.loads(data))
+
+
+def test_numbers_of_hundreds_of_digits_are_left_to_json():
+    # orjson reads about 768 significant digits: a run of 100 in any part of a number sends the
+    # file to json; the same run inside a string does not
+    for text in (
+        b"[" + b"7" * 100 + b"]",
+        b'{"s": 0.' + b"1" * 100 + b"}",
+        b"[-" + b"3" * 100 + b".5]",
+        b"[1e+" + b"0" * 100 + b"1]",
+        b"7" * 100,
+    ):
+        assert _coco_json._orjson_may_differ(text), text[:20]
+    for text in (
+        b"[0." + b"1" * 99 + b", " + b"2" * 19 + b"]",
+        b'{"s": "' + b"5" * 100 + b'"}',
+        b'{"counts": "L' + b"0" * 300 + b'O"}',
+    ):
+        assert not _coco_json._orjson_may_differ(text), text[:20]
 
 
 def test_the_scan_finds_every_integer_orjson_would_not_keep():
@@ -103,14 +124,14 @@ def test_the_scan_finds_every_integer_orjson_would_not_keep():
     for x in (2**64, 10**19 * 2, -(2**63) - 1, -(10**30), 10**40):
         assert type(orjson.loads(str(x))) is float
         for text in (f"[{x}]", f'{{"id":{x}}}', f"{x}", f"[1, {x}]", f"[\n {x}\n]"):
-            assert _coco_json._may_hold_a_huge_integer(text.encode()), text
+            assert _coco_json._orjson_may_differ(text.encode()), text
     # digits after a point are a fraction, 19 digits fit, digits inside a string (RLE counts) are
     # followed by more of the string: no reason to leave orjson
     for text in (
         b"[0.00194326518657916840000, 1234567890123456789]",
         b'{"counts": ":000000000000000000000001O0000000000000000000000L"}',
     ):
-        assert not _coco_json._may_hold_a_huge_integer(text)
+        assert not _coco_json._orjson_may_differ(text)
 
 
 def test_a_missing_file_and_bad_json_are_named(tmp_path, parser):

@@ -63,8 +63,9 @@ def test_encode_decode_area_bbox_equal_pycocotools(masks):
     ours = mask.encode(masks)
     assert _counts(ours) == _counts(ref)
     assert [r["size"] for r in ours] == [list(r["size"]) for r in ref]
-    # C-ordered bool input reads the same pixels
+    # C-ordered bool input reads the same pixels, and so does a strided view (masks in reverse)
     assert _counts(mask.encode(np.ascontiguousarray(masks.astype(bool)))) == _counts(ref)
+    assert _counts(mask.encode(masks[:, :, ::-1])) == _counts(ref)[::-1]
     decoded = mask.decode(ref)
     assert decoded.dtype == np.uint8 and decoded.flags.f_contiguous
     np.testing.assert_array_equal(decoded, coco_mask.decode(ref))
@@ -283,6 +284,24 @@ def test_bbox_skips_runs_of_ones_of_length_zero(h, w, counts):
     np.testing.assert_array_equal(
         mask.to_bbox(rle), coco_mask.toBbox(coco_mask.frPyObjects(rle, h, w))
     )
+
+
+def test_strided_and_sliced_masks_encode_as_pycocotools():
+    # Slices whose flattened pixels are a strided view (a side of 1, every other row, every other
+    # mask): read like any other array, at every length around the 8-byte words.
+    rng = np.random.default_rng(11)
+    for h, w in ((17, 1), (1, 17), (8, 5), (9, 3), (16, 1), (3, 24)):
+        stack = (rng.random((h, w, 4)) < 0.4).astype(np.uint8)
+        for m in (
+            stack[:, :, 0],
+            np.ascontiguousarray(stack)[:, :, 1],
+            np.asfortranarray(stack)[::2],
+            np.asfortranarray(stack)[:, ::2],
+            stack[:, :, ::2],
+        ):
+            ref = coco_mask.encode(np.asfortranarray(m if m.ndim == 3 else m[:, :, None]))
+            ours = mask.encode(m)
+            assert _counts(ours if m.ndim == 3 else [ours]) == _counts(ref), (h, w, m.strides)
 
 
 def test_large_counts_round_trip():

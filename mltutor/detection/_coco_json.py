@@ -1,11 +1,14 @@
 """Reading COCO JSON files: with orjson when it is installed (the ``fast-json`` extra), else ``json``.
 
-Both give the same Python objects (the tests compare them on random documents).  orjson refuses
-some of what ``json`` reads beyond the JSON standard (NaN, Infinity, a byte-order mark, lone
-surrogates); such a file is read again by ``json``.  One case where orjson reads a file differently
-instead of refusing it is an integer outside 64 bits, which it turns into a float (``json`` keeps
-it exact), so two huge ids could become one; a scan of the bytes for a run of 20 digits (19 after
-a minus sign) between delimiters sends those files to ``json`` too.  The tests find no other case.
+For every document ``json.loads`` reads, both give the same Python objects (the tests compare
+them on random documents and on the cases named here).  orjson refuses some of what ``json`` reads
+beyond the JSON standard (NaN, Infinity, a byte-order mark, lone surrogates); such a file is read
+again by ``json``.  Two cases where orjson reads a file differently instead of refusing it are
+sent to ``json`` by a scan of the bytes first: an integer outside 64 bits, which orjson turns
+into a float (``json`` keeps it exact, so two huge ids could become one), and a number with
+hundreds of digits, which orjson can round to the wrong float (it reads about 768 significant
+digits).  A document nested too deeply for ``json`` (it raises ``RecursionError``) may still be
+read by orjson.
 """
 
 from __future__ import annotations
@@ -19,16 +22,16 @@ try:
 except ImportError:  # the optional extra is not installed: json reads everything
     orjson = None
 
-# Bytes -> a map of where integers are: digits "0", a float's "." and exponent "e"/"E" ".", a minus
-# sign "-", what may come before a number ("[", ",", ":", white space) " ", what may end one besides
-# those ("]", "}") "]", anything else "x".
+# Bytes -> a map of where numbers are: digits "0", a float's "." and exponent "e"/"E" ".", a sign
+# "-" (or "+", in an exponent), what may come before a number ("[", ",", ":", white space) " ",
+# what may end one besides those ("]", "}") "]", anything else "x".
 _NUMBER_MAP = bytes(
     ord("0")
     if 48 <= i <= 57
     else ord(".")
     if chr(i) in ".eE"
     else ord("-")
-    if chr(i) == "-"
+    if chr(i) in "-+"
     else ord(" ")
     if chr(i) in "[,: \t\n\r"
     else ord("]")
@@ -37,23 +40,32 @@ _NUMBER_MAP = bytes(
     for i in range(256)
 )
 
+# (what comes before the digits, how many digits at least, what may come after them)
+_SUSPECT_RUNS = (
+    # an integer beyond orjson's exact range, -2**63 to 2**64 - 1: 20 digits, or 19 after a minus
+    (b" ", 20, b" ]"),
+    (b"-", 19, b" ]"),
+    # a number of hundreds of digits (orjson can round past about 768 significant digits to the
+    # wrong float; such a number has a run of at least 384): a run of 100 in any part of it
+    (b" ", 100, b" ]."),
+    (b"-", 100, b" ]."),
+    (b".", 100, b" ]."),
+)
 
-def _may_hold_a_huge_integer(data: bytes) -> bool:
-    """Whether ``data`` may hold an integer that orjson would not read exactly.
 
-    orjson reads integers from -2**63 to 2**64 - 1 exactly (20 digits at most, 19 when negative).
-    So the integers to leave to json have 20 digits or more, or 19 or more after a minus sign,
-    between a delimiter before ("[", ",", ":", white space) and one after (those, "]", "}").  A run
-    of digits in a string can look like that only between ":" or "[" and "]" (RLE counts use those
-    characters); it costs a read by json, never a wrong number."""
-    seen = data.translate(_NUMBER_MAP)
-    if seen.startswith(b"0" * 20) and _ends_a_number(seen, 20):  # a file that is one number
-        return True
-    for pattern in (b" " + b"0" * 20, b"-" + b"0" * 19):  # after a delimiter, after a minus sign
+def _orjson_may_differ(data: bytes) -> bool:
+    """Whether ``data`` may hold a number that orjson would not read as ``json`` does: a run of
+    digits of one of the :data:`_SUSPECT_RUNS` kinds.
+
+    A run of digits inside a string can look like one (RLE counts use digits, ":", "[", "]" and
+    "e"); that costs a read by json, never a wrong number."""
+    seen = b" " + data.translate(_NUMBER_MAP)  # a file that is one number: a delimiter before it
+    for before, digits, after in _SUSPECT_RUNS:
+        pattern = before + b"0" * digits
         at = seen.find(pattern)
         while at != -1:
             end = _past_digits(seen, at + len(pattern))
-            if _ends_a_number(seen, end):
+            if end == len(seen) or seen[end] in after:
                 return True
             at = seen.find(pattern, end)
     return False
@@ -69,12 +81,6 @@ def _past_digits(seen: bytes, end: int) -> int:
             return end
 
 
-def _ends_a_number(seen: bytes, end: int) -> bool:
-    """Whether the digits before ``end`` end where a number may: at the end, or at a delimiter."""
-    end = _past_digits(seen, end)
-    return end == len(seen) or seen[end] in b" ]"
-
-
 def load_coco_json(path: str | os.PathLike) -> Any:
     """Read a COCO JSON file (annotations or results) into the dicts and lists ``evaluate_coco`` takes.
 
@@ -82,7 +88,7 @@ def load_coco_json(path: str | os.PathLike) -> Any:
     (``pip install "mltutor[fast-json]"``) it parses the file instead, with the same result and in
     less time on large files (``make bench`` times both ways).  A file orjson refuses (NaN,
     Infinity, a byte-order mark) or might read differently (an integer beyond 64 bits, which it
-    would make a float) is read by ``json``.
+    would make a float; a number of hundreds of digits) is read by ``json``.
 
     Parameters
     ----------
@@ -111,7 +117,7 @@ def load_coco_json(path: str | os.PathLike) -> Any:
     """
     with open(path, "rb") as f:
         data = f.read()
-    if orjson is not None and not _may_hold_a_huge_integer(data):
+    if orjson is not None and not _orjson_may_differ(data):
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:

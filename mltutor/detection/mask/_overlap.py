@@ -230,14 +230,15 @@ BLOCK = 1 << 16  # pieces expanded at once (shared columns, runs): what the cach
 
 
 def _blocks(lengths: np.ndarray, size: int | None = None) -> list[tuple[int, int]]:
-    """Consecutive slices of items whose ``lengths`` add up to about ``size`` each (default
-    :data:`BLOCK`; one item longer than that gets a slice of its own).
+    """Consecutive slices of items, cut where the running total of ``lengths`` passes each multiple
+    of ``size`` (default :data:`BLOCK`): a slice holds about ``size`` entries, more when a long item
+    falls in it.
 
     The intersections expand every pair into one entry per shared column or run, then make some ten
     passes over those entries.  Over a million entries, each pass streams arrays of megabytes through
     memory, and each fresh array costs its page faults; in blocks of 2**16 entries the temporaries
     stay in the cache and their memory is reused (the 300 x 300 IoU of ``make bench``: 39 ms at once,
-    24 ms in blocks, medians of 15 interleaved runs on one 2-core machine)."""
+    24 ms in blocks, medians of 15 interleaved runs of a profiling script on one 2-core machine)."""
     size = BLOCK if size is None else size
     ends = np.cumsum(lengths)
     total = int(ends[-1]) if ends.shape[0] else 0

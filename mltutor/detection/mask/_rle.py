@@ -274,7 +274,8 @@ def as_rle_set(rles: Any, name: str = "rles") -> tuple[RleSet, bool]:
 
 
 def _value_changes(flat: np.ndarray) -> np.ndarray:
-    """The positions p where ``flat[p] != flat[p + 1]`` (increasing), for a flat uint8 array.
+    """The positions p where ``flat[p] != flat[p + 1]`` (increasing), for a contiguous flat uint8
+    array.
 
     Masks are mostly zeros, so the bytes are read eight at a time as 64-bit words: only the nonzero
     words can hold a change, or end at one (a change between a zero word and the nonzero word after
@@ -309,7 +310,9 @@ def _encode_array(masks: np.ndarray) -> RleSet:
     """(h, w, n) uint8 0/1 → RleSet, as ``rleEncode``: a run ends wherever the value changes."""
     h, w, n = masks.shape
     hw = h * w
-    flat = masks.transpose(2, 1, 0).reshape(-1)  # object-major, column-major inside each object
+    # Object-major, column-major inside each object; contiguous, as _value_changes reads it in words
+    # (reshape can return a strided view, e.g. of a slice with a side of 1).
+    flat = np.ascontiguousarray(masks.transpose(2, 1, 0).reshape(-1))
     starts = np.arange(n, dtype=np.int64) * hw
     if flat.shape[0]:
         changes = _value_changes(flat)
