@@ -304,6 +304,32 @@ def test_strided_and_sliced_masks_encode_as_pycocotools():
             assert _counts(ours if m.ndim == 3 else [ours]) == _counts(ref), (h, w, m.strides)
 
 
+@PROPERTY
+@given(st.integers(0, 2**32 - 1))
+def test_zero_length_runs_read_as_the_pixels_they_encode(seed):
+    # Uncompressed counts with runs of length 0 in the middle (no encoder writes them; pycocotools'
+    # rleIou and rleMerge mis-handle them): merge, iou, area and to_bbox give what the decoded
+    # masks, encoded again, give.
+    rng = np.random.default_rng(seed)
+    h, w = int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    masks = _random_masks(rng, h, w, int(rng.integers(2, 5)))  # merge returns a single RLE as given
+    plain = coco_mask.encode(masks)
+    padded = []
+    for r in plain:
+        counts = _runs(r)
+        for _ in range(
+            int(rng.integers(1, 4))
+        ):  # a zero run (and one beside it) inserted after the first
+            at = int(rng.integers(1, len(counts) + 1))
+            counts[at:at] = [0, 0]
+        padded.append({"size": r["size"], "counts": counts})
+    assert _counts([mask.merge(padded)]) == _counts([mask.merge(plain)])
+    assert _counts([mask.merge(padded, True)]) == _counts([mask.merge(plain, True)])
+    np.testing.assert_array_equal(mask.iou(padded, padded), mask.iou(plain, plain))
+    np.testing.assert_array_equal(mask.area(padded), mask.area(plain))
+    np.testing.assert_array_equal(mask.decode(padded), masks)
+
+
 def test_large_counts_round_trip():
     m = np.zeros((1000, 1000, 1), dtype=np.uint8, order="F")
     m[999, 999] = 1  # a first run of 999,999 zeros: five characters

@@ -98,6 +98,11 @@ def merge(rles: Any, intersect: bool = False) -> dict:
     """The union (or, with ``intersect=True``, the intersection) of masks as one RLE
     (``pycocotools.mask.merge``).  A single RLE is returned unchanged, as pycocotools does.
 
+    Counts with a run of length 0 after the first (which :func:`encode` and pycocotools' encoder do
+    not write, but an uncompressed RLE may hold) are read as the pixels they encode, and a merge of
+    two or more is written as :func:`encode` writes it; pycocotools' ``rleMerge`` then returns such
+    zero runs too, or (in one case we found) does not finish.
+
     Examples
     --------
     >>> a = {"size": [1, 4], "counts": [0, 2, 2]}
@@ -483,7 +488,8 @@ def iou(dt: Any, gt: Any, iscrowd: Any = None) -> np.ndarray:
     -------
     ndarray of float64, shape (len(dt), len(gt))
         0 where the masks do not overlap, -1 for a pair of different image sizes (pycocotools'
-        convention).
+        convention).  Counts with a run of length 0 after the first are read as the pixels they
+        encode; pycocotools' ``rleIou`` can then differ (0 for such a mask with itself).
 
     Examples
     --------
