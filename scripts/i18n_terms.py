@@ -128,7 +128,7 @@ NOT_THE_METRIC = {
     ("6ae8b84ee4", "object"): "the same Python object as in another module (API plots)",
     ("d4975a0c98", "object"): "the same Python object as in another module (API plots)",
     ("1d0dc9a84f", "object"): "NumPy's object dtype (parity page)",
-    ("82295f69aa", "object"): "the Python objects json.loads returns (API detection)",
+    ("e980c350cd", "object"): "the Python objects json.loads returns (API detection)",
     ("09b8cdfcb3", "object"): "the Python objects json.loads returns (parity page)",
 }
 

@@ -1,14 +1,14 @@
 """Reading COCO JSON files: with orjson when it is installed (the ``fast-json`` extra), else ``json``.
 
-For every document ``json.loads`` reads, both give the same Python objects (the tests compare
-them on random documents and on the cases named here).  orjson refuses some of what ``json`` reads
-beyond the JSON standard (NaN, Infinity, a byte-order mark, lone surrogates); such a file is read
-again by ``json``.  Two cases where orjson reads a file differently instead of refusing it are
-sent to ``json`` by a scan of the bytes first: an integer outside 64 bits, which orjson turns
-into a float (``json`` keeps it exact, so two huge ids could become one), and a number with
-hundreds of digits, which orjson can round to the wrong float (it reads about 768 significant
-digits).  A document nested too deeply for ``json`` (it raises ``RecursionError``) may still be
-read by orjson.
+Both give the same Python objects on every document the tests compare (random documents, with and
+without orjson, and the cases named here); that is evidence, not a proof for every file.  orjson
+refuses some of what ``json`` reads beyond the JSON standard (NaN, Infinity, a byte-order mark, lone
+surrogates); such a file is read again by ``json``.  Two cases where orjson reads a file differently
+instead of refusing it are sent to ``json`` by a scan of the bytes first: an integer outside 64
+bits, which orjson turns into a float (``json`` keeps it exact, so two huge ids could become one),
+and a number with hundreds of digits, which orjson can round to the wrong float (it reads about 768
+significant digits).  A document nested too deeply for ``json`` (it raises ``RecursionError``) may
+still be read by orjson.
 """
 
 from __future__ import annotations
@@ -85,10 +85,11 @@ def load_coco_json(path: str | os.PathLike) -> Any:
     """Read a COCO JSON file (annotations or results) into the dicts and lists ``evaluate_coco`` takes.
 
     The objects are those of ``json.loads`` on the file's bytes.  When orjson is installed
-    (``pip install "mltutor[fast-json]"``) it parses the file instead, with the same result and in
-    less time on large files (``make bench`` times both ways).  A file orjson refuses (NaN,
-    Infinity, a byte-order mark) or might read differently (an integer beyond 64 bits, which it
-    would make a float; a number of hundreds of digits) is read by ``json``.
+    (``pip install "mltutor[fast-json]"``) it parses the file instead, to the same objects on every
+    document the tests compare, and in less time on large files (``make bench`` times both ways).
+    A file orjson refuses (NaN, Infinity, a byte-order mark) or might read differently (an
+    integer beyond 64 bits, which it would make a float; a number of hundreds of digits) is read
+    by ``json``.
 
     Parameters
     ----------
