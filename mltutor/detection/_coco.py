@@ -149,14 +149,14 @@ def _match(
     gt: CocoGroundTruth, dt: Any, setup: _Setup = _BBOX, *args: Any
 ) -> dict[str, np.ndarray]:
     """Steps 1-3 with every detection's flags laid out in full, (n_det, A, T) ``tp`` and ``fp`` (in
-    the ranked order, with its ``cat``, ``score``, ``rank`` and ``npig``): the plain picture of what
-    the matching decides, for the chapter and the tests.  The evaluation itself uses
+    the accumulation's order, with its ``cat``, ``score``, ``rank`` and ``npig``): the plain picture
+    of what the matching decides, for the chapter and the tests.  The evaluation itself uses
     :func:`_match_candidates`, which stores those flags only for the detections that can match."""
     m = _match_candidates(gt, dt, setup, *args)
     n_det, n_a, n_t = m["cat"].shape[0], len(setup.area_ranges), IOU_THRESHOLDS.shape[0]
-    cand = m["cand_row"] >= 0
+    cand = m["candidate"]
     tp = np.zeros((n_det, n_a, n_t), dtype=bool)
-    counted = np.repeat(~m["outside"][:, :, None], n_t, axis=2)  # unmatched: counted where inside
+    counted = np.repeat(m["inside"][:, :, None], n_t, axis=2)  # unmatched: counted where inside
     tp[cand] = m["tp"].T.reshape(-1, n_a, n_t)
     counted[cand] = m["counted"].T.reshape(-1, n_a, n_t)
     return {
@@ -177,7 +177,8 @@ def _match_candidates(
     det_area: np.ndarray | None = None,
     gt_ignore_extra: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
-    """Steps 1-3: rank detections per group, pair them with their group's ground truth, match.
+    """Steps 1-3: rank detections per group, pair them with their group's ground truth, match; the
+    results come in step 4's order (by category, then descending score).
 
     ``dt`` needs ``img``, ``cat`` and ``score``; for boxes also ``boxes``.  For masks and keypoints,
     ``similarity(det_index, gt_index)`` gives the IoU (or OKS) of the listed pairs (indices into the
@@ -186,7 +187,7 @@ def _match_candidates(
 
     Only the *candidates* (detections with a pair at IoU >= 0.5) are matched and get (A, T) flags;
     every other detection is unmatched at every threshold, so it is a false positive in the area
-    ranges that hold its area and ignored in the others: its (A,) ``outside`` flags say all.
+    ranges that hold its area and ignored in the others: its (A,) ``inside`` flags say all.
     """
     n_img = gt.img_ids.shape[0]
     gt_ignore = gt.crowd[:, None] | _outside(gt.area, setup.area_ranges)  # (n_gt, A)
@@ -210,27 +211,43 @@ def _match_candidates(
         n_minor=n_img,
     )
     det_order, gt_order, cand = m.det_order, m.gt_order, m.candidates
-    # pycocotools records the matched annotation's *id* and later reads id 0 as "unmatched".
-    # An unmatched candidate (match -1) reads the appended row: not counted, not ignored.
-    counted_gt = np.r_[gt.ann_id[gt_order] != 0, False]
-    ignored_gt = np.vstack([gt_ignore[gt_order], np.zeros((1, gt_ignore.shape[1]), dtype=bool)])
-    outside = _outside(det_area[det_order], setup.area_ranges)  # (n_det, A)
-    counted = counted_gt[m.match]  # (n_cand, A, T)
-    area_index = np.arange(len(setup.area_ranges))[None, :, None]
-    ignored = ignored_gt[m.match, area_index] | (~counted & outside[cand][:, :, None])
-    n_col = len(setup.area_ranges) * IOU_THRESHOLDS.shape[0]
+    n_a, n_t, n_cand = len(setup.area_ranges), IOU_THRESHOLDS.shape[0], cand.shape[0]
+    # Step 4's order: by category, then descending score, ties by image and rank (pycocotools
+    # concatenates the images' lists, then merge-sorts them by score).  The matching already sorted
+    # by score then image, so one radix sort by category is left; then only the kept detections.
+    kept_at = np.full(dt.cat.shape[0], -1, dtype=np.int64)
+    kept_at[det_order] = np.arange(det_order.shape[0])
+    order = kept_at[m.by_score[_stable_argsort(dt.cat[m.by_score])]]
+    order = order[order >= 0]  # positions in det_order
     cand_row = np.full(det_order.shape[0], -1, dtype=np.int64)
-    cand_row[cand] = np.arange(cand.shape[0])
+    cand_row[cand] = np.arange(n_cand)
+    row = cand_row[order]
+    is_cand = row >= 0
+    inside = ~_outside(det_area[det_order[order]], setup.area_ranges)  # (n_det, A)
+    # What a match to each ground truth means in each area range, as 2A bits of one code: bit a, a
+    # true positive (pycocotools records the annotation's *id* and reads id 0 as "unmatched"); bit
+    # A + a, not ignored.  The appended row is "no match" (-1): not a true positive, not ignored.
+    regular = np.vstack([~gt_ignore[gt_order], np.ones((1, n_a), dtype=bool)])
+    true_pos = regular & np.r_[gt.ann_id[gt_order] != 0, False][:, None]
+    bits = np.hstack([true_pos, regular]) << np.arange(2 * n_a)
+    code = bits.sum(axis=1).astype(np.min_scalar_type((1 << 2 * n_a) - 1))
+    # One gather of the codes of every (candidate, area range, threshold) match, put in step 4's
+    # order and laid out a row per (area range, threshold) column: the accumulation reads rows.
+    c = code[m.match].reshape(n_cand, n_a * n_t)[row[is_cand]].T
+    c = np.ascontiguousarray(c).reshape(n_a, n_t, n_cand)
+    area = np.arange(n_a, dtype=c.dtype)[:, None, None]
+    tp = ((c >> area) & 1).view(bool)
+    # An unmatched detection is counted where its area is inside the range; a matched one where its
+    # ground truth is not ignored.
+    counted = tp | (((c >> (area + n_a)) & 1).view(bool) & inside[is_cand].T[:, None, :])
     return {
-        "cat": dt.cat[det_order],
-        "rank": m.rank,
-        "score": dt.score[det_order],
-        "cand_row": cand_row,  # each detection's row in tp / counted, -1 for the rest
-        # (A * T, n_cand), a row per (area range, threshold) column: the accumulation reads rows
-        "tp": np.ascontiguousarray((counted & ~ignored).reshape(cand.shape[0], n_col).T),
-        # true or false positive (not ignored)
-        "counted": np.ascontiguousarray(~ignored.reshape(cand.shape[0], n_col).T),
-        "outside": outside,
+        "cat": dt.cat[det_order[order]],
+        "rank": m.rank[order],
+        "score": dt.score[det_order[order]],
+        "candidate": is_cand,  # the detections that have (A, T) flags in tp / counted
+        "tp": tp.reshape(n_a * n_t, n_cand),  # (A * T, n_cand), candidates in this order
+        "counted": counted.reshape(n_a * n_t, n_cand),  # true or false positive (not ignored)
+        "inside": inside,
         "npig": _count_regular(gt.cat, gt_ignore, gt.cat_ids.shape[0]),  # (K, A)
     }
 
@@ -253,7 +270,7 @@ def _running_count(flags: np.ndarray) -> np.ndarray:
 
 
 def _counted_before(
-    flags_of: Callable[[np.ndarray], np.ndarray],
+    flags: np.ndarray,
     inside: np.ndarray,
     is_cand: np.ndarray,
     cand_rows: np.ndarray,
@@ -269,14 +286,16 @@ def _counted_before(
     ``subset`` (positions in the accumulation order, sorted) lie in that category before ``at`` (or
     at it) and are counted in that column.  ``starts[k]`` is where category *k* begins.
 
-    Candidates count by their (A * T, ·) flags (``flags_of(rows)``), the others where their area is
-    inside the range (``inside``, (n, A)); both as running counts over ``subset`` with a leading 0.
+    Candidates count by their (A * T, n_cand) ``flags`` (column ``cand_rows[position]``), the others
+    where their area is inside the range (``inside``, (n, A)); both as running counts over ``subset``
+    with a leading 0.
     ``found`` = (subset items, candidates of it) up to each ``at``, when the caller knows them.
     """
     sub_cand = is_cand[subset]
     others = _running_count(inside[subset].T & ~sub_cand)  # (A, len(subset) + 1)
     cand_pos = subset[sub_cand]
-    running = _running_count(flags_of(cand_rows[cand_pos]))  # (C, n_cand + 1)
+    rows = cand_rows[cand_pos]  # increasing: all of them when the subset holds every candidate
+    running = _running_count(flags if rows.shape[0] == flags.shape[1] else flags[:, rows])
     if found is None:
         # Items of subset (and candidates of it) at or before each position: one running count over
         # the positions, read at every query (a binary search of each query was ten times slower).
@@ -324,27 +343,22 @@ def _accumulate(
     recall = -np.ones((T, K, A, M))
     scores = -np.ones((T, R, K, A, M))
     npig = m["npig"]  # (K, A) ground truth that is not ignored
-    # By category, then descending score (stable: image order, then rank, as pycocotools concatenates).
-    order = np.argsort(-m["score"], kind="stable")
-    order = order[_stable_argsort(m["cat"][order])]
-    cat, score, rank = m["cat"][order], m["score"][order], m["rank"][order]
-    cand_row = m["cand_row"][order]
-    n = order.shape[0]
+    # m comes by category, then descending score (ties: image order, then rank, as pycocotools
+    # concatenates the images' lists), the candidates' flags in the same order.
+    cat, score, rank, is_cand, inside = m["cat"], m["score"], m["rank"], m["candidate"], m["inside"]
+    n = cat.shape[0]
     bounds = np.searchsorted(cat, np.arange(K + 1))
-    is_cand = cand_row >= 0
-    inside = ~m["outside"][order]  # (n, A): an unmatched detection is counted where inside
-
-    def counted_of(rows: np.ndarray) -> np.ndarray:
-        return m["counted"][:, rows]
+    cand_row = np.cumsum(is_cand) - 1  # each candidate's column in tp / counted
+    counted = m["counted"]
 
     # Every true positive under the largest maxDets: its column, position and category.
     cand_pos = np.flatnonzero(is_cand)
-    col, q = np.nonzero(m["tp"][:, cand_row[cand_pos]])  # by column, then score order
+    col, q = np.nonzero(m["tp"])  # by column, then score order
     p_all = cand_pos[q]
     k_all = cat[p_all]
     everything = np.arange(n)
     full_counted = _counted_before(
-        counted_of,
+        counted,
         inside,
         is_cand,
         cand_row,
@@ -381,11 +395,11 @@ def _accumulate(
             n_counted, full = full_counted, mi
         elif dropped.shape[0] < n - dropped.shape[0]:
             n_counted = full_counted[keep] - _counted_before(
-                counted_of, inside, is_cand, cand_row, dropped, bounds[:-1], p, c, k, T
+                counted, inside, is_cand, cand_row, dropped, bounds[:-1], p, c, k, T
             )
         else:
             n_counted = _counted_before(
-                counted_of,
+                counted,
                 inside,
                 is_cand,
                 cand_row,

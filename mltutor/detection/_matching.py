@@ -95,8 +95,25 @@ def _stable_argsort2(major: np.ndarray, minor: np.ndarray) -> np.ndarray:
     return order[_stable_argsort(major[order])]
 
 
+def score_order(score: np.ndarray, minor: np.ndarray | None = None) -> np.ndarray:
+    """Indices by descending score, ties by ``minor`` (the image), then by input order: the order in
+    which pycocotools' ``accumulate`` meets one category's detections (it concatenates the images'
+    lists, in image order, and merge-sorts them by score), and a start for :func:`rank_in_groups`.
+
+    Two stable sorts: by ``minor`` (a radix sort when it fits uint16), then by descending score.
+    """
+    if minor is None:
+        return np.argsort(-score, kind="stable")
+    by_minor = _stable_argsort(minor)
+    return by_minor[np.argsort(-score[by_minor], kind="stable")]
+
+
 def rank_in_groups(
-    group: np.ndarray, score: np.ndarray, max_det: int, n_minor: int | None = None
+    group: np.ndarray,
+    score: np.ndarray,
+    max_det: int,
+    n_minor: int | None = None,
+    by_score: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """pycocotools' order of the detections: by group, then by descending score (a stable sort: tied
     scores keep the input order, as its mergesort), only the ``max_det`` best of each group.
@@ -111,6 +128,10 @@ def rank_in_groups(
     n_minor : int, optional
         When ``group = major * n_minor + minor`` (category * n_images + image), sort by the two
         parts one after the other: each fits a radix sort where the product would not.
+    by_score : ndarray of int, optional
+        :func:`score_order` of ``score``, when the caller has it (it is the slow sort; the group
+        sorts that follow are radix sorts).  Its ties may be broken by any key that is constant
+        inside a group (the image, with ``n_minor``): inside a group they stay in input order.
 
     Returns
     -------
@@ -125,7 +146,7 @@ def rank_in_groups(
     >>> order.tolist(), rank.tolist()
     ([1, 2, 3], [0, 0, 1])
     """
-    order = np.argsort(-score, kind="stable")
+    order = score_order(score) if by_score is None else by_score
     if n_minor is None:
         order = order[_stable_argsort(group[order])]
     else:
@@ -150,6 +171,7 @@ class GroupMatch:
     gt_order: np.ndarray  # ground truth (input indices), by group, annotation order inside
     candidates: np.ndarray  # positions in det_order of the detections with a pair >= min threshold
     match: np.ndarray  # (n_candidates, A, T): position in gt_order of the match, or -1
+    by_score: np.ndarray  # every detection (input indices) by descending score (then image, with n_minor)
 
 
 def match_groups(
@@ -200,7 +222,8 @@ def match_groups(
     ([0, 1], [[0, 0], [-1, -1]])
     """
     gt_order = np.argsort(gt_group, kind="stable")  # annotation order inside each group
-    det_order, rank = rank_in_groups(det_group, det_score, max_det, n_minor)
+    by_score = score_order(det_score, None if n_minor is None else det_group % n_minor)
+    det_order, rank = rank_in_groups(det_group, det_score, max_det, n_minor, by_score)
     pair_det, pair_gt, _ = group_pairs(det_group[det_order], gt_group[gt_order])
     pair_iou = similarity(det_order[pair_det], gt_order[pair_gt])
     thr = np.minimum(np.asarray(iou_thresholds, dtype=np.float64), 1 - 1e-10)
@@ -217,7 +240,7 @@ def match_groups(
         gt_crowd[gt_order],
         iou_thresholds,
     )
-    return GroupMatch(det_order, rank, gt_order, candidates, match)
+    return GroupMatch(det_order, rank, gt_order, candidates, match, by_score)
 
 
 def _match_uncontested(det, gt, iou, det_rank, gt_crowd, thr, match):
