@@ -52,7 +52,7 @@ from .._validation.masks import (
     result_segmentations,
 )
 from ._ap import coco_sampled_precision, recall_steps
-from ._iou import _iou_xywh
+from ._iou import _pair_iou_xywh
 from ._matching import _stable_argsort, match_groups
 from .keypoints import COCO_SIGMAS, pair_oks
 from .mask._overlap import pair_iou
@@ -196,7 +196,7 @@ def _match_candidates(
     if similarity is None:
 
         def similarity(d: np.ndarray, g: np.ndarray) -> np.ndarray:
-            return _iou_xywh(dt.boxes[d], gt.boxes[g], gt.crowd[g])
+            return _pair_iou_xywh(dt.boxes, gt.boxes, d, g, gt.crowd)
 
         det_area = dt.boxes[:, 2] * dt.boxes[:, 3]
     m = match_groups(

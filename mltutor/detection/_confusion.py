@@ -39,7 +39,7 @@ import numpy as np
 from .._validation.detection import parse_coco_detections, parse_coco_gt
 from .._validation.detection_tables import check_iou_threshold, check_score_threshold
 from .._validation.params import check_bool
-from ._iou import _iou_xywh
+from ._iou import _pair_iou_xywh
 from ._matching import match_groups
 from ._operating_points import _ALL, coco_matches
 
@@ -147,7 +147,7 @@ def _greedy(gt, dt, det_idx, gt_idx, t, *, any_class):
 
     def iou(d: np.ndarray, g: np.ndarray) -> np.ndarray:
         dd, gg = det_idx[d], gt_idx[g]
-        value = _iou_xywh(dt.boxes[dd], gt.boxes[gg], gt.crowd[gg])
+        value = _pair_iou_xywh(dt.boxes, gt.boxes, dd, gg, gt.crowd)
         return value if any_class else np.where(dt.cat[dd] == gt.cat[gg], 0.0, value)
 
     m = match_groups(

@@ -101,7 +101,7 @@ from .._validation.detection import (
 )
 from ._ap import coco_sampled_precision
 from ._coco import AREA_RANGES, MAX_DETS, RECALL_THRESHOLDS
-from ._iou import _iou_xywh
+from ._iou import _iou_xywh, _pair_iou_xywh
 from ._matching import group_pairs, match_groups
 
 __all__ = ["error_breakdown", "CAUSES"]
@@ -120,7 +120,7 @@ def _match(gt: CocoGroundTruth, dt: CocoDetections, t_f: float, gt_ignore: np.nd
     n_img, n_det = gt.img_ids.shape[0], dt.score.shape[0]
 
     def iou(d: np.ndarray, g: np.ndarray) -> np.ndarray:
-        return _iou_xywh(dt.boxes[d], gt.boxes[g], gt.crowd[g])
+        return _pair_iou_xywh(dt.boxes, gt.boxes, d, g, gt.crowd)
 
     m = match_groups(
         dt.cat * n_img + dt.img,

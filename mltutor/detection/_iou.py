@@ -67,8 +67,35 @@ def _iou_xywh(d: np.ndarray, g: np.ndarray, crowd: np.ndarray | bool = False) ->
     results are bit-for-bit identical.  ``crowd`` (broadcastable to the result) switches the union to
     the area of ``d``.
     """
-    dx, dy, dw, dh = d[..., 0], d[..., 1], d[..., 2], d[..., 3]
-    gx, gy, gw, gh = g[..., 0], g[..., 1], g[..., 2], g[..., 3]
+    return _iou_of_columns(
+        (d[..., 0], d[..., 1], d[..., 2], d[..., 3]),
+        (g[..., 0], g[..., 1], g[..., 2], g[..., 3]),
+        crowd,
+    )
+
+
+def _pair_iou_xywh(
+    d_boxes: np.ndarray,
+    g_boxes: np.ndarray,
+    d: np.ndarray,
+    g: np.ndarray,
+    g_crowd: np.ndarray | None = None,
+) -> np.ndarray:
+    """IoU of the pairs ``(d_boxes[d[i]], g_boxes[g[i]])`` of (n, 4) xywh arrays, as
+    ``_iou_xywh(d_boxes[d], g_boxes[g], g_crowd[g])``, with each coordinate taken as its own
+    column: four 1-D takes per side are about three times faster than gathering (n, 4) rows."""
+    crowd = False if g_crowd is None else g_crowd.take(g)
+    return _iou_of_columns(
+        tuple(d_boxes[:, i].take(d) for i in range(4)),
+        tuple(g_boxes[:, i].take(g) for i in range(4)),
+        crowd,
+    )
+
+
+def _iou_of_columns(d: tuple, g: tuple, crowd: np.ndarray | bool) -> np.ndarray:
+    """:func:`_iou_xywh` of boxes given as their four coordinate arrays (x, y, w, h)."""
+    dx, dy, dw, dh = d
+    gx, gy, gw, gh = g
     w = np.minimum(dw + dx, gw + gx) - np.maximum(dx, gx)
     h = np.minimum(dh + dy, gh + gy) - np.maximum(dy, gy)
     overlap = (w > 0) & (h > 0)

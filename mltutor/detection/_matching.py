@@ -171,7 +171,8 @@ class GroupMatch:
     gt_order: np.ndarray  # ground truth (input indices), by group, annotation order inside
     candidates: np.ndarray  # positions in det_order of the detections with a pair >= min threshold
     match: np.ndarray  # (n_candidates, A, T): position in gt_order of the match, or -1
-    by_score: np.ndarray  # every detection (input indices) by descending score (then image, with n_minor)
+    # every detection (input indices) by descending score (then by image, with n_minor)
+    by_score: np.ndarray
 
 
 def match_groups(

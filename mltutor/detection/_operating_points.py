@@ -35,7 +35,7 @@ from .._validation.detection_tables import (
     check_confidence_grid,
     check_iou_threshold,
 )
-from ._iou import _iou_xywh
+from ._iou import _pair_iou_xywh
 from ._matching import match_groups
 
 __all__ = ["coco_operating_points", "f1_confidence_curve", "coco_matches"]
@@ -57,7 +57,7 @@ def coco_matches(
     gt_ignore = gt.crowd | (gt.area < _ALL[0]) | (gt.area > _ALL[1])
 
     def iou(d: np.ndarray, g: np.ndarray) -> np.ndarray:
-        return _iou_xywh(dt.boxes[d], gt.boxes[g], gt.crowd[g])
+        return _pair_iou_xywh(dt.boxes, gt.boxes, d, g, gt.crowd)
 
     m = match_groups(
         dt.cat * n_img + dt.img,
