@@ -252,16 +252,24 @@ def _match_uncontested(det, gt, iou, det_rank, gt_crowd, thr, match):
     """
     order = _stable_argsort2(gt, det_rank[det])  # by box, then rank (score order in the group)
     det, gt, iou = det[order], gt[order], iou[order]
-    eligible = iou[:, None] >= thr  # (n, T)
-    running = eligible.astype(np.int32)  # then summed in place: faster than cumsum converting bools
-    np.cumsum(running, axis=0, out=running)
+    # How many of the thresholds, in increasing order, each pair reaches.
+    by_value = np.argsort(thr, kind="stable")
+    reach = np.searchsorted(thr[by_value], iou, side="right")
+    # A box's detections in score order: each wins the thresholds it reaches and no earlier one
+    # does, from the earlier ones' largest reach up to its own.  The running maximum of
+    # box * (T + 1) + reach stays inside a box, since that key increases from box to box.
+    n_t = thr.shape[0]
     new_box = np.r_[True, gt[1:] != gt[:-1]]
-    box_start = np.maximum.accumulate(np.where(new_box, np.arange(gt.shape[0]), 0))
-    before = running[box_start] - eligible[box_start]  # eligible pairs of earlier boxes
-    first = eligible & (running - before == 1)
-    won = np.where(gt_crowd[gt][:, None], eligible, first)
-    pi, ti = np.nonzero(won)
-    match[det[pi], :, ti] = gt[pi][:, None]  # the same box under every ignore setting
+    offset = (np.cumsum(new_box) - 1) * (n_t + 1)
+    best = np.maximum.accumulate(offset + reach)
+    start = np.maximum(np.r_[-1, best[:-1]] - offset, 0)  # < 0 for a box's first detection
+    start[gt_crowd[gt]] = 0  # a crowd box is never taken: every detection wins what it reaches
+    t = np.arange(n_t)
+    won = (t >= start[:, None]) & (t < reach[:, None])  # (n, T), thresholds in increasing order
+    won = won[:, np.argsort(by_value)]  # in the caller's order
+    match[det] = np.where(won, gt[:, None], -1)[
+        :, None, :
+    ]  # the same box under every ignore setting
 
 
 def _match_sequential(det, gt, iou, det_rank, gt_ignore, gt_crowd, thr, match):
