@@ -245,7 +245,8 @@ def match_groups(
 
 
 def _match_uncontested(det, gt, iou, det_rank, gt_crowd, thr, match):
-    """Detections with a single candidate box that no other multi-candidate detection wants.
+    """Detections with a single candidate box that no other multi-candidate detection wants; their
+    matches are written into the (n_det, T) ``match``.
 
     Such a box simply goes to the first detection (in score order) whose IoU reaches the threshold,
     or, for a crowd box, to every such detection: no sequential loop is needed.
@@ -267,9 +268,7 @@ def _match_uncontested(det, gt, iou, det_rank, gt_crowd, thr, match):
     t = np.arange(n_t)
     won = (t >= start[:, None]) & (t < reach[:, None])  # (n, T), thresholds in increasing order
     won = won[:, np.argsort(by_value)]  # in the caller's order
-    match[det] = np.where(won, gt[:, None], -1)[
-        :, None, :
-    ]  # the same box under every ignore setting
+    match[det] = np.where(won, gt[:, None], -1)
 
 
 def _match_sequential(det, gt, iou, det_rank, gt_ignore, gt_crowd, thr, match):
@@ -344,13 +343,12 @@ def greedy_match(
     goes to the first detection that reaches the threshold); only the rest runs the step-by-step
     loop, whose length is the largest rank among them.
     """
-    n_det = det_rank.shape[0]
+    n_det, n_a = det_rank.shape[0], gt_ignore.shape[1]
     thr = np.minimum(np.asarray(iou_thresholds, dtype=np.float64), 1 - 1e-10)
-    match = np.full((n_det, gt_ignore.shape[1], thr.shape[0]), -1, dtype=np.int64)
     keep = pair_iou >= thr.min()
     det, gt, iou = pair_det[keep], pair_gt[keep], pair_iou[keep]
     if det.shape[0] == 0:
-        return match
+        return np.full((n_det, n_a, thr.shape[0]), -1, dtype=np.int64)
     new_det = np.r_[True, det[1:] != det[:-1]]
     seg_len = np.diff(np.r_[np.flatnonzero(new_det), det.shape[0]])
     several = np.repeat(seg_len > 1, seg_len)
@@ -358,7 +356,11 @@ def greedy_match(
     contested[gt[several]] = True
     hard = contested[gt]
     easy = ~hard
-    _match_uncontested(det[easy], gt[easy], iou[easy], det_rank, gt_crowd, thr, match)
+    # The closed form gives the same box under every ignore setting: it fills (n_det, T), which is
+    # then spread over the A settings in one contiguous copy.
+    by_threshold = np.full((n_det, thr.shape[0]), -1, dtype=np.int64)
+    _match_uncontested(det[easy], gt[easy], iou[easy], det_rank, gt_crowd, thr, by_threshold)
+    match = np.repeat(by_threshold[:, None, :], n_a, axis=1)
     if hard.any():
         _match_sequential(det[hard], gt[hard], iou[hard], det_rank, gt_ignore, gt_crowd, thr, match)
     return match
