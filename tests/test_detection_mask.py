@@ -101,11 +101,34 @@ def test_iou_and_merge_equal_pycocotools(masks, seed):
     np.testing.assert_allclose(
         mask.iou(dt, uncompressed, crowd), coco_mask.iou(dt, gt, crowd), rtol=0, atol=1e-12
     )
-    for intersect in (False, True):
-        assert (
-            mask.merge(dt + gt, intersect)["counts"]
-            == coco_mask.merge(dt + gt, int(intersect))["counts"]
-        )
+    # The union packs each run's start and end in one int64 below PACK_BELOW pixels, and sorts them
+    # apart above it: both ways (0 sends every image the second way).
+    saved = mask._overlap.PACK_BELOW
+    for pack_below in (saved, 0):
+        mask._overlap.PACK_BELOW = pack_below
+        try:
+            for intersect in (False, True):
+                assert (
+                    mask.merge(dt + gt, intersect)["counts"]
+                    == coco_mask.merge(dt + gt, int(intersect))["counts"]
+                )
+        finally:
+            mask._overlap.PACK_BELOW = saved
+
+
+def test_merge_of_images_too_large_to_pack_runs():
+    # h·w = 2**32 >= PACK_BELOW: starts and ends sorted apart; runs overlapping, touching, apart.
+    hw = 2**32
+    a = {"size": [2**16, 2**16], "counts": [5, 10, 5, 3, hw - 23]}
+    b = {"size": [2**16, 2**16], "counts": [12, 8, 30, 1, hw - 51]}
+    assert hw >= mask._overlap.PACK_BELOW
+    union = mask.merge([a, b])["counts"]
+    inter = mask.merge([a, b], intersect=True)["counts"]
+    assert (
+        union
+        == mask._rle._counts_to_strings(np.array([5, 18, 27, 1, hw - 51]), np.array([0, 5]))[0]
+    )
+    assert inter == mask._rle._counts_to_strings(np.array([12, 3, hw - 15]), np.array([0, 3]))[0]
 
 
 def _runs(rle):
@@ -152,6 +175,20 @@ def test_count_strings_equal_rle_to_string_for_any_count(objects):
     offsets = np.cumsum([0] + [len(obj) for obj in objects])
     ours = mask._rle._counts_to_strings(counts, offsets)
     assert ours == [_rle_to_string(obj) for obj in objects]
+    # Read back (numbers of up to 12 groups, what the decoder accepts), at once and in blocks of a
+    # few characters (objects longer than a block alone in theirs).
+    if counts.size == 0 or counts.max() < 2**58:
+        saved = mask._rle.DECODE_BLOCK
+        for block in (saved, 3):
+            mask._rle.DECODE_BLOCK = block
+            try:
+                flat, offs = mask._rle._strings_to_counts(
+                    b"".join(ours), np.array([len(s) for s in ours], dtype=np.int64), str
+                )
+            finally:
+                mask._rle.DECODE_BLOCK = saved
+            np.testing.assert_array_equal(flat, counts)
+            np.testing.assert_array_equal(offs, offsets)
     # pycocotools itself, where its C buffer (6 characters per count) holds the string: counts
     # below 2**29, whose differences fit six 5-bit groups.
     for obj, s in zip(objects, ours):

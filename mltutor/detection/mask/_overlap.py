@@ -71,26 +71,55 @@ def combine(
     return _toggles_to_rles(toggles, stride, n_groups, heights, widths)
 
 
+#: Images with fewer pixels than this have each run of ones packed as ``start · 2**b + end`` in one
+#: int64 for the union (see :func:`_union_of_one_size`); larger ones sort starts and ends apart.
+PACK_BELOW = 2**31
+
+
 def _union_of_one_size(r: RleSet) -> RleSet:
     """:func:`combine` of all masks of ``r`` into one, for masks of one size (what ``merge`` is
     given), read from the runs of ones on the set's common axis (:attr:`RleSet.ones`), where mask i's
-    pixel p is i·h·w + p."""
+    pixel p is i·h·w + p.
+
+    The pieces of the union are found as in :func:`_union_bounds`, from the starts in order and,
+    for each, the furthest end among the runs that start no later (a running maximum).  While a
+    run's start and end fit side by side in one int64 (``PACK_BELOW``), a single sort of the
+    packed pairs gives both; each mask's runs are increasing, so a stable sort (timsort) merges those
+    sorted stretches."""
     h, w = r.heights[:1], r.widths[:1]
     hw = int(h[0] * w[0])
-    start, end, _ = r.ones
-    length = end - start
-    nonempty = length > 0
-    start = start[nonempty] % hw if hw else start[:0]  # the pixel inside its own mask
-    end = start + length[nonempty]
-    # Each mask's runs are increasing: a stable sort (timsort) merges those sorted stretches.
-    bounds = _union_bounds(np.sort(start, kind="stable"), np.sort(end, kind="stable"))
-    # The union reaching the last pixel leaves no run of zeros after it.
-    if bounds.shape[0] and bounds[-1] == hw:
-        bounds = bounds[:-1]
-    counts = np.empty(bounds.shape[0] + 1, dtype=np.int64)  # the runs between 0, the bounds and h·w
-    counts[:-1] = bounds
-    counts[-1] = hw
-    counts[1:] -= bounds
+    start, end, offsets = r.ones
+    # Mask i's runs less i·h·w: the pixel inside its own mask (int64 wrapping, like the axis).
+    base = np.repeat(np.arange(len(r), dtype=np.int64) * hw, offsets[1:] - offsets[:-1])
+    start = start - base
+    end = end - base
+    nonempty = end > start
+    if not nonempty.all():  # runs of ones of length 0 add no pixel (and would open a piece)
+        start, end = start[nonempty], end[nonempty]
+    if start.shape[0] == 0:
+        return RleSet(h, w, np.array([hw], dtype=np.int64), np.array([0, 1], dtype=np.int64))
+    if hw < PACK_BELOW:
+        bits = hw.bit_length()  # start < end <= h·w < 2**bits: start · 2**bits + end fits 62 bits
+        key = start
+        key <<= bits
+        key |= end
+        key.sort(kind="stable")
+        start = key >> bits
+        key &= (1 << bits) - 1
+        end = np.maximum.accumulate(key, out=key)
+    else:  # separately sorted starts and ends give the same pieces (see _union_bounds)
+        start.sort(kind="stable")
+        end.sort(kind="stable")
+    # A piece closes before start i + 1 when no run that starts before it reaches it.
+    gap = np.flatnonzero(start[1:] > end[:-1])
+    # bounds: 0, then each piece's first pixel and its end, then h·w; the counts are the steps
+    bounds = np.empty(2 * gap.shape[0] + 4, dtype=np.int64)
+    bounds[0], bounds[1], bounds[-2], bounds[-1] = 0, start[0], end[-1], hw
+    np.take(start[1:], gap, out=bounds[3:-2:2], mode="clip")  # clip: unbuffered, in range
+    np.take(end, gap, out=bounds[2:-2:2], mode="clip")
+    counts = bounds[1:] - bounds[:-1]
+    if bounds[-2] == hw:  # the union reaching the last pixel leaves no run of zeros after it
+        counts = counts[:-1]
     return RleSet(h, w, counts, np.array([0, counts.shape[0]], dtype=np.int64))
 
 
