@@ -353,7 +353,10 @@ def _accumulate(
 
     # Every true positive under the largest maxDets: its column, position and category.
     cand_pos = np.flatnonzero(is_cand)
-    col, q = np.nonzero(m["tp"])  # by column, then score order
+    # By column, then score order.  np.nonzero of the 2-D flags is four times slower than the flat
+    # positions split into (row, column).
+    flat = np.flatnonzero(m["tp"])
+    col, q = np.divmod(flat, m["tp"].shape[1])
     p_all = cand_pos[q]
     k_all = cat[p_all]
     everything = np.arange(n)
