@@ -106,7 +106,10 @@ def pair_oks(
         e /= var
         e /= scale[pg][:, None]
         e /= 2
-        np.exp(np.negative(e, out=e), out=e)
+        # exp(-x) is exactly 0.0 in float64 from x = 746 on, where libm's exp is slowest (about
+        # 3x): those entries keep the 0 they start with.  Most pairs of distinct people are there.
+        np.negative(e, out=e)
+        e = np.exp(e, out=np.zeros_like(e), where=~(e <= -746.0))  # NaN, if any, stays NaN
         e[~labelled] = 0.0
         out[lo : lo + pd.shape[0]] = e.sum(axis=1) / labelled.sum(axis=1)
     return out
