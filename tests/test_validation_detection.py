@@ -6,6 +6,8 @@ import copy
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mltutor.detection import evaluate_coco, evaluate_voc
 
@@ -220,3 +222,28 @@ def test_rank_in_groups_rank_is_position_in_group() -> None:
     g = group[order]
     np.testing.assert_array_equal(rank, np.arange(g.shape[0]) - np.searchsorted(g, g))
     assert rank.max() > 50  # groups of many detections, so the test can see a wrong rank
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([0.0, -0.0, 0.5, 0.25, 1.0, np.nan, np.inf, -np.inf, 1e-300, 0.3]),
+        max_size=60,
+    )
+    | st.lists(st.floats(allow_nan=True), max_size=60)
+)
+def test_stable_descending_argsort_is_numpys_stable_sort(values: list) -> None:
+    """The quicksort-then-ties sort equals numpy's stable sort of -values, ties (0.0 and -0.0, NaNs,
+    repeated scores) in input order."""
+    from mltutor.detection._matching import _stable_argsort_descending
+
+    x = np.array(values, dtype=np.float64)
+    np.testing.assert_array_equal(_stable_argsort_descending(x), np.argsort(-x, kind="stable"))
+
+
+def test_score_order_breaks_ties_by_image_then_input() -> None:
+    from mltutor.detection._matching import score_order
+
+    rng = np.random.default_rng(3)
+    score, image = np.round(rng.random(4000), 1), rng.integers(0, 30, 4000)
+    np.testing.assert_array_equal(score_order(score, image), np.lexsort((image, -score)))

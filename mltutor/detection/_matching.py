@@ -99,6 +99,25 @@ def _stable_argsort(key: np.ndarray) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
+def _stable_argsort_descending(values: np.ndarray) -> np.ndarray:
+    """``np.argsort(-values, kind="stable")`` for floats, about three times faster.
+
+    numpy's stable sort of floats is a merge sort, its default one a vectorised quicksort (seven
+    times faster here, but ties come out in any order).  So: the quicksort, then each run of tied
+    values put back in input order by sorting ``run * n + index``, keys that are all distinct (so
+    the quicksort's order among equals does not matter).  NaN sorts last and counts as one value.
+    """
+    n = values.shape[0]
+    order = np.argsort(-values)
+    v = values[order]
+    same = (v[1:] == v[:-1]) | (np.isnan(v[1:]) & np.isnan(v[:-1]))
+    run = np.zeros(n, dtype=np.int64)
+    np.cumsum(~same, out=run[1:])
+    keys = run * n + order
+    keys.sort()
+    return keys - run * n  # the runs are contiguous, so sorted keys keep each one's place
+
+
 def _stable_argsort2(major: np.ndarray, minor: np.ndarray) -> np.ndarray:
     """``np.lexsort((minor, major))`` (by ``major``, ties by ``minor``, then input order) for
     non-negative integers, as two stable sorts: by ``minor`` first, then by ``major`` keeping that
@@ -115,9 +134,9 @@ def score_order(score: np.ndarray, minor: np.ndarray | None = None) -> np.ndarra
     Two stable sorts: by ``minor`` (a radix sort when it fits uint16), then by descending score.
     """
     if minor is None:
-        return np.argsort(-score, kind="stable")
+        return _stable_argsort_descending(score)
     by_minor = _stable_argsort(minor)
-    return by_minor[np.argsort(-score[by_minor], kind="stable")]
+    return by_minor[_stable_argsort_descending(score[by_minor])]
 
 
 def rank_in_groups(
