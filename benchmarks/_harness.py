@@ -7,6 +7,7 @@ as an absolute threshold, because the machines this runs on are shared and noisy
 from __future__ import annotations
 
 import gc
+import resource
 import statistics
 import time
 import tracemalloc
@@ -212,23 +213,38 @@ def coco_peak_rss(library: str, gt_path: str, dt_path: str, iou_type: str) -> tu
     return peak, float(line)
 
 
+def _cpu_seconds() -> float:
+    """User + system time of this process so far, every thread included."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def interleaved_medians(
-    fns: dict[str, Callable[[], object]], repeats: int, repeats_of: dict[str, int] | None = None
+    fns: dict[str, Callable[[], object]],
+    repeats: int,
+    repeats_of: dict[str, int] | None = None,
+    cpu: dict[str, float] | None = None,
 ) -> dict[str, float]:
     """Median wall time of each function, the runs taken round-robin (one of each per round, after
     one warm-up round), so that a change in the machine's load hits every library alike.  A function
-    given fewer than 3 runs in ``repeats_of`` (a slow one) skips the warm-up; 0 runs skips it."""
+    given fewer than 3 runs in ``repeats_of`` (a slow one) skips the warm-up; 0 runs skips it.
+    ``cpu``, when given, receives the median CPU time (user + system, all threads) of the same runs:
+    a library that works on several cores shows more CPU time than wall time."""
     repeats_of = repeats_of or {}
     for name, fn in fns.items():
         if repeats_of.get(name, repeats) >= 3:
             fn()
     times: dict[str, list[float]] = {name: [] for name in fns}
+    cpu_times: dict[str, list[float]] = {name: [] for name in fns}
     for r in range(repeats):
         for name, fn in fns.items():
             if r >= repeats_of.get(name, repeats):
                 continue
             gc.collect()
-            start = time.perf_counter()
+            cpu_start, start = _cpu_seconds(), time.perf_counter()
             fn()
             times[name].append(time.perf_counter() - start)
+            cpu_times[name].append(_cpu_seconds() - cpu_start)
+    if cpu is not None:
+        cpu.update({name: statistics.median(t) for name, t in cpu_times.items() if t})
     return {name: statistics.median(t) for name, t in times.items() if t}

@@ -226,7 +226,8 @@ def coco_comparison(
         fns["json.load"] = load_json
         slow = {lib: pyc_repeats for lib in ("pycocotools", "faster-coco-eval")}
         fns = {name: fn for name, fn in fns.items() if slow.get(name, 1) > 0}
-        seconds = interleaved_medians(fns, repeats, slow)
+        cpu: dict[str, float] = {}
+        seconds = interleaved_medians(fns, repeats, slow, cpu)
         for lib in slow:
             if lib in libraries and lib not in seconds:
                 seconds[lib] = cold[lib]
@@ -234,6 +235,7 @@ def coco_comparison(
         "work": work,
         "iou_type": iou_type,
         "seconds": seconds,
+        "cpu_seconds": cpu,
         "peak_rss_mib": peaks,
         "floor_rss_mib": floor,
         "json_rss_mib": loaded,
@@ -293,6 +295,21 @@ def print_table(rows: list[dict]) -> None:
             + f" | {_cell(parsed, best == 'mltutor on parsed dicts')} | {parsed / s[rust]:.2f}× | "
             f"{s['mltutor'] / s[rust]:.2f}× | "
             + (f"{s['mltutor+orjson'] / s[rust]:.2f}× |" if "mltutor+orjson" in s else "— |")
+        )
+    print(
+        "\n| CPU time ÷ wall time, same runs (user + system, every thread) | "
+        + " | ".join(label.get(n, n) for n in names)
+        + " | mltutor on parsed dicts | parsed dicts, CPU ÷ fastest Rust's CPU |"
+    )
+    print("|---" * (len(names) + 3) + "|")
+    for row in rows:
+        s, c = row["seconds"], row["cpu_seconds"]
+        rust = _fastest(row, RUST)
+        parsed = "mltutor on parsed dicts"
+        print(
+            f"| {row['work']} | "
+            + " | ".join(f"{c[n] / s[n]:.2f}" if n in c else "—" for n in names)
+            + f" | {c[parsed] / s[parsed]:.2f} | {c[parsed] / c[rust]:.2f}× |"
         )
     print(
         "\n| peak RSS of one file-to-stats run | "
