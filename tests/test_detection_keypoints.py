@@ -240,6 +240,16 @@ def _case(gt_kpts=None, det_kpts=None, sigmas=SIG, **ann):
             r"detections\[0\]\['keypoints'\] must be a flat list .* of numbers",
         ),
         (_case(gt_kpts=[1, 1, 2, 5, b"5", 1]), "must be a flat list .* of numbers"),
+        # an int beyond a float (json reads 400 digits as one), and records that iterate as something
+        # else than their numbers: the fast path must hand them to the checks that name them
+        (
+            _case(det_kpts=[10**400, 1, 1, 5, 5, 1]),
+            r"detections\[0\]\['keypoints'\] must be a flat",
+        ),
+        (_case(gt_kpts=[1, 1, 2, 5, 5, 10**400]), r"coco_gt\['annotations'\]\[0\]\['keypoints'\]"),
+        (_case(det_kpts=b"\x01\x01\x01\x05\x05\x01"), "must be a flat list .* of numbers"),
+        (_case(det_kpts={1: 0, 2: 0, 3: 0, 5: 0, 6: 0, 7: 0}), "must be a flat list .* of numbers"),
+        (_case(det_kpts=np.array([1, 1, 1, 5, 5, 1], dtype=object)), "must be a flat list"),
     ],
 )
 def test_bad_keypoint_input_is_named(args, match):

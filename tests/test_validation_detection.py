@@ -247,3 +247,20 @@ def test_score_order_breaks_ties_by_image_then_input() -> None:
     rng = np.random.default_rng(3)
     score, image = np.round(rng.random(4000), 1), rng.integers(0, 30, 4000)
     np.testing.assert_array_equal(score_order(score, image), np.lexsort((image, -score)))
+
+
+@pytest.mark.parametrize("dtype", [np.uint64, np.uint8, np.int32])
+def test_group_pairs_same_for_any_integer_dtype(dtype) -> None:
+    """The table path (bincount) and the binary-search path give the same pairs, for unsigned
+    groups too (numpy before 2.0 refuses to bincount uint64)."""
+    from mltutor.detection._matching import group_pairs
+
+    rng = np.random.default_rng(4)
+    det, gt = rng.integers(0, 50, 300), np.sort(rng.integers(0, 50, 120))
+    expected = group_pairs(det, gt)
+    for got in (
+        group_pairs(det.astype(dtype), gt.astype(dtype)),
+        group_pairs(det + 10**9, gt + 10**9),
+    ):
+        for a, b in zip(got, expected):
+            np.testing.assert_array_equal(a, b)

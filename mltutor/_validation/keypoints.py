@@ -62,15 +62,19 @@ def _rows_of_numbers(values: Sequence, width: int) -> np.ndarray | None:
     JSON's case in three C-level passes, about 3/4 of the time of :func:`_as_numbers`' type
     discovery: the lengths, all the numbers chained in one ``np.fromiter`` (which refuses None and
     lists but reads the string "1" as 1.0), and ``sum`` of them, which refuses strings and bytes (a
-    float plus a string is not defined).  Bools read as 0 or 1, as in :func:`_as_numbers`."""
+    float plus a string is not defined).  Bools read as 0 or 1, as in :func:`_as_numbers`; other
+    real numbers (``Fraction``) by their value.  Only lists and tuples take this path: bytes, a dict
+    or a set would iterate as something else than their numbers."""
     n = len(values)
+    if not set(map(type, values)) <= {list, tuple}:
+        return None
     try:
         lengths = np.fromiter(map(len, values), dtype=np.int64, count=n)
         if (lengths != width).any():
             return None
         arr = np.fromiter(itertools.chain.from_iterable(values), dtype=np.float64, count=n * width)
         sum(itertools.chain.from_iterable(values), 0.0)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int beyond a float
         return None
     return arr.reshape(n, width)
 

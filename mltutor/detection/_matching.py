@@ -77,6 +77,8 @@ def group_pairs(
     if compact:
         # Compact group numbers (category * n_images + image): a table of each group's first box
         # and box count, read once per detection, is ten times faster than two binary searches.
+        # (as intp: numpy before 2.0 refuses to bincount uint64, and the values are small here)
+        det_group, gt_group_sorted = det_group.astype(np.intp), gt_group_sorted.astype(np.intp)
         per_group = np.bincount(gt_group_sorted, minlength=n_groups)
         lo = (np.cumsum(per_group) - per_group)[det_group]
         count = per_group[det_group]
@@ -277,7 +279,8 @@ def match_groups(
 
 def _match_uncontested(det, gt, iou, det_rank, gt_crowd, thr, match):
     """Detections with a single candidate box that no other multi-candidate detection wants; their
-    matches are written into the (n_det, T) ``match``.
+    matches are written into the (n_det, T) ``match``, a whole row per detection (each has one pair
+    here, since a detection's pairs are contiguous, as :func:`greedy_match` requires).
 
     Such a box simply goes to the first detection (in score order) whose IoU reaches the threshold,
     or, for a crowd box, to every such detection: no sequential loop is needed.
