@@ -271,6 +271,12 @@ def _cell(seconds: float, bold: bool) -> str:
     return f"**{text}**" if bold else text
 
 
+def _table_head(title: str, columns: list[str]) -> None:
+    """A markdown table's header and separator lines, after a blank line."""
+    print(f"\n| {title} | " + " | ".join(columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
+
+
 def print_table(rows: list[dict]) -> None:
     """The README's table: median seconds from file per library, mltutor on parsed dicts, the ratio
     to the fastest Rust evaluator, then the peak RSS of each library's process."""
@@ -296,12 +302,11 @@ def print_table(rows: list[dict]) -> None:
             f"{s['mltutor'] / s[rust]:.2f}× | "
             + (f"{s['mltutor+orjson'] / s[rust]:.2f}× |" if "mltutor+orjson" in s else "— |")
         )
-    print(
-        "\n| CPU time ÷ wall time, same runs (user + system, every thread) | "
-        + " | ".join(label.get(n, n) for n in names)
-        + " | mltutor on parsed dicts | parsed dicts, CPU ÷ fastest Rust's CPU |"
+    _table_head(
+        "CPU time ÷ wall time, same runs (user + system, every thread)",
+        [label.get(n, n) for n in names]
+        + ["mltutor on parsed dicts", "parsed dicts, CPU ÷ fastest Rust's CPU"],
     )
-    print("|---" * (len(names) + 3) + "|")
     for row in rows:
         s, c = row["seconds"], row["cpu_seconds"]
         rust = _fastest(row, RUST)
@@ -311,12 +316,10 @@ def print_table(rows: list[dict]) -> None:
             + " | ".join(f"{c[n] / s[n]:.2f}" if n in c else "—" for n in names)
             + f" | {c[parsed] / s[parsed]:.2f} | {c[parsed] / c[rust]:.2f}× |"
         )
-    print(
-        "\n| peak RSS of one file-to-stats run | "
-        + " | ".join(label.get(n, n) for n in names)
-        + " | python + numpy alone | the two files json.load-ed |"
+    _table_head(
+        "peak RSS of one file-to-stats run",
+        [label.get(n, n) for n in names] + ["python + numpy alone", "the two files json.load-ed"],
     )
-    print("|---" * (len(names) + 3) + "|")
     for row in rows:
         p = row["peak_rss_mib"]
         print(
